@@ -1,0 +1,227 @@
+//! Index benchmark: `cargo bench --bench index [-- TREE...]`.
+//!
+//! For each tree (default: this machine's Python standard library and the cargo registry
+//! sources), copied to a scratch directory first:
+//! - tree-sitter alone, single-threaded: parse every file llmc would parse, nothing else;
+//! - cold index (whole process, fresh `.llmc/`), in files/s and MB/s, with peak RSS;
+//! - no-change re-index and one-file-edit re-index (whole process, median of 7).
+//!
+//! Whole-process timings run the release binary; peak RSS comes from `/usr/bin/time`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use llmc::config::IndexConfig;
+use llmc::index::lang::{self, FileLang};
+use llmc::index::walk::{self, WalkConfig};
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let trees: Vec<PathBuf> = if args.is_empty() {
+        default_trees()
+    } else {
+        args.iter().map(PathBuf::from).collect()
+    };
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_llmc"));
+    println!(
+        "llmc index benchmark on {} cores",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    for tree in trees {
+        bench_tree(&bin, &tree);
+    }
+}
+
+fn default_trees() -> Vec<PathBuf> {
+    let mut trees = Vec::new();
+    if let Ok(out) = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+    {
+        let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !p.is_empty() {
+            trees.push(PathBuf::from(p));
+        }
+    }
+    if let Some(home) = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+    {
+        let src = home.join("registry").join("src");
+        if let Ok(rd) = std::fs::read_dir(&src)
+            && let Some(first) = rd.flatten().next()
+        {
+            trees.push(first.path());
+        }
+    }
+    trees
+}
+
+fn copy_tree(src: &Path) -> PathBuf {
+    let dst = std::env::temp_dir().join(format!(
+        "llmc-bench-{}",
+        src.file_name().and_then(|n| n.to_str()).unwrap_or("tree")
+    ));
+    let _ = std::fs::remove_dir_all(&dst);
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(src)
+        .arg(&dst)
+        .status()
+        .expect("cp runs");
+    assert!(status.success(), "copying {}", src.display());
+    // site-packages is not the standard library.
+    let _ = std::fs::remove_dir_all(dst.join("site-packages"));
+    let _ = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&dst)
+        .status();
+    dst
+}
+
+fn bench_tree(bin: &Path, src: &Path) {
+    println!("\n== {}", src.display());
+    let tree = copy_tree(src);
+    let cfg = IndexConfig::default();
+    let (files, _) = walk::walk(
+        &tree,
+        &WalkConfig {
+            max_file_size: cfg.max_file_size,
+            include_secrets: false,
+            include_hidden: false,
+            threads: 2,
+        },
+    );
+    // Parse-only baseline: every file llmc parses with tree-sitter, one thread.
+    let mut inputs = Vec::new();
+    let mut all_bytes = 0u64;
+    for f in &files {
+        let Ok(bytes) = std::fs::read(&f.abs) else {
+            continue;
+        };
+        all_bytes += bytes.len() as u64;
+        if let FileLang::Code(l) = lang::detect(Path::new(&f.rel), &bytes) {
+            inputs.push((l, bytes));
+        }
+    }
+    let code_bytes: u64 = inputs.iter().map(|(_, b)| b.len() as u64).sum();
+    let mut parser = tree_sitter::Parser::new();
+    let t = Instant::now();
+    for (l, bytes) in &inputs {
+        parser.set_language(&l.grammar()).expect("grammar loads");
+        let tree = parser.parse(bytes, None);
+        std::hint::black_box(tree);
+    }
+    let parse = t.elapsed();
+    println!(
+        "files walked {}, parsed with tree-sitter {} ({:.1} MB code, {:.1} MB all text)",
+        files.len(),
+        inputs.len(),
+        code_bytes as f64 / 1e6,
+        all_bytes as f64 / 1e6
+    );
+    println!(
+        "tree-sitter parse only, 1 thread: {:.2} s",
+        parse.as_secs_f64()
+    );
+
+    // Cold index.
+    let mut colds = Vec::new();
+    let mut rss = 0u64;
+    for _ in 0..3 {
+        let _ = std::fs::remove_dir_all(tree.join(".llmc"));
+        let (d, r) = run_timed(bin, &tree);
+        colds.push(d);
+        rss = rss.max(r);
+    }
+    let cold = median(&mut colds);
+    println!(
+        "cold index: {:.2} s median of 3 ({:.0} files/s, {:.1} MB/s), peak RSS {} MB",
+        cold.as_secs_f64(),
+        files.len() as f64 / cold.as_secs_f64(),
+        all_bytes as f64 / 1e6 / cold.as_secs_f64(),
+        rss / 1024
+    );
+    let target = parse.as_secs_f64() / 2.0 * 1.5;
+    println!(
+        "  cold / (parse-only ÷ 2 cores) = {:.2} (target ≤ 1.5: {:.2} s)",
+        cold.as_secs_f64() / (parse.as_secs_f64() / 2.0),
+        target
+    );
+    let mut nochange = Vec::new();
+    for _ in 0..7 {
+        let (d, r) = run_timed(bin, &tree);
+        nochange.push(d);
+        rss = rss.max(r);
+    }
+    println!(
+        "no-change re-index: {:.3} s median of 7",
+        median(&mut nochange).as_secs_f64()
+    );
+    // One-file edit: the largest parsed file gets a line appended, then indexed.
+    let victim = files
+        .iter()
+        .filter(|f| matches!(lang::detect(Path::new(&f.rel), b""), FileLang::Code(_)))
+        .max_by_key(|f| f.size)
+        .map(|f| f.abs.clone());
+    if let Some(victim) = victim {
+        let original = std::fs::read(&victim).expect("victim readable");
+        let mut edits = Vec::new();
+        for i in 0..7 {
+            let mut edited = original.clone();
+            edited.extend_from_slice(format!("\n// edit {i}\n").as_bytes());
+            std::fs::write(&victim, &edited).expect("victim writable");
+            let (d, r) = run_timed(bin, &tree);
+            edits.push(d);
+            rss = rss.max(r);
+        }
+        std::fs::write(&victim, &original).expect("victim writable");
+        println!(
+            "one-file edit re-index ({}, {} KB): {:.3} s median of 7",
+            victim.strip_prefix(&tree).unwrap_or(&victim).display(),
+            original.len() / 1024,
+            median(&mut edits).as_secs_f64()
+        );
+    }
+    println!("peak RSS over all runs: {} MB", rss / 1024);
+    let _ = std::fs::remove_dir_all(&tree);
+}
+
+/// Runs `llmc index` under `/usr/bin/time` when present; returns wall time and peak RSS (KiB).
+fn run_timed(bin: &Path, dir: &Path) -> (Duration, u64) {
+    let use_time = Path::new("/usr/bin/time").exists();
+    let mut cmd = if use_time {
+        let mut c = Command::new("/usr/bin/time");
+        c.arg("-f").arg("%M").arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
+    cmd.args(["index", "--quiet"]).current_dir(dir);
+    let t = Instant::now();
+    let out = cmd.output().expect("llmc runs");
+    let d = t.elapsed();
+    assert!(
+        out.status.success(),
+        "llmc index failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rss = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(0);
+    (d, rss)
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}

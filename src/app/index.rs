@@ -1,0 +1,38 @@
+//! `llmc index`.
+
+use anyhow::Result;
+
+use super::{Ctx, print_json};
+use crate::cli::IndexArgs;
+use crate::error::Exit;
+use crate::index::{self, IndexOptions};
+use crate::progress::Bar;
+
+/// Indexes the repository and prints a one-line summary (or JSON statistics).
+pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
+    let bar = Bar::new(!ctx.quiet && !args.json);
+    let stats = index::run(
+        &ctx.root,
+        &ctx.config.index,
+        &IndexOptions {
+            rebuild: args.rebuild,
+        },
+        &bar,
+    )?;
+    // Keeping `.llmc/` out of git is a courtesy: failing at it must not fail the index.
+    if let Err(e) = crate::root::exclude_store(&ctx.root) {
+        ctx.note(&format!(
+            "warning: could not add .llmc/ to .git/info/exclude: {e:#}"
+        ));
+    }
+    if args.json {
+        let mut v = serde_json::to_value(&stats)?;
+        if let serde_json::Value::Object(m) = &mut v {
+            m.insert("root".into(), ctx.root.display().to_string().into());
+        }
+        print_json(v)?;
+    } else {
+        ctx.note(&stats.summary());
+    }
+    Ok(Exit::Ok)
+}

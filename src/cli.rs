@@ -1,0 +1,68 @@
+//! The command line: clap types only. `app` turns them into work.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Ask questions about a git repository: exact sources, a confidence and a trace.
+#[derive(Debug, Parser)]
+#[command(name = "llmc", version, about, long_about = None)]
+pub struct Cli {
+    /// Run as if llmc was started in DIR
+    #[arg(short = 'C', long = "dir", global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Set a configuration key for this run, e.g. --config index.max_file_size=2000000
+    #[arg(long = "config", global = true, value_name = "KEY=VALUE")]
+    pub config: Vec<String>,
+
+    /// Print nothing on stderr but errors
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Index the repository (incrementally: only new and changed files are parsed)
+    Index(IndexArgs),
+    /// Show what the index holds and what changed since
+    Status(StatusArgs),
+}
+
+/// `llmc index`.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Start over from an empty index (also repairs a corrupt or outdated one)
+    #[arg(long)]
+    pub rebuild: bool,
+
+    /// Print the run's statistics as JSON on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `llmc status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Print as JSON on stdout
+    #[arg(long)]
+    pub json: bool,
+
+    /// List at most this many changed files (all with --json)
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub max_changed: usize,
+}
+
+impl Command {
+    /// Whether the output (and so any error) is JSON.
+    pub fn json(&self) -> bool {
+        match self {
+            Command::Index(a) => a.json,
+            Command::Status(a) => a.json,
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! Configuration: compiled-in defaults < `llmc.toml` at the root < `LLMC_*` environment
+//! variables < `--config KEY=VALUE` flags. Every key is documented in
+//! `llmc.toml.example`; an unknown key is an error that names it and where it came from.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use toml::{Table, Value};
+
+use crate::error::LlmcError;
+
+/// The configuration file's name at the repository root.
+pub const CONFIG_FILE: &str = "llmc.toml";
+
+/// The documented example, which is also the source of truth for the defaults.
+pub const EXAMPLE: &str = include_str!("../llmc.toml.example");
+
+/// All of llmc's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+#[derive(Default)]
+pub struct Config {
+    pub index: IndexConfig,
+}
+
+/// `[index]`: what is indexed and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct IndexConfig {
+    /// Files larger than this many bytes are skipped.
+    pub max_file_size: u64,
+    /// Index files that look like secrets (`.env*`, keys, certificates, credentials).
+    pub include_secrets: bool,
+    /// Index hidden files and directories (names starting with `.`).
+    pub include_hidden: bool,
+    /// Worker threads for walking and parsing; 0 means one per core.
+    pub threads: usize,
+    /// Lines per window of unstructured text, long sections and loose code.
+    pub window_lines: usize,
+    /// A definition longer than this that holds other definitions keeps only its head in
+    /// its own chunk.
+    pub max_chunk_lines: usize,
+}
+
+impl Default for IndexConfig {
+    fn default() -> Self {
+        IndexConfig {
+            max_file_size: 1024 * 1024,
+            include_secrets: false,
+            include_hidden: false,
+            threads: 0,
+            window_lines: 60,
+            max_chunk_lines: 150,
+        }
+    }
+}
+
+impl IndexConfig {
+    /// The number of worker threads to use.
+    pub fn worker_threads(&self) -> usize {
+        if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map_or(2, |n| n.get())
+        }
+    }
+}
+
+/// Loads the configuration for `root` with the given environment and `--config` flags.
+pub fn load(
+    root: &Path,
+    env: impl IntoIterator<Item = (String, String)>,
+    flags: &[String],
+) -> Result<Config> {
+    let path = root.join(CONFIG_FILE);
+    let mut table = match std::fs::read_to_string(&path) {
+        Ok(text) => text.parse::<Table>().map_err(|e| {
+            LlmcError::Config(format!("{}: {}", path.display(), e.message().trim()))
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Table::new(),
+        Err(e) => {
+            return Err(LlmcError::Config(format!("reading {}: {e}", path.display())).into());
+        }
+    };
+    let known = known_keys();
+    // Check the file's keys first, so the error names the file.
+    for (section, value) in &table {
+        let Some(inner) = value.as_table() else {
+            return Err(LlmcError::Config(format!(
+                "{}: `{section}` must be a table like [{section}]",
+                path.display()
+            ))
+            .into());
+        };
+        for (key, value) in inner {
+            let full = format!("{section}.{key}");
+            if !known.contains(&full) {
+                return Err(unknown_key(&full, &path.display().to_string(), &known).into());
+            }
+            check_type(&full, value, &path.display().to_string())?;
+        }
+    }
+    let mut env: Vec<(String, String)> = env
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("LLMC_"))
+        .collect();
+    env.sort();
+    for (var, raw) in env {
+        let key =
+            env_key(&var, &known).ok_or_else(|| unknown_key(&var, "the environment", &known))?;
+        let value = parse_value(&raw);
+        check_type(&key, &value, &var)?;
+        set(&mut table, &key, value);
+    }
+    for flag in flags {
+        let (key, raw) = flag.split_once('=').ok_or_else(|| {
+            LlmcError::Config(format!(
+                "--config {flag}: expected KEY=VALUE, e.g. --config index.max_file_size=2000000"
+            ))
+        })?;
+        let key = key.trim();
+        if !known.iter().any(|k| k == key) {
+            return Err(unknown_key(key, "--config", &known).into());
+        }
+        let value = parse_value(raw.trim());
+        check_type(key, &value, "--config")?;
+        set(&mut table, key, value);
+    }
+    let config: Config = Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            LlmcError::Config(format!(
+                "invalid configuration ({} and overrides): {}",
+                path.display(),
+                e.message().trim()
+            ))
+        })?;
+    Ok(config)
+}
+
+/// Every key as `section.key`, from the defaults.
+pub fn known_keys() -> Vec<String> {
+    let mut keys = Vec::new();
+    if let Ok(Value::Table(t)) = Value::try_from(Config::default()) {
+        for (section, v) in t {
+            if let Value::Table(inner) = v {
+                keys.extend(inner.keys().map(|k| format!("{section}.{k}")));
+            }
+        }
+    }
+    keys.sort();
+    keys
+}
+
+/// Checks that `value` has the type of `key`'s default, naming the key and its source.
+fn check_type(key: &str, value: &Value, source: &str) -> Result<(), LlmcError> {
+    let default = Value::try_from(Config::default()).ok().and_then(|t| {
+        let (section, k) = key.split_once('.')?;
+        t.get(section)?.get(k).cloned()
+    });
+    let Some(default) = default else {
+        return Ok(());
+    };
+    let ok = match (&default, value) {
+        (Value::Integer(_), Value::Integer(n)) => *n >= 0,
+        (a, b) => a.type_str() == b.type_str(),
+    };
+    if ok {
+        Ok(())
+    } else {
+        let expected = match default {
+            Value::Integer(_) => "a non-negative integer",
+            Value::Boolean(_) => "true or false",
+            Value::String(_) => "a string",
+            Value::Float(_) => "a number",
+            _ => "a list",
+        };
+        Err(LlmcError::Config(format!(
+            "`{key}` in {source} must be {expected}, not {value}"
+        )))
+    }
+}
+
+/// `LLMC_INDEX_MAX_FILE_SIZE` → `index.max_file_size`.
+fn env_key(var: &str, known: &[String]) -> Option<String> {
+    let rest = var.strip_prefix("LLMC_")?.to_ascii_lowercase();
+    known
+        .iter()
+        .find(|k| k.replacen('.', "_", 1) == rest)
+        .cloned()
+}
+
+fn unknown_key(key: &str, source: &str, known: &[String]) -> LlmcError {
+    LlmcError::Config(format!(
+        "unknown configuration key `{key}` in {source} (known keys: {})",
+        known.join(", ")
+    ))
+}
+
+fn parse_value(raw: &str) -> Value {
+    format!("v = {raw}")
+        .parse::<Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| Value::String(raw.to_string()))
+}
+
+fn set(table: &mut Table, key: &str, value: Value) {
+    let Some((section, k)) = key.split_once('.') else {
+        return;
+    };
+    let entry = table
+        .entry(section.to_string())
+        .or_insert_with(|| Value::Table(Table::new()));
+    if let Value::Table(t) = entry {
+        t.insert(k.to_string(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_with(toml: &str, env: &[(&str, &str)], flags: &[&str]) -> Result<Config> {
+        let dir = tempfile::tempdir()?;
+        std::fs::write(dir.path().join(CONFIG_FILE), toml)?;
+        load(
+            dir.path(),
+            env.iter().map(|(k, v)| (k.to_string(), v.to_string())),
+            &flags.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn the_example_documents_every_key_with_its_default() -> Result<()> {
+        let parsed: Table = EXAMPLE.parse()?;
+        let from_example: Config = Value::Table(parsed.clone()).try_into()?;
+        assert_eq!(from_example, Config::default());
+        let mut example_keys: Vec<String> = parsed
+            .iter()
+            .flat_map(|(s, v)| {
+                v.as_table()
+                    .into_iter()
+                    .flat_map(move |t| t.keys().map(move |k| format!("{s}.{k}")))
+            })
+            .collect();
+        example_keys.sort();
+        assert_eq!(example_keys, known_keys());
+        Ok(())
+    }
+
+    #[test]
+    fn layers_apply_in_order() -> Result<()> {
+        let c = load_with(
+            "[index]\nmax_file_size = 10\nthreads = 1\n",
+            &[("LLMC_INDEX_THREADS", "3")],
+            &[],
+        )?;
+        assert_eq!((c.index.max_file_size, c.index.threads), (10, 3));
+        let c = load_with(
+            "[index]\nthreads = 1\n",
+            &[("LLMC_INDEX_THREADS", "3")],
+            &["index.threads=4"],
+        )?;
+        assert_eq!(c.index.threads, 4);
+        Ok(())
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let err = load_with("[index]\nmax_filesize = 10\n", &[], &[]).expect_err("unknown key");
+        assert!(err.to_string().contains("`index.max_filesize`"), "{err}");
+        let err = load_with("", &[("LLMC_INDEX_NOPE", "1")], &[]).expect_err("unknown env");
+        assert!(err.to_string().contains("`LLMC_INDEX_NOPE`"), "{err}");
+        let err = load_with("", &[], &["nope.x=1"]).expect_err("unknown flag");
+        assert!(err.to_string().contains("`nope.x`"), "{err}");
+        let err = load_with("[index]\nthreads = \"many\"\n", &[], &[]).expect_err("bad type");
+        assert!(err.to_string().contains("threads"), "{err}");
+    }
+}

@@ -1,0 +1,57 @@
+//! Failures a caller must tell apart, and the exit code each one maps to. Everything
+//! else travels as `anyhow::Error` and exits with code 2.
+
+use std::path::PathBuf;
+
+/// Process exit codes, as documented in the README and the man page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Answered.
+    Ok = 0,
+    /// Abstained, or nothing found.
+    NotFound = 1,
+    /// Usage or configuration error (and any other failure).
+    Usage = 2,
+    /// The index is missing or unusable.
+    Index = 3,
+}
+
+/// Errors with a meaning of their own.
+#[derive(Debug, thiserror::Error)]
+pub enum LlmcError {
+    #[error("no index at {}: run `llmc index` first", .0.display())]
+    IndexMissing(PathBuf),
+    #[error("the index at {} is unusable ({reason}): run `llmc index --rebuild`", path.display())]
+    IndexUnusable { path: PathBuf, reason: String },
+    #[error("{0}")]
+    Config(String),
+}
+
+impl LlmcError {
+    /// The exit code for this error.
+    pub fn exit(&self) -> Exit {
+        match self {
+            LlmcError::IndexMissing(_) | LlmcError::IndexUnusable { .. } => Exit::Index,
+            LlmcError::Config(_) => Exit::Usage,
+        }
+    }
+
+    /// A short machine-readable name for JSON errors.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LlmcError::IndexMissing(_) => "index_missing",
+            LlmcError::IndexUnusable { .. } => "index_unusable",
+            LlmcError::Config(_) => "config",
+        }
+    }
+}
+
+/// The exit code and kind for any error: a typed error anywhere in the chain decides.
+pub fn classify(err: &anyhow::Error) -> (Exit, &'static str) {
+    for cause in err.chain() {
+        if let Some(e) = cause.downcast_ref::<LlmcError>() {
+            return (e.exit(), e.kind());
+        }
+    }
+    (Exit::Usage, "error")
+}

@@ -1,0 +1,411 @@
+//! `llmc index`: walk → read and hash → parse → chunk → store, incrementally. Files
+//! whose size and modification time are unchanged are not read; files whose content
+//! hash is unchanged are not parsed; everything an index run writes becomes visible in
+//! one commit.
+
+pub mod chunk;
+pub mod lang;
+pub mod parse;
+pub mod walk;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::config::IndexConfig;
+use crate::model::{Chunk, Symbol};
+use crate::progress::Progress;
+use crate::store::{FileRow, FileState, Store, flags};
+use chunk::ChunkConfig;
+use lang::FileLang;
+use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
+
+/// Options of one index run.
+#[derive(Debug, Clone, Default)]
+pub struct IndexOptions {
+    /// Start over: ignore what the store holds.
+    pub rebuild: bool,
+}
+
+/// What an index run did.
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexStats {
+    pub generation: u64,
+    /// Files in the index after the run.
+    pub files: u64,
+    pub symbols: u64,
+    pub chunks: u64,
+    /// Files parsed in this run (new or changed).
+    pub parsed: u64,
+    pub added: u64,
+    pub modified: u64,
+    pub deleted: u64,
+    pub unchanged: u64,
+    pub skipped: SkipCounts,
+    pub seconds: f64,
+}
+
+impl IndexStats {
+    /// The one-line summary printed at the end of a run.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "indexed {} files ({} parsed: {} new, {} changed; {} removed), {} symbols, {} chunks",
+            self.files,
+            self.parsed,
+            self.added,
+            self.modified,
+            self.deleted,
+            self.symbols,
+            self.chunks
+        );
+        let total_skipped: u64 = self.skipped.values().sum();
+        if total_skipped > 0 {
+            let parts: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(r, n)| format!("{} {n}", r.as_str()))
+                .collect();
+            s.push_str(&format!("; skipped {total_skipped} ({})", parts.join(", ")));
+        }
+        s.push_str(&format!(
+            " in {:.2}s (generation {})",
+            self.seconds, self.generation
+        ));
+        s
+    }
+}
+
+/// What differs between the files on disk and the store.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Files whose size or modification time differ from the store, or that are new.
+    pub to_check: Vec<WalkedFile>,
+    /// Files whose stat data match the store.
+    pub unchanged: u64,
+    /// Paths in the store that are gone from disk (or now skipped), with their ids.
+    pub deleted: Vec<(String, i64)>,
+    pub skipped: SkipCounts,
+}
+
+/// Compares the walk with the store's file states.
+pub fn plan(root: &Path, cfg: &IndexConfig, known: &HashMap<String, FileState>) -> Plan {
+    let (files, skipped) = walk::walk(root, &walk_config(cfg));
+    let mut plan = Plan {
+        skipped,
+        ..Plan::default()
+    };
+    let mut seen = std::collections::HashSet::with_capacity(files.len());
+    for f in files {
+        seen.insert(f.rel.clone());
+        match known.get(&f.rel) {
+            Some(s) if s.size == f.size && s.mtime_ns == f.mtime_ns => plan.unchanged += 1,
+            _ => plan.to_check.push(f),
+        }
+    }
+    plan.deleted = known
+        .iter()
+        .filter(|(p, _)| !seen.contains(*p))
+        .map(|(p, s)| (p.clone(), s.id))
+        .collect();
+    plan.deleted.sort();
+    plan
+}
+
+fn walk_config(cfg: &IndexConfig) -> WalkConfig {
+    WalkConfig {
+        max_file_size: cfg.max_file_size,
+        include_secrets: cfg.include_secrets,
+        include_hidden: cfg.include_hidden,
+        threads: cfg.worker_threads(),
+    }
+}
+
+/// A file read, hashed and (if its content changed) parsed.
+enum Outcome {
+    /// Not indexable after all; the id of its stale rows, if it had any.
+    Skipped(SkipReason, Option<i64>),
+    /// Same content as stored; only stat data changed.
+    Touched {
+        id: i64,
+        size: u64,
+        mtime_ns: i64,
+    },
+    Indexed(Box<IndexedFile>),
+}
+
+/// Everything derived from one file.
+pub struct IndexedFile {
+    pub rel: String,
+    pub existing: Option<i64>,
+    pub lang: &'static str,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: String,
+    pub lines: u32,
+    pub flags: i64,
+    pub symbols: Vec<Symbol>,
+    pub chunks: Vec<Chunk>,
+}
+
+/// Runs an index of `root` into its store.
+pub fn run(
+    root: &Path,
+    cfg: &IndexConfig,
+    opts: &IndexOptions,
+    progress: &dyn Progress,
+) -> Result<IndexStats> {
+    let started = Instant::now();
+    let mut store = Store::open_for_write(root, opts.rebuild)?;
+    let _lock = store.lock()?;
+    let known = if opts.rebuild {
+        HashMap::new()
+    } else {
+        store.file_states()?
+    };
+    let old_generation = store.generation()?;
+    let plan = plan(root, cfg, &known);
+    let chunk_cfg = ChunkConfig {
+        window_lines: cfg.window_lines,
+        max_chunk_lines: cfg.max_chunk_lines,
+    };
+
+    let mut stats = IndexStats {
+        generation: old_generation,
+        files: 0,
+        symbols: 0,
+        chunks: 0,
+        parsed: 0,
+        added: 0,
+        modified: 0,
+        deleted: 0,
+        unchanged: plan.unchanged,
+        skipped: plan.skipped.clone(),
+        seconds: 0.0,
+    };
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.worker_threads())
+        .build()
+        .context("starting the parser threads")?;
+    progress.start("indexing", plan.to_check.len() as u64);
+    let writer = store.begin()?;
+    if opts.rebuild {
+        writer.clear()?;
+    }
+    let mut changed = opts.rebuild || old_generation == 0;
+    for (_, id) in &plan.deleted {
+        writer.delete_file(*id)?;
+        stats.deleted += 1;
+        changed = true;
+    }
+
+    // Largest files first, so no core is left parsing one big file alone at the end.
+    let mut to_check: Vec<&WalkedFile> = plan.to_check.iter().collect();
+    to_check.sort_by_key(|f| std::cmp::Reverse(f.size));
+    let (tx, rx) = mpsc::sync_channel::<Outcome>(256);
+    let to_check = &to_check;
+    let known = &known;
+    std::thread::scope(|scope| -> Result<()> {
+        scope.spawn(move || {
+            pool.install(|| {
+                to_check
+                    .par_iter()
+                    .with_max_len(1)
+                    .for_each_with(tx, |tx, f| {
+                        let existing = known.get(&f.rel);
+                        let _ = tx.send(process(f, existing, chunk_cfg));
+                    });
+            });
+        });
+        for outcome in rx {
+            progress.inc(1);
+            match outcome {
+                Outcome::Skipped(reason, stale) => {
+                    *stats.skipped.entry(reason).or_insert(0) += 1;
+                    if let Some(id) = stale {
+                        writer.delete_file(id)?;
+                        stats.deleted += 1;
+                        changed = true;
+                    }
+                }
+                Outcome::Touched { id, size, mtime_ns } => {
+                    writer.touch_file(id, size, mtime_ns)?;
+                    stats.unchanged += 1;
+                }
+                Outcome::Indexed(f) => {
+                    if let Some(id) = f.existing {
+                        writer.delete_file(id)?;
+                        stats.modified += 1;
+                    } else {
+                        stats.added += 1;
+                    }
+                    stats.parsed += 1;
+                    changed = true;
+                    writer.insert_file(
+                        &FileRow {
+                            path: &f.rel,
+                            lang: f.lang,
+                            size: f.size,
+                            mtime_ns: f.mtime_ns,
+                            hash: &f.hash,
+                            lines: f.lines,
+                            flags: f.flags,
+                        },
+                        &f.symbols,
+                        &f.chunks,
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    if changed {
+        stats.generation = old_generation + 1;
+        writer.set_meta("generation", &stats.generation.to_string())?;
+        writer.set_meta("indexed_at", &now.to_string())?;
+    }
+    writer.set_meta("checked_at", &now.to_string())?;
+    writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
+    writer.set_meta("llmc_version", env!("CARGO_PKG_VERSION"))?;
+    writer.commit()?;
+    progress.finish();
+
+    let (files, symbols, chunks) = store.read(|c| {
+        c.query_row(
+            "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols), (SELECT count(*) FROM chunks)",
+            [],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)),
+        )
+    })?;
+    stats.files = files as u64;
+    stats.symbols = symbols as u64;
+    stats.chunks = chunks as u64;
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok(stats)
+}
+
+thread_local! {
+    static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
+}
+
+/// Reads, hashes and, when the content changed, parses and chunks one file.
+fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig) -> Outcome {
+    let bytes = match std::fs::read(&f.abs) {
+        Ok(b) => b,
+        Err(_) => return Outcome::Skipped(SkipReason::Unreadable, existing.map(|e| e.id)),
+    };
+    if walk::looks_binary(&bytes) {
+        return Outcome::Skipped(SkipReason::Binary, existing.map(|e| e.id));
+    }
+    let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
+    if let Some(e) = existing
+        && e.hash == hash
+    {
+        return Outcome::Touched {
+            id: e.id,
+            size: f.size,
+            mtime_ns: f.mtime_ns,
+        };
+    }
+    Outcome::Indexed(Box::new(index_bytes(
+        &f.rel,
+        bytes,
+        hash,
+        f.size,
+        f.mtime_ns,
+        existing.map(|e| e.id),
+        chunk_cfg,
+    )))
+}
+
+/// Derives symbols and chunks from one file's content.
+pub fn index_bytes(
+    rel: &str,
+    bytes: Vec<u8>,
+    hash: String,
+    size: u64,
+    mtime_ns: i64,
+    existing: Option<i64>,
+    chunk_cfg: ChunkConfig,
+) -> IndexedFile {
+    let mut file_flags = 0;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            file_flags |= flags::INVALID_UTF8;
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    };
+    let file_lang = lang::detect(Path::new(rel), text.as_bytes());
+    let mut symbols = Vec::new();
+    let chunks = match file_lang {
+        FileLang::Code(l) => {
+            let parsed = PARSER.with(|p| parse::parse(&mut p.borrow_mut(), l, &text));
+            match parsed {
+                Some(p) => {
+                    if p.has_errors {
+                        file_flags |= flags::SYNTAX_ERRORS;
+                    }
+                    symbols = p.symbols;
+                    chunk::code_chunks(&text, &symbols, chunk_cfg)
+                }
+                None => {
+                    file_flags |= flags::SYNTAX_ERRORS;
+                    chunk::text_chunks(&text, chunk_cfg)
+                }
+            }
+        }
+        FileLang::Markdown => chunk::markdown_chunks(&text, chunk_cfg),
+        FileLang::Text(_) => chunk::text_chunks(&text, chunk_cfg),
+    };
+    IndexedFile {
+        rel: rel.to_string(),
+        existing,
+        lang: file_lang.name(),
+        size,
+        mtime_ns,
+        hash,
+        lines: text.lines().count() as u32,
+        flags: file_flags,
+        symbols,
+        chunks,
+    }
+}
+
+/// Counts of indexed files with problems that did not stop them being indexed.
+pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
+    store.read(|c| {
+        let (syntax, utf8, empty) = c.query_row(
+            &format!(
+                "SELECT
+                   (SELECT count(*) FROM files WHERE flags & {} != 0),
+                   (SELECT count(*) FROM files WHERE flags & {} != 0),
+                   (SELECT count(*) FROM files WHERE size = 0)",
+                flags::SYNTAX_ERRORS,
+                flags::INVALID_UTF8
+            ),
+            [],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            },
+        )?;
+        Ok(BTreeMap::from([
+            ("syntax_errors", syntax as u64),
+            ("invalid_utf8", utf8 as u64),
+            ("empty", empty as u64),
+        ]))
+    })
+}

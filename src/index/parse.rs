@@ -1,0 +1,747 @@
+//! Definitions from source text with tree-sitter: bytes in, [`Symbol`]s out. The
+//! per-language queries (`queries/*.scm`) find candidate definition nodes; this module
+//! decides ranges, parents, qualified names, kinds, signatures and doc comments.
+
+use std::collections::HashMap;
+
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, QueryCursor, Tree};
+
+use super::lang::Lang;
+use crate::model::{Symbol, SymbolKind};
+
+/// The result of parsing one file.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub symbols: Vec<Symbol>,
+    /// The tree had syntax errors (definitions outside them are still found).
+    pub has_errors: bool,
+}
+
+/// Parses `text` as `lang`. Returns `None` only if tree-sitter gives up (it does not on
+/// syntax errors).
+pub fn parse(parser: &mut Parser, lang: Lang, text: &str) -> Option<Parsed> {
+    parser.set_language(&lang.grammar()).ok()?;
+    let tree = parser.parse(text, None)?;
+    Some(extract(lang, &tree, text))
+}
+
+/// A definition candidate before parents and kinds are settled.
+struct Candidate<'t> {
+    node: Node<'t>,
+    /// The node whose lines the definition spans (the node, or a wrapper such as
+    /// `export_statement` or `template_declaration`).
+    range_node: Node<'t>,
+    tag: Tag,
+    name: String,
+    /// Extra scope from the name itself (C++ `Foo::bar`) or a Go receiver.
+    scope: Option<String>,
+    pattern: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tag {
+    Kind(SymbolKind),
+    /// A body-less method declaration: kept only inside a trait, interface or class.
+    Signature,
+    /// Kept only when the name is ALL_CAPS.
+    Caps,
+    /// A Java field kept only when `static` and `final`.
+    StaticFinal,
+    /// A Go method: the parent is the receiver type.
+    GoMethod,
+}
+
+fn tag_for(capture: &str) -> Option<Tag> {
+    let kind = capture.strip_prefix("def.")?;
+    Some(match kind {
+        "signature" => Tag::Signature,
+        "caps" => Tag::Caps,
+        "static_final" => Tag::StaticFinal,
+        "method" => Tag::GoMethod,
+        other => Tag::Kind(SymbolKind::parse(other)?),
+    })
+}
+
+fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
+    let src = text.as_bytes();
+    let query = lang.query();
+    let names = query.capture_names();
+    let tables = lang.kind_tables();
+    let mut cursor = QueryCursor::new();
+    // Each pattern is tried only at the nodes it starts with; the walk below visits
+    // those and skips subtrees that cannot hold a definition.
+    cursor.set_max_start_depth(Some(0));
+
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut walker = tree.walk();
+    'walk: loop {
+        let node = walker.node();
+        let kind = node.kind_id() as usize;
+        if tables.root.get(kind).copied().unwrap_or(false) {
+            let mut matches = cursor.matches(query, node, src);
+            while let Some(m) = matches.next() {
+                collect_match(lang, m, names, src, &mut candidates);
+            }
+        }
+        if !tables.opaque.get(kind).copied().unwrap_or(false) && walker.goto_first_child() {
+            continue;
+        }
+        loop {
+            if walker.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !walker.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // One definition per node and name: the first pattern wins (e.g. a Go struct before the
+    // general type, a JS function before a caps constant).
+    candidates.sort_by_key(|c| (c.node.id(), c.name.clone(), c.pattern));
+    candidates.dedup_by(|b, a| a.node.id() == b.node.id() && a.name == b.name);
+    // Document order, outer before inner.
+    candidates.sort_by_key(|c| {
+        (
+            c.range_node.start_byte(),
+            std::cmp::Reverse(c.range_node.end_byte()),
+            c.pattern,
+        )
+    });
+
+    // Parents by containment.
+    let mut parents: Vec<Option<usize>> = Vec::with_capacity(candidates.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, c) in candidates.iter().enumerate() {
+        while let Some(&top) = stack.last() {
+            let t = &candidates[top];
+            if t.node.start_byte() <= c.node.start_byte() && c.node.end_byte() <= t.node.end_byte()
+            {
+                break;
+            }
+            stack.pop();
+        }
+        parents.push(stack.last().copied());
+        stack.push(i);
+    }
+
+    // Kinds that depend on the parent; drop what is not a definition.
+    let mut kinds: Vec<Option<SymbolKind>> = Vec::with_capacity(candidates.len());
+    for (i, c) in candidates.iter().enumerate() {
+        let parent_kind = parents[i].and_then(|p| kinds[p]);
+        let kind = match c.tag {
+            Tag::Kind(SymbolKind::Function) => {
+                if parent_kind.is_some_and(SymbolKind::is_type_container) || c.scope.is_some() {
+                    Some(SymbolKind::Method)
+                } else {
+                    Some(SymbolKind::Function)
+                }
+            }
+            Tag::Kind(k) => Some(k),
+            Tag::Signature => match parent_kind {
+                Some(SymbolKind::Trait | SymbolKind::Interface | SymbolKind::Class) => {
+                    Some(SymbolKind::Method)
+                }
+                _ => None,
+            },
+            Tag::Caps | Tag::StaticFinal => Some(SymbolKind::Constant),
+            Tag::GoMethod => Some(SymbolKind::Method),
+        };
+        kinds.push(kind);
+    }
+
+    // Symbols, re-indexing parents over the kept ones.
+    let sep = lang.separator();
+    let mut new_index: Vec<Option<usize>> = vec![None; candidates.len()];
+    let mut symbols: Vec<Symbol> = Vec::with_capacity(candidates.len());
+    let mut scoped: Vec<bool> = Vec::with_capacity(candidates.len());
+    for (i, c) in candidates.iter().enumerate() {
+        let Some(kind) = kinds[i] else { continue };
+        // The nearest kept ancestor.
+        let mut p = parents[i];
+        while let Some(pi) = p {
+            if new_index[pi].is_some() {
+                break;
+            }
+            p = parents[pi];
+        }
+        let parent = p.and_then(|pi| new_index[pi]);
+        let prefix = parent.map(|pi| symbols[pi].qualname.as_str());
+        let qualname = match (prefix, &c.scope) {
+            (Some(pre), Some(scope)) if c.tag != Tag::GoMethod => {
+                format!("{pre}{sep}{scope}{sep}{}", c.name)
+            }
+            (_, Some(scope)) => format!("{scope}{sep}{}", c.name),
+            (Some(pre), None) => format!("{pre}{sep}{}", c.name),
+            (None, None) => c.name.clone(),
+        };
+        let start = effective_start(c.range_node);
+        let start_line = start.start_position().row as u32 + 1;
+        let end_line = content_end_line(c.range_node).max(start_line);
+        let (doc, lead_line) = doc_and_lead(lang, c.node, c.range_node, start_line, src);
+        let signature = signature(c.node, start.start_byte(), c.range_node, src);
+        new_index[i] = Some(symbols.len());
+        scoped.push(c.scope.is_some());
+        symbols.push(Symbol {
+            name: c.name.clone(),
+            qualname,
+            kind,
+            start_line,
+            end_line,
+            signature,
+            doc,
+            parent,
+            lead_line,
+        });
+    }
+
+    // A Go method's or C++ out-of-line method's parent is its type, where the file
+    // declares it.
+    let by_qualname: HashMap<String, usize> = symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind.is_type_container())
+        .map(|(i, s)| (s.qualname.clone(), i))
+        .collect();
+    for (s, scoped) in symbols.iter_mut().zip(scoped) {
+        if scoped
+            && let Some(p) = s
+                .qualname
+                .rsplit_once(sep)
+                .and_then(|(scope, _)| by_qualname.get(scope))
+        {
+            s.parent = Some(*p);
+        }
+    }
+
+    Parsed {
+        symbols,
+        has_errors: tree.root_node().has_error(),
+    }
+}
+
+/// Turns one query match into a definition candidate, unless a rule filters it out.
+fn collect_match<'t>(
+    lang: Lang,
+    m: &tree_sitter::QueryMatch<'_, 't>,
+    names: &[&str],
+    src: &[u8],
+    candidates: &mut Vec<Candidate<'t>>,
+) {
+    let mut def = None;
+    let mut name_node = None;
+    let mut declarator = None;
+    let mut receiver = None;
+    let mut modifiers = None;
+    for cap in m.captures {
+        match names[cap.index as usize] {
+            "name" => name_node = Some(cap.node),
+            "declarator" => declarator = Some(cap.node),
+            "receiver" => receiver = Some(cap.node),
+            "modifiers" => modifiers = Some(cap.node),
+            other => {
+                if let Some(tag) = tag_for(other) {
+                    def = Some((cap.node, tag));
+                }
+            }
+        }
+    }
+    let Some((node, tag)) = def else { return };
+    let (name, mut scope) = if let Some(d) = declarator {
+        match declarator_name(d, src) {
+            Some(x) => x,
+            None => return,
+        }
+    } else if let Some(n) = name_node {
+        if tag == Tag::Kind(SymbolKind::Impl) {
+            (type_name(n, src), None)
+        } else {
+            (node_text(n, src).to_string(), None)
+        }
+    } else {
+        return;
+    };
+    if name.is_empty() {
+        return;
+    }
+    if !keep_candidate(lang, node, tag, &name, modifiers, src) {
+        return;
+    }
+    if let Some(r) = receiver {
+        scope = first_descendant(r, "type_identifier").map(|t| node_text(t, src).to_string());
+    }
+    candidates.push(Candidate {
+        node,
+        range_node: range_node(lang, node),
+        tag,
+        name,
+        scope,
+        pattern: m.pattern_index,
+    });
+}
+
+/// Filters that need only the node itself.
+fn keep_candidate(
+    lang: Lang,
+    node: Node,
+    tag: Tag,
+    name: &str,
+    modifiers: Option<Node>,
+    src: &[u8],
+) -> bool {
+    let parent_kind = node.parent().map(|p| p.kind()).unwrap_or_default();
+    match tag {
+        Tag::Caps => is_all_caps(name),
+        Tag::StaticFinal => modifiers.is_some_and(|m| {
+            let words: Vec<&str> = node_text(m, src).split_whitespace().collect();
+            words.contains(&"static") && words.contains(&"final")
+        }),
+        // Object-literal methods are not definitions.
+        Tag::Kind(SymbolKind::Function)
+            if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+                && node.kind() == "method_definition" =>
+        {
+            parent_kind == "class_body"
+        }
+        // A struct or enum directly in a typedef is reported under the typedef's name.
+        Tag::Kind(SymbolKind::Struct | SymbolKind::Enum)
+            if matches!(lang, Lang::C | Lang::Cpp) && node.kind() != "type_definition" =>
+        {
+            parent_kind != "type_definition"
+        }
+        _ => true,
+    }
+}
+
+fn is_all_caps(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The node whose lines a definition spans: wrappers that belong to it are included.
+fn range_node(lang: Lang, node: Node) -> Node {
+    let mut cur = node;
+    loop {
+        let Some(p) = cur.parent() else { return cur };
+        let wraps = match (lang, p.kind()) {
+            (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "export_statement") => true,
+            (Lang::TypeScript | Lang::Tsx, "ambient_declaration") => true,
+            (Lang::TypeScript | Lang::Tsx, "expression_statement") => {
+                cur.kind() == "internal_module"
+            }
+            (
+                Lang::JavaScript | Lang::TypeScript | Lang::Tsx,
+                "lexical_declaration" | "variable_declaration",
+            ) => count_children(p, cur.kind()) == 1,
+            (Lang::Go, "type_declaration" | "const_declaration") => {
+                count_children(p, cur.kind()) == 1
+            }
+            (Lang::Cpp, "template_declaration") => true,
+            _ => false,
+        };
+        if !wraps {
+            return cur;
+        }
+        cur = p;
+    }
+}
+
+fn count_children(node: Node, kind: &str) -> usize {
+    let mut walker = node.walk();
+    node.named_children(&mut walker)
+        .filter(|c| c.kind() == kind)
+        .count()
+}
+
+const LEADING_KINDS: &[&str] = &[
+    "decorator",
+    "annotation",
+    "marker_annotation",
+    "attribute_item",
+    "attribute_declaration",
+    "comment",
+    "line_comment",
+    "block_comment",
+];
+
+/// The first node inside `node` that is part of the declaration proper, skipping
+/// decorators, annotations and comments that stand before it.
+fn effective_start(node: Node) -> Node {
+    let mut walker = node.walk();
+    for child in node.children(&mut walker) {
+        if LEADING_KINDS.contains(&child.kind()) {
+            continue;
+        }
+        if child.kind() == "modifiers" {
+            let mut w2 = child.walk();
+            for m in child.children(&mut w2) {
+                if !LEADING_KINDS.contains(&m.kind()) {
+                    return m;
+                }
+            }
+            continue;
+        }
+        return child;
+    }
+    node
+}
+
+/// 1-based last line of a definition: its last token that is not a comment (Python
+/// blocks take in comment lines that follow them).
+fn content_end_line(node: Node) -> u32 {
+    let mut cur = node;
+    loop {
+        let mut last = None;
+        let mut i = cur.child_count();
+        while i > 0 {
+            i -= 1;
+            if let Some(c) = cur.child(i)
+                && !matches!(c.kind(), "comment" | "line_comment" | "block_comment")
+            {
+                last = Some(c);
+                break;
+            }
+        }
+        match last {
+            Some(c) => cur = c,
+            None => return end_line(cur),
+        }
+    }
+}
+
+/// 1-based last line of a node (an end at column 0 belongs to the line before).
+fn end_line(node: Node) -> u32 {
+    let start = node.start_position();
+    let end = node.end_position();
+    if end.column == 0 && end.row > start.row {
+        end.row as u32
+    } else {
+        end.row as u32 + 1
+    }
+}
+
+fn node_text<'s>(node: Node, src: &'s [u8]) -> &'s str {
+    std::str::from_utf8(&src[node.byte_range()]).unwrap_or_default()
+}
+
+fn first_descendant<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    if node.kind() == kind {
+        return Some(node);
+    }
+    let mut walker = node.walk();
+    for child in node.named_children(&mut walker) {
+        if let Some(found) = first_descendant(child, kind) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// The name of a type without generics or references (`&'a Stack<T>` → `Stack`).
+fn type_name(node: Node, src: &[u8]) -> String {
+    match first_descendant(node, "type_identifier") {
+        Some(t) => node_text(t, src).to_string(),
+        None => node_text(node, src).to_string(),
+    }
+}
+
+/// The name a C/C++ declarator declares, and the scope written in it (`Foo::bar`).
+fn declarator_name(node: Node, src: &[u8]) -> Option<(String, Option<String>)> {
+    match node.kind() {
+        "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
+        | "operator_name" | "primitive_type" => Some((node_text(node, src).to_string(), None)),
+        "template_function" => node
+            .child_by_field_name("name")
+            .map(|n| (node_text(n, src).to_string(), None)),
+        "qualified_identifier" => {
+            let (name, inner) = declarator_name(node.child_by_field_name("name")?, src)?;
+            let scope = node
+                .child_by_field_name("scope")
+                .map(|s| strip_generics(node_text(s, src)));
+            let scope = match (scope, inner) {
+                (Some(a), Some(b)) => Some(format!("{a}::{b}")),
+                (a, b) => a.or(b),
+            };
+            Some((name, scope))
+        }
+        _ => {
+            let inner = node.child_by_field_name("declarator").or_else(|| {
+                let mut w = node.walk();
+
+                node.named_children(&mut w).last()
+            })?;
+            declarator_name(inner, src)
+        }
+    }
+}
+
+fn strip_generics(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut depth = 0u32;
+    for ch in s.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if depth == 0 && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+const MAX_SIGNATURE: usize = 240;
+
+/// The declaration from its first token up to its body, whitespace collapsed.
+fn signature(node: Node, start_byte: usize, range_node: Node, src: &[u8]) -> String {
+    let end = match node.child_by_field_name("body") {
+        Some(body) if body.start_byte() > start_byte => body.start_byte(),
+        _ => {
+            let rest = &src[start_byte..range_node.end_byte()];
+            start_byte + rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+        }
+    };
+    let raw = String::from_utf8_lossy(&src[start_byte..end]);
+    let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    while sig.ends_with(['{', ':', ' ']) {
+        sig.pop();
+    }
+    if sig.len() > MAX_SIGNATURE {
+        let mut cut = MAX_SIGNATURE;
+        while !sig.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        sig.truncate(cut);
+        sig.push('…');
+    }
+    sig
+}
+
+/// The doc comment (or Python docstring) and the first line of what leads the
+/// definition: doc comments, attributes, decorators.
+fn doc_and_lead(
+    lang: Lang,
+    node: Node,
+    range_node: Node,
+    start_line: u32,
+    src: &[u8],
+) -> (String, u32) {
+    let mut outer = range_node;
+    if let Some(p) = outer.parent()
+        && p.kind() == "decorated_definition"
+    {
+        outer = p;
+    }
+    let mut lead = (outer.start_position().row as u32 + 1).min(start_line);
+    let mut comments: Vec<Node> = Vec::new();
+    let mut sib = outer.prev_sibling();
+    while let Some(s) = sib {
+        let kind = s.kind();
+        let is_comment = matches!(kind, "comment" | "line_comment" | "block_comment");
+        let is_attr = matches!(
+            kind,
+            "attribute_item" | "decorator" | "attribute_declaration"
+        );
+        if !is_comment && !is_attr {
+            break;
+        }
+        // Adjacent: no blank line between it and what follows.
+        if end_line(s) + 1 < lead {
+            break;
+        }
+        if is_comment {
+            let text = node_text(s, src);
+            if !lang.is_doc_comment(text) || !starts_its_line(s, src) {
+                break;
+            }
+            comments.push(s);
+        }
+        lead = s.start_position().row as u32 + 1;
+        sib = s.prev_sibling();
+    }
+    comments.reverse();
+    let mut doc = String::new();
+    if lang == Lang::Python
+        && let Some(d) = python_docstring(node, src)
+    {
+        doc = d;
+    }
+    if doc.is_empty() {
+        for c in comments {
+            let cleaned = clean_comment(node_text(c, src));
+            if !cleaned.is_empty() {
+                if !doc.is_empty() {
+                    doc.push('\n');
+                }
+                doc.push_str(&cleaned);
+            }
+        }
+    }
+    (doc, lead)
+}
+
+fn starts_its_line(node: Node, src: &[u8]) -> bool {
+    let start = node.start_byte();
+    let line_start = src[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    src[line_start..start]
+        .iter()
+        .all(|b| b.is_ascii_whitespace())
+}
+
+fn python_docstring(node: Node, src: &[u8]) -> Option<String> {
+    let body = node.child_by_field_name("body")?;
+    let first = body.named_child(0)?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let s = first.named_child(0)?;
+    if s.kind() != "string" {
+        return None;
+    }
+    let raw = node_text(s, src);
+    let raw = raw.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
+    let inner = ["\"\"\"", "'''", "\"", "'"]
+        .iter()
+        .find_map(|q| raw.strip_prefix(q).and_then(|r| r.strip_suffix(q)))?;
+    Some(dedent(inner))
+}
+
+fn dedent(s: &str) -> String {
+    s.lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
+}
+
+/// Strips comment markers: `///`, `//!`, `//`, `#`, `/** */`, leading `*`.
+fn clean_comment(text: &str) -> String {
+    let mut lines = Vec::new();
+    let body = text.trim();
+    let body = if let Some(b) = body.strip_prefix("/*") {
+        b.strip_suffix("*/").unwrap_or(b)
+    } else {
+        body
+    };
+    for line in body.lines() {
+        let l = line.trim();
+        let l = l
+            .trim_start_matches("///")
+            .trim_start_matches("//!")
+            .trim_start_matches("//")
+            .trim_start_matches('#')
+            .trim_start_matches('*')
+            .trim_start_matches('!');
+        lines.push(l.trim());
+    }
+    lines.join("\n").trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defs(lang: Lang, text: &str) -> Vec<String> {
+        let mut parser = Parser::new();
+        let parsed = parse(&mut parser, lang, text).expect("parses");
+        parsed
+            .symbols
+            .iter()
+            .map(|s| format!("{} {} {}-{}", s.kind, s.qualname, s.start_line, s.end_line))
+            .collect()
+    }
+
+    #[test]
+    fn rust_methods_are_qualified_by_their_impl_type() {
+        let src = "/// A stack.\n#[derive(Debug)]\npub struct Stack<T> { items: Vec<T> }\n\nimpl<T> Stack<T> {\n    /// Push.\n    pub fn push(&mut self, t: T) {\n        self.items.push(t);\n    }\n}\n";
+        assert_eq!(
+            defs(Lang::Rust, src),
+            [
+                "struct Stack 3-3",
+                "impl Stack 5-10",
+                "method Stack::push 7-9"
+            ]
+        );
+        let mut parser = Parser::new();
+        let p = parse(&mut parser, Lang::Rust, src).expect("parses");
+        assert_eq!(p.symbols[0].doc, "A stack.");
+        assert_eq!(p.symbols[0].lead_line, 1);
+        assert_eq!(p.symbols[2].signature, "pub fn push(&mut self, t: T)");
+        assert_eq!(p.symbols[2].parent, Some(1));
+    }
+
+    #[test]
+    fn python_decorators_and_docstrings() {
+        let src = "MAX_SIZE = 10\nlower = 1\n\nclass A:\n    @staticmethod\n    def f():\n        \"\"\"Does f.\"\"\"\n        def g():\n            pass\n        return g\n";
+        assert_eq!(
+            defs(Lang::Python, src),
+            [
+                "constant MAX_SIZE 1-1",
+                "class A 4-10",
+                "method A.f 6-10",
+                "function A.f.g 8-9"
+            ]
+        );
+        let mut parser = Parser::new();
+        let p = parse(&mut parser, Lang::Python, src).expect("parses");
+        assert_eq!(p.symbols[2].doc, "Does f.");
+        assert_eq!(p.symbols[2].lead_line, 5);
+    }
+
+    #[test]
+    fn go_methods_take_their_receiver_type() {
+        let src = "package x\n\n// Server serves.\ntype Server struct {\n\tport int\n}\n\nfunc (s *Server) Start() error {\n\treturn nil\n}\n\nconst (\n\tA = 1\n\tB = 2\n)\n";
+        assert_eq!(
+            defs(Lang::Go, src),
+            [
+                "struct Server 4-6",
+                "method Server.Start 8-10",
+                "constant A 13-13",
+                "constant B 14-14"
+            ]
+        );
+    }
+
+    #[test]
+    fn cpp_out_of_line_methods_and_typedef_structs() {
+        let src = "namespace geo {\nclass Shape {\npublic:\n  double area() const { return 0; }\n  void draw();\n};\nvoid Shape::draw() {}\n}\ntypedef struct { int x; } Point;\n";
+        assert_eq!(
+            defs(Lang::Cpp, src),
+            [
+                "module geo 1-8",
+                "class geo::Shape 2-6",
+                "method geo::Shape::area 4-4",
+                "method geo::Shape::draw 7-7",
+                "struct Point 9-9"
+            ]
+        );
+    }
+
+    #[test]
+    fn javascript_arrow_functions_and_object_methods() {
+        let src = "export const MAX = 3;\nconst helper = (a) => a + 1;\nconst cfg = { load() { return 1; } };\nclass A {\n  run() { return helper(1); }\n}\n";
+        assert_eq!(
+            defs(Lang::JavaScript, src),
+            [
+                "constant MAX 1-1",
+                "function helper 2-2",
+                "class A 4-6",
+                "method A.run 5-5"
+            ]
+        );
+    }
+
+    #[test]
+    fn java_annotations_are_not_part_of_the_range() {
+        let src = "class A {\n  static final int MAX = 1;\n  int x = 2;\n  /** Runs. */\n  @Override\n  public void run() {\n  }\n}\n";
+        assert_eq!(
+            defs(Lang::Java, src),
+            ["class A 1-8", "constant A.MAX 2-2", "method A.run 6-7"]
+        );
+    }
+}

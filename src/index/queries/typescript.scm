@@ -1,0 +1,10 @@
+; Definitions TypeScript and TSX add to javascript.scm.
+; `@def.signature` (an interface or abstract method) is kept only inside an interface or class.
+
+(abstract_class_declaration name: (type_identifier) @name) @def.class
+(interface_declaration name: (type_identifier) @name) @def.interface
+(type_alias_declaration name: (type_identifier) @name) @def.type
+(enum_declaration name: (identifier) @name) @def.enum
+(internal_module name: (_) @name) @def.module
+(method_signature name: (_) @name) @def.signature
+(abstract_method_signature name: (_) @name) @def.signature

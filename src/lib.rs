@@ -1,0 +1,60 @@
+//! llmc answers questions about a git repository with exact sources, a confidence and a
+//! trace. This crate holds all of it; `main.rs` only calls [`main_with_args`].
+//!
+//! Data flows `cli → app → index → store → model`; see ARCHITECTURE.md for the map.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod index;
+pub mod model;
+pub mod progress;
+pub mod root;
+pub mod store;
+
+use std::ffi::OsString;
+
+use clap::Parser;
+
+use error::Exit;
+
+/// Parses `args`, runs the command and returns the process exit code. Errors are printed
+/// here, once: as JSON on stdout when the command was asked for JSON, else on stderr.
+pub fn main_with_args<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                Exit::Usage as i32
+            } else {
+                0
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let json = cli.command.json();
+    match app::run(cli) {
+        Ok(exit) => exit as i32,
+        Err(err) => {
+            let (exit, kind) = error::classify(&err);
+            if json {
+                let doc = serde_json::json!({
+                    "error": { "kind": kind, "message": format!("{err:#}") }
+                });
+                let _ = app::print_json(doc);
+            } else {
+                eprintln!("llmc: {err:#}");
+            }
+            exit as i32
+        }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -1,0 +1,145 @@
+//! Plain data shared by the index stages and the stores: no I/O, no behaviour beyond
+//! small conversions.
+
+use serde::Serialize;
+
+/// What kind of thing a definition is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SymbolKind {
+    Function,
+    Method,
+    Class,
+    Struct,
+    Enum,
+    Trait,
+    Interface,
+    Impl,
+    Module,
+    Constant,
+    Type,
+    Macro,
+}
+
+impl SymbolKind {
+    /// Every kind, in a stable order.
+    pub const ALL: [SymbolKind; 12] = [
+        SymbolKind::Function,
+        SymbolKind::Method,
+        SymbolKind::Class,
+        SymbolKind::Struct,
+        SymbolKind::Enum,
+        SymbolKind::Trait,
+        SymbolKind::Interface,
+        SymbolKind::Impl,
+        SymbolKind::Module,
+        SymbolKind::Constant,
+        SymbolKind::Type,
+        SymbolKind::Macro,
+    ];
+
+    /// The lower-case name used in the store, the queries and the output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Class => "class",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Impl => "impl",
+            SymbolKind::Module => "module",
+            SymbolKind::Constant => "constant",
+            SymbolKind::Type => "type",
+            SymbolKind::Macro => "macro",
+        }
+    }
+
+    /// Parses the name written by [`SymbolKind::as_str`].
+    pub fn parse(s: &str) -> Option<SymbolKind> {
+        SymbolKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// True for kinds whose body holds methods (a function directly inside one is a method).
+    pub fn is_type_container(self) -> bool {
+        matches!(
+            self,
+            SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Enum
+                | SymbolKind::Trait
+                | SymbolKind::Interface
+                | SymbolKind::Impl
+        )
+    }
+}
+
+impl std::fmt::Display for SymbolKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One definition found in a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Symbol {
+    /// The bare name, e.g. `push`.
+    pub name: String,
+    /// The chain of enclosing definitions in the file, e.g. `Stack::push` or `Scheduler.run`.
+    pub qualname: String,
+    pub kind: SymbolKind,
+    /// 1-based inclusive line range of the definition proper (without doc comments,
+    /// attributes or decorators standing before it).
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The declaration up to its body, whitespace collapsed.
+    pub signature: String,
+    /// The doc comment or docstring, markers stripped; empty when there is none.
+    pub doc: String,
+    /// Index of the enclosing definition in the same file's symbol list.
+    pub parent: Option<usize>,
+    /// First line of the doc comment, attributes or decorators before the definition
+    /// (equal to `start_line` when there are none).
+    pub lead_line: u32,
+}
+
+/// What a chunk of retrievable text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChunkKind {
+    /// A definition with its doc comment.
+    Definition,
+    /// Code outside any definition (imports, top-level statements).
+    Code,
+    /// A section of a document, split by heading.
+    Section,
+    /// A window of a file with no structure we parse.
+    Window,
+}
+
+impl ChunkKind {
+    /// The lower-case name used in the store and the output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChunkKind::Definition => "definition",
+            ChunkKind::Code => "code",
+            ChunkKind::Section => "section",
+            ChunkKind::Window => "window",
+        }
+    }
+}
+
+/// The unit of retrieval.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Chunk {
+    /// 1-based inclusive lines.
+    pub start_line: u32,
+    pub end_line: u32,
+    pub kind: ChunkKind,
+    /// The definition's qualified name, the section's heading path, or none.
+    pub symbol: Option<String>,
+    /// Index into the file's symbol list when the chunk is a definition.
+    pub symbol_index: Option<usize>,
+    pub text: String,
+}

@@ -1,0 +1,60 @@
+//! Progress reporting. Stages report events through [`Progress`]; only this module draws
+//! (with indicatif, on stderr, and only when stderr is a terminal).
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Receives progress events from long-running stages.
+pub trait Progress: Sync {
+    /// A stage with `total` steps begins.
+    fn start(&self, stage: &str, total: u64);
+    /// `n` more steps are done.
+    fn inc(&self, n: u64);
+    /// The stage is over.
+    fn finish(&self);
+}
+
+/// Reports nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: &str, _: u64) {}
+    fn inc(&self, _: u64) {}
+    fn finish(&self) {}
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+pub struct Bar {
+    bar: ProgressBar,
+}
+
+impl Bar {
+    /// A hidden bar unless `visible` and stderr is a terminal.
+    pub fn new(visible: bool) -> Bar {
+        let target = if visible {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
+        Bar { bar }
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, stage: &str, total: u64) {
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} {elapsed_precise}")
+        {
+            self.bar.set_style(style.progress_chars("=> "));
+        }
+        self.bar.set_message(stage.to_string());
+    }
+    fn inc(&self, n: u64) {
+        self.bar.inc(n);
+    }
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,479 @@
+//! The SQLite store under `.llmc/`: schema, format version, generations, and every query
+//! the rest of llmc runs against it. One write transaction per index run, so a reader
+//! always sees the last complete generation (WAL mode).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
+
+use crate::error::LlmcError;
+use crate::model::{Chunk, Symbol};
+
+/// Bumped whenever the schema changes; a store with another version must be rebuilt.
+pub const SCHEMA_VERSION: i32 = 1;
+
+const DB_FILE: &str = "index.db";
+const LOCK_FILE: &str = "lock";
+
+const SCHEMA: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    lang TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    lines INTEGER NOT NULL,
+    flags INTEGER NOT NULL
+);
+CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    parent_id INTEGER,
+    name TEXT NOT NULL,
+    qualname TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE INDEX symbols_name ON symbols(name);
+CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    symbol_id INTEGER,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    symbol TEXT
+);
+CREATE INDEX chunks_file ON chunks(file_id);
+";
+
+/// File flags stored in `files.flags`.
+pub mod flags {
+    /// The parse had syntax errors.
+    pub const SYNTAX_ERRORS: i64 = 1;
+    /// The file was not valid UTF-8 and was decoded lossily.
+    pub const INVALID_UTF8: i64 = 2;
+}
+
+/// The directory holding the store for `root`.
+pub fn store_dir(root: &Path) -> PathBuf {
+    root.join(".llmc")
+}
+
+/// What the store remembers of a file, to decide whether to parse it again.
+#[derive(Debug, Clone)]
+pub struct FileState {
+    pub id: i64,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: String,
+}
+
+/// A file row to insert.
+#[derive(Debug, Clone)]
+pub struct FileRow<'a> {
+    pub path: &'a str,
+    pub lang: &'a str,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: &'a str,
+    pub lines: u32,
+    pub flags: i64,
+}
+
+/// An open store.
+pub struct Store {
+    conn: Connection,
+    dir: PathBuf,
+}
+
+/// Held while an index run writes; a second writer waits for it.
+pub struct WriteLock {
+    _file: File,
+}
+
+impl Store {
+    /// Opens an existing store for reading. A missing store is [`LlmcError::IndexMissing`];
+    /// a corrupt one or one of another version is [`LlmcError::IndexUnusable`].
+    pub fn open_existing(root: &Path) -> Result<Store> {
+        let dir = store_dir(root);
+        let db = dir.join(DB_FILE);
+        if !db.is_file() {
+            return Err(LlmcError::IndexMissing(root.to_path_buf()).into());
+        }
+        let conn = Connection::open_with_flags(
+            &db,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| unusable(&dir, &e.to_string()))?;
+        let store = Store { conn, dir };
+        store
+            .configure()
+            .map_err(|e| unusable(&store.dir, &format!("{e:#}")))?;
+        store.check_version()?;
+        Ok(store)
+    }
+
+    /// Opens the store for writing, creating it if needed. With `rebuild`, a corrupt
+    /// store or one of another version is deleted and created anew; without, it is an
+    /// error.
+    pub fn open_for_write(root: &Path, rebuild: bool) -> Result<Store> {
+        let dir = store_dir(root);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let db = dir.join(DB_FILE);
+        if db.is_file() {
+            match Store::open_existing(root) {
+                Ok(s) => return Ok(s),
+                Err(e) if rebuild => {
+                    let _ = e;
+                    remove_db_files(&dir)?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        // Create under a temporary name and move into place once the schema is
+        // committed, so a store killed while being created is never half there.
+        let fresh = dir.join("index.db.new");
+        let _ = std::fs::remove_file(&fresh);
+        {
+            let conn = Connection::open(&fresh)
+                .with_context(|| format!("creating {}", fresh.display()))?;
+            conn.execute_batch(&format!(
+                "PRAGMA journal_mode = DELETE; BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+            ))
+            .context("creating the index schema")?;
+        }
+        std::fs::rename(&fresh, &db).with_context(|| format!("creating {}", db.display()))?;
+        Store::open_existing(root)
+    }
+
+    /// Takes the writer lock, waiting for another index run to finish.
+    pub fn lock(&self) -> Result<WriteLock> {
+        let path = self.dir.join(LOCK_FILE);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        file.lock()
+            .with_context(|| format!("locking {}", path.display()))?;
+        Ok(WriteLock { _file: file })
+    }
+
+    fn configure(&self) -> Result<()> {
+        self.conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
+        // 64 MiB of page cache: index B-trees stay in memory during a large write.
+        self.conn.pragma_update(None, "cache_size", -65536)?;
+        Ok(())
+    }
+
+    fn check_version(&self) -> Result<()> {
+        let v: i32 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| unusable(&self.dir, &e.to_string()))?;
+        if v != SCHEMA_VERSION {
+            return Err(unusable(
+                &self.dir,
+                &format!("format version {v}, this llmc reads {SCHEMA_VERSION}"),
+            ));
+        }
+        // Touch every table once so a store missing one is caught here, not mid-command.
+        self.conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM meta) + (SELECT 0 FROM files LIMIT 1)
+                 + (SELECT 0 FROM symbols LIMIT 1) + (SELECT 0 FROM chunks LIMIT 1)",
+                [],
+                |r| r.get::<_, Option<i64>>(0),
+            )
+            .map_err(|e| unusable(&self.dir, &e.to_string()))?;
+        Ok(())
+    }
+
+    /// The `.llmc/` directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A value from the meta table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.db_error(e))
+    }
+
+    /// The generation of the last complete index run (0 before the first).
+    pub fn generation(&self) -> Result<u64> {
+        Ok(self
+            .meta("generation")?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// Every file the store knows, by path.
+    pub fn file_states(&self) -> Result<HashMap<String, FileState>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, path, size, mtime_ns, hash FROM files")
+            .map_err(|e| self.db_error(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(1)?,
+                    FileState {
+                        id: r.get(0)?,
+                        size: r.get::<_, i64>(2)? as u64,
+                        mtime_ns: r.get(3)?,
+                        hash: r.get(4)?,
+                    },
+                ))
+            })
+            .map_err(|e| self.db_error(e))?;
+        rows.collect::<rusqlite::Result<_>>()
+            .map_err(|e| self.db_error(e))
+    }
+
+    /// Starts the one write transaction of an index run.
+    pub fn begin(&mut self) -> Result<Writer<'_>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .context("starting the index transaction")?;
+        Ok(Writer { tx })
+    }
+
+    /// Runs a read query with the store's error mapping. The closure sees the connection.
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        f(&self.conn).map_err(|e| self.db_error(e))
+    }
+
+    /// Bytes on disk under `.llmc/`.
+    pub fn size_on_disk(&self) -> u64 {
+        fn walk(p: &Path) -> u64 {
+            let Ok(rd) = std::fs::read_dir(p) else {
+                return 0;
+            };
+            rd.flatten()
+                .map(|e| match e.metadata() {
+                    Ok(m) if m.is_dir() => walk(&e.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                })
+                .sum()
+        }
+        walk(&self.dir)
+    }
+
+    /// A text dump of everything a fresh index would produce, without row ids, times or
+    /// stat data: two stores with equal dumps hold the same index.
+    pub fn dump(&self) -> Result<String> {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        self.read(|c| {
+            let mut files = c.prepare("SELECT id, path, lang, size, hash, lines, flags FROM files ORDER BY path")?;
+            let mut syms = c.prepare(
+                "SELECT s.kind, s.qualname, s.name, s.start_line, s.end_line, s.signature, s.doc,
+                        (SELECT p.qualname || ' ' || p.start_line FROM symbols p WHERE p.id = s.parent_id)
+                 FROM symbols s WHERE s.file_id = ?1 ORDER BY s.start_line, s.end_line DESC, s.qualname",
+            )?;
+            let mut chunks = c.prepare(
+                "SELECT c.kind, c.start_line, c.end_line, c.symbol,
+                        (SELECT s.qualname || ' ' || s.start_line FROM symbols s WHERE s.id = c.symbol_id)
+                 FROM chunks c WHERE c.file_id = ?1 ORDER BY c.start_line, c.end_line DESC, c.kind",
+            )?;
+            let mut rows = files.query([])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let _ = writeln!(
+                    out,
+                    "file {} {} {} {} {} {}",
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, i64>(6)?
+                );
+                let mut srows = syms.query([id])?;
+                while let Some(s) = srows.next()? {
+                    let _ = writeln!(
+                        out,
+                        "  symbol {} {} {} {}-{} parent={:?} sig={:?} doc={:?}",
+                        s.get::<_, String>(0)?,
+                        s.get::<_, String>(1)?,
+                        s.get::<_, String>(2)?,
+                        s.get::<_, i64>(3)?,
+                        s.get::<_, i64>(4)?,
+                        s.get::<_, Option<String>>(7)?,
+                        s.get::<_, String>(5)?,
+                        s.get::<_, String>(6)?
+                    );
+                }
+                let mut crows = chunks.query([id])?;
+                while let Some(ch) = crows.next()? {
+                    let _ = writeln!(
+                        out,
+                        "  chunk {} {}-{} symbol={:?} def={:?}",
+                        ch.get::<_, String>(0)?,
+                        ch.get::<_, i64>(1)?,
+                        ch.get::<_, i64>(2)?,
+                        ch.get::<_, Option<String>>(3)?,
+                        ch.get::<_, Option<String>>(4)?
+                    );
+                }
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn db_error(&self, e: rusqlite::Error) -> anyhow::Error {
+        use rusqlite::ErrorCode;
+        match e.sqlite_error_code() {
+            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+                unusable(&self.dir, &e.to_string())
+            }
+            _ => anyhow::Error::new(e)
+                .context(format!("reading the index in {}", self.dir.display())),
+        }
+    }
+}
+
+/// The write transaction of one index run. Dropped without [`Writer::commit`], nothing
+/// it wrote is visible to anyone.
+pub struct Writer<'a> {
+    tx: Transaction<'a>,
+}
+
+impl Writer<'_> {
+    /// Removes a file and everything derived from it.
+    pub fn delete_file(&self, id: i64) -> Result<()> {
+        self.tx
+            .prepare_cached("DELETE FROM chunks WHERE file_id = ?1")?
+            .execute([id])?;
+        self.tx
+            .prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?
+            .execute([id])?;
+        self.tx
+            .prepare_cached("DELETE FROM files WHERE id = ?1")?
+            .execute([id])?;
+        Ok(())
+    }
+
+    /// Removes every file (for `--rebuild` on a healthy store).
+    pub fn clear(&self) -> Result<()> {
+        self.tx
+            .execute_batch("DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
+        Ok(())
+    }
+
+    /// Records new stat data for a file whose content did not change.
+    pub fn touch_file(&self, id: i64, size: u64, mtime_ns: i64) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?
+            .execute(params![id, size as i64, mtime_ns])?;
+        Ok(())
+    }
+
+    /// Inserts a file with its symbols and chunks.
+    pub fn insert_file(&self, file: &FileRow, symbols: &[Symbol], chunks: &[Chunk]) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                file.path,
+                file.lang,
+                file.size as i64,
+                file.mtime_ns,
+                file.hash,
+                file.lines,
+                file.flags
+            ])?;
+        let file_id = self.tx.last_insert_rowid();
+        let mut ids: Vec<i64> = Vec::with_capacity(symbols.len());
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO symbols (file_id, parent_id, name, qualname, kind, start_line, end_line, signature, doc)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?;
+        for s in symbols {
+            // Parents come before their children.
+            let parent = s.parent.and_then(|p| ids.get(p).copied());
+            stmt.execute(params![
+                file_id,
+                parent,
+                s.name,
+                s.qualname,
+                s.kind.as_str(),
+                s.start_line,
+                s.end_line,
+                s.signature,
+                s.doc
+            ])?;
+            ids.push(self.tx.last_insert_rowid());
+        }
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO chunks (file_id, symbol_id, start_line, end_line, kind, symbol)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for c in chunks {
+            stmt.execute(params![
+                file_id,
+                c.symbol_index.and_then(|i| ids.get(i).copied()),
+                c.start_line,
+                c.end_line,
+                c.kind.as_str(),
+                c.symbol
+            ])?;
+        }
+        Ok(())
+    }
+
+    /// Sets a meta value.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?
+            .execute([key, value])?;
+        Ok(())
+    }
+
+    /// Makes everything written visible at once.
+    pub fn commit(self) -> Result<()> {
+        self.tx.commit().context("committing the index")
+    }
+}
+
+fn unusable(dir: &Path, reason: &str) -> anyhow::Error {
+    LlmcError::IndexUnusable {
+        path: dir.to_path_buf(),
+        reason: reason.to_string(),
+    }
+    .into()
+}
+
+fn remove_db_files(dir: &Path) -> Result<()> {
+    for name in [DB_FILE, "index.db-wal", "index.db-shm"] {
+        let p = dir.join(name);
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("removing {}", p.display())),
+        }
+    }
+    Ok(())
+}

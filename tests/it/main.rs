@@ -1,0 +1,9 @@
+//! The one integration-test binary: real fixtures under `testdata/`, through the library
+//! and through the built `llmc` binary.
+
+mod cli;
+mod config;
+mod fixtures;
+mod incremental;
+mod robustness;
+mod util;

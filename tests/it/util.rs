@@ -1,0 +1,162 @@
+//! Scratch repositories and a runner for the built binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use llmc::config::IndexConfig;
+use llmc::index::{self, IndexOptions, IndexStats};
+use llmc::progress::NoProgress;
+use llmc::store::Store;
+
+/// The nine fixture languages.
+pub const LANGS: [&str; 9] = [
+    "rust",
+    "python",
+    "javascript",
+    "typescript",
+    "tsx",
+    "go",
+    "java",
+    "c",
+    "cpp",
+];
+
+/// `testdata/` in the source tree (never written to).
+pub fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
+}
+
+/// A temporary copy of a directory, deleted on drop.
+pub struct Scratch {
+    pub dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    /// An empty scratch directory.
+    pub fn empty() -> Scratch {
+        Scratch {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    /// A copy of `testdata/repos/<lang>`.
+    pub fn fixture(lang: &str) -> Scratch {
+        let s = Scratch::empty();
+        copy_dir(&testdata().join("repos").join(lang), s.path());
+        s
+    }
+
+    /// A copy of a fixture inside a fresh git repository.
+    pub fn git_fixture(lang: &str) -> Scratch {
+        let s = Scratch::fixture(lang);
+        s.git(&["init", "-q"]);
+        s
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file (creating directories).
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let p = self.path().join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(p, content).expect("write");
+    }
+
+    /// Runs git in the repository with a fixed identity.
+    pub fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(self.path())
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.com")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.com")
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Indexes through the library.
+    pub fn index(&self) -> IndexStats {
+        self.index_with(&IndexConfig::default(), false)
+    }
+
+    pub fn index_with(&self, cfg: &IndexConfig, rebuild: bool) -> IndexStats {
+        index::run(self.path(), cfg, &IndexOptions { rebuild }, &NoProgress).expect("index runs")
+    }
+
+    pub fn store(&self) -> Store {
+        Store::open_existing(self.path()).expect("store opens")
+    }
+
+    /// Runs the built binary in the repository.
+    pub fn llmc(&self, args: &[&str]) -> Output {
+        llmc_in(self.path(), args)
+    }
+}
+
+/// Runs the built binary in `dir` with a clean `LLMC_*` environment.
+pub fn llmc_in(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_llmc"));
+    cmd.args(args).current_dir(dir);
+    for (k, _) in std::env::vars() {
+        if k.starts_with("LLMC_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.output().expect("llmc runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read fixture") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every definition in the store as `path kind qualname start end`, sorted like the
+/// expected files.
+pub fn definitions(store: &Store) -> Vec<String> {
+    store
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT f.path, s.kind, s.qualname, s.start_line, s.end_line
+                 FROM symbols s JOIN files f ON f.id = s.file_id
+                 ORDER BY f.path, s.start_line, s.end_line DESC, s.qualname",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok(format!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?
+                ))
+            })?;
+            rows.collect()
+        })
+        .expect("definitions query")
+}
