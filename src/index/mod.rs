@@ -161,8 +161,8 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<IndexStats> {
     let started = Instant::now();
+    let _lock = Store::lock(root)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
-    let _lock = store.lock()?;
     let known = if opts.rebuild {
         HashMap::new()
     } else {
@@ -277,6 +277,7 @@ pub fn run(
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
     writer.set_meta("llmc_version", env!("CARGO_PKG_VERSION"))?;
     writer.commit()?;
+    let store = store.publish()?;
     progress.finish();
 
     let (files, symbols, chunks) = store.read(|c| {

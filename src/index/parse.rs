@@ -27,16 +27,39 @@ pub fn parse(parser: &mut Parser, lang: Lang, text: &str) -> Option<Parsed> {
 }
 
 /// A definition candidate before parents and kinds are settled.
-struct Candidate<'t> {
-    node: Node<'t>,
-    /// The node whose lines the definition spans (the node, or a wrapper such as
+struct Candidate {
+    /// The definition node's id and bytes (for containment).
+    id: usize,
+    start_byte: usize,
+    end_byte: usize,
+    /// The bytes of the node the definition spans (the node, or a wrapper such as
     /// `export_statement` or `template_declaration`).
-    range_node: Node<'t>,
+    range_start: usize,
+    range_end: usize,
     tag: Tag,
     name: String,
     /// Extra scope from the name itself (C++ `Foo::bar`) or a Go receiver.
     scope: Option<String>,
     pattern: usize,
+    start_line: u32,
+    end_line: u32,
+    lead_line: u32,
+    signature: String,
+    doc: String,
+}
+
+/// Where the walk stands: the current node (last) and its ancestors, and for each depth
+/// the comments and attributes just before the node at that depth.
+struct Ctx<'a, 't> {
+    path: &'a [Node<'t>],
+    leading: &'a [Vec<Node<'t>>],
+}
+
+impl<'t> Ctx<'_, 't> {
+    /// The ancestor `up` levels above the node at depth `depth`.
+    fn ancestor(&self, depth: usize, up: usize) -> Option<Node<'t>> {
+        depth.checked_sub(up).map(|d| self.path[d])
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,39 +98,54 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
 
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut walker = tree.walk();
+    // The current node and its ancestors, and for each depth the run of comments and
+    // attributes just before the node at that depth: parents and doc comments come from
+    // here, not from `Node::parent`/`prev_sibling`, which cost a walk from the root each.
+    let mut path: Vec<Node> = vec![walker.node()];
+    let mut leading: Vec<Vec<Node>> = vec![Vec::new()];
     'walk: loop {
         let node = walker.node();
         let kind = node.kind_id() as usize;
         if tables.root.get(kind).copied().unwrap_or(false) {
+            let ctx = Ctx {
+                path: &path,
+                leading: &leading,
+            };
             let mut matches = cursor.matches(query, node, src);
             while let Some(m) = matches.next() {
-                collect_match(lang, m, names, src, &mut candidates);
+                collect_match(lang, m, names, src, &ctx, &mut candidates);
             }
         }
         if !tables.opaque.get(kind).copied().unwrap_or(false) && walker.goto_first_child() {
+            path.push(walker.node());
+            leading.push(Vec::new());
             continue;
         }
         loop {
+            let d = path.len() - 1;
+            let cur = path[d];
             if walker.goto_next_sibling() {
+                if LEADING_KINDS.contains(&cur.kind()) && cur.kind() != "annotation" {
+                    leading[d].push(cur);
+                } else {
+                    leading[d].clear();
+                }
+                path[d] = walker.node();
                 continue 'walk;
             }
             if !walker.goto_parent() {
                 break 'walk;
             }
+            path.pop();
+            leading.pop();
         }
     }
     // One definition per node and name: the first pattern wins (e.g. a Go struct before the
     // general type, a JS function before a caps constant).
-    candidates.sort_by_key(|c| (c.node.id(), c.name.clone(), c.pattern));
-    candidates.dedup_by(|b, a| a.node.id() == b.node.id() && a.name == b.name);
+    candidates.sort_by(|a, b| (a.id, &a.name, a.pattern).cmp(&(b.id, &b.name, b.pattern)));
+    candidates.dedup_by(|b, a| a.id == b.id && a.name == b.name);
     // Document order, outer before inner.
-    candidates.sort_by_key(|c| {
-        (
-            c.range_node.start_byte(),
-            std::cmp::Reverse(c.range_node.end_byte()),
-            c.pattern,
-        )
-    });
+    candidates.sort_by_key(|c| (c.range_start, std::cmp::Reverse(c.range_end), c.pattern));
 
     // Parents by containment.
     let mut parents: Vec<Option<usize>> = Vec::with_capacity(candidates.len());
@@ -115,8 +153,7 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
     for (i, c) in candidates.iter().enumerate() {
         while let Some(&top) = stack.last() {
             let t = &candidates[top];
-            if t.node.start_byte() <= c.node.start_byte() && c.node.end_byte() <= t.node.end_byte()
-            {
+            if t.start_byte <= c.start_byte && c.end_byte <= t.end_byte {
                 break;
             }
             stack.pop();
@@ -155,7 +192,7 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
     let mut new_index: Vec<Option<usize>> = vec![None; candidates.len()];
     let mut symbols: Vec<Symbol> = Vec::with_capacity(candidates.len());
     let mut scoped: Vec<bool> = Vec::with_capacity(candidates.len());
-    for (i, c) in candidates.iter().enumerate() {
+    for (i, c) in candidates.into_iter().enumerate() {
         let Some(kind) = kinds[i] else { continue };
         // The nearest kept ancestor.
         let mut p = parents[i];
@@ -175,23 +212,18 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
             (Some(pre), None) => format!("{pre}{sep}{}", c.name),
             (None, None) => c.name.clone(),
         };
-        let start = effective_start(c.range_node);
-        let start_line = start.start_position().row as u32 + 1;
-        let end_line = content_end_line(c.range_node).max(start_line);
-        let (doc, lead_line) = doc_and_lead(lang, c.node, c.range_node, start_line, src);
-        let signature = signature(c.node, start.start_byte(), c.range_node, src);
         new_index[i] = Some(symbols.len());
         scoped.push(c.scope.is_some());
         symbols.push(Symbol {
-            name: c.name.clone(),
+            name: c.name,
             qualname,
             kind,
-            start_line,
-            end_line,
-            signature,
-            doc,
+            start_line: c.start_line,
+            end_line: c.end_line,
+            signature: c.signature,
+            doc: c.doc,
             parent,
-            lead_line,
+            lead_line: c.lead_line,
         });
     }
 
@@ -220,13 +252,15 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
     }
 }
 
-/// Turns one query match into a definition candidate, unless a rule filters it out.
-fn collect_match<'t>(
+/// Turns one query match into a definition candidate, unless a rule filters it out. The
+/// definition node is the pattern's root, which is the walk's current node.
+fn collect_match(
     lang: Lang,
-    m: &tree_sitter::QueryMatch<'_, 't>,
+    m: &tree_sitter::QueryMatch<'_, '_>,
     names: &[&str],
     src: &[u8],
-    candidates: &mut Vec<Candidate<'t>>,
+    ctx: &Ctx,
+    candidates: &mut Vec<Candidate>,
 ) {
     let mut def = None;
     let mut name_node = None;
@@ -247,6 +281,11 @@ fn collect_match<'t>(
         }
     }
     let Some((node, tag)) = def else { return };
+    let depth = ctx.path.len() - 1;
+    // Every pattern captures its own root as the definition (see queries/*.scm).
+    if ctx.path[depth].id() != node.id() {
+        return;
+    }
     let (name, mut scope) = if let Some(d) = declarator {
         match declarator_name(d, src) {
             Some(x) => x,
@@ -264,23 +303,39 @@ fn collect_match<'t>(
     if name.is_empty() {
         return;
     }
-    if !keep_candidate(lang, node, tag, &name, modifiers, src) {
+    if !keep_candidate(lang, node, tag, &name, modifiers, src, ctx, depth) {
         return;
     }
     if let Some(r) = receiver {
         scope = first_descendant(r, "type_identifier").map(|t| node_text(t, src).to_string());
     }
+    let range_depth = range_depth(lang, ctx, depth);
+    let range = ctx.path[range_depth];
+    let start = effective_start(range);
+    let start_line = start.start_position().row as u32 + 1;
+    let end_line = content_end_line(range).max(start_line);
+    let (doc, lead_line) = doc_and_lead(lang, node, ctx, range_depth, start_line, src);
+    let signature = signature(node, start.start_byte(), range, src);
     candidates.push(Candidate {
-        node,
-        range_node: range_node(lang, node),
+        id: node.id(),
+        start_byte: node.start_byte(),
+        end_byte: node.end_byte(),
+        range_start: range.start_byte(),
+        range_end: range.end_byte(),
         tag,
         name,
         scope,
         pattern: m.pattern_index,
+        start_line,
+        end_line,
+        lead_line,
+        signature,
+        doc,
     });
 }
 
-/// Filters that need only the node itself.
+/// Filters that need only the node and its ancestors.
+#[allow(clippy::too_many_arguments)] // one call site; a struct would only rename them
 fn keep_candidate(
     lang: Lang,
     node: Node,
@@ -288,10 +343,31 @@ fn keep_candidate(
     name: &str,
     modifiers: Option<Node>,
     src: &[u8],
+    ctx: &Ctx,
+    depth: usize,
 ) -> bool {
-    let parent_kind = node.parent().map(|p| p.kind()).unwrap_or_default();
+    let kind_up = |up: usize| {
+        ctx.ancestor(depth, up)
+            .map(|n| n.kind())
+            .unwrap_or_default()
+    };
+    let parent_kind = kind_up(1);
     match tag {
-        Tag::Caps => is_all_caps(name),
+        // Constants by convention: ALL_CAPS names at the top level of a module.
+        Tag::Caps => {
+            let top_level = match lang {
+                Lang::Python => parent_kind == "module",
+                _ => {
+                    parent_kind == "lexical_declaration"
+                        && ctx
+                            .ancestor(depth, 1)
+                            .is_some_and(|p| node_text(p, src).starts_with("const"))
+                        && (kind_up(2) == "program"
+                            || (kind_up(2) == "export_statement" && kind_up(3) == "program"))
+                }
+            };
+            top_level && is_all_caps(name)
+        }
         Tag::StaticFinal => modifiers.is_some_and(|m| {
             let words: Vec<&str> = node_text(m, src).split_whitespace().collect();
             words.contains(&"static") && words.contains(&"final")
@@ -320,11 +396,14 @@ fn is_all_caps(name: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// The node whose lines a definition spans: wrappers that belong to it are included.
-fn range_node(lang: Lang, node: Node) -> Node {
-    let mut cur = node;
-    loop {
-        let Some(p) = cur.parent() else { return cur };
+/// The depth of the node whose lines a definition spans: wrappers that belong to it
+/// (`export_statement`, a single-declarator `const`, `template_declaration`, …) are
+/// included.
+fn range_depth(lang: Lang, ctx: &Ctx, depth: usize) -> usize {
+    let mut d = depth;
+    while d > 0 {
+        let cur = ctx.path[d];
+        let p = ctx.path[d - 1];
         let wraps = match (lang, p.kind()) {
             (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "export_statement") => true,
             (Lang::TypeScript | Lang::Tsx, "ambient_declaration") => true,
@@ -342,10 +421,11 @@ fn range_node(lang: Lang, node: Node) -> Node {
             _ => false,
         };
         if !wraps {
-            return cur;
+            break;
         }
-        cur = p;
+        d -= 1;
     }
+    d
 }
 
 fn count_children(node: Node, kind: &str) -> usize {
@@ -523,29 +603,21 @@ fn signature(node: Node, start_byte: usize, range_node: Node, src: &[u8]) -> Str
 fn doc_and_lead(
     lang: Lang,
     node: Node,
-    range_node: Node,
+    ctx: &Ctx,
+    range_depth: usize,
     start_line: u32,
     src: &[u8],
 ) -> (String, u32) {
-    let mut outer = range_node;
-    if let Some(p) = outer.parent()
-        && p.kind() == "decorated_definition"
-    {
-        outer = p;
+    let mut outer_depth = range_depth;
+    if outer_depth > 0 && ctx.path[outer_depth - 1].kind() == "decorated_definition" {
+        outer_depth -= 1;
     }
+    let outer = ctx.path[outer_depth];
     let mut lead = (outer.start_position().row as u32 + 1).min(start_line);
     let mut comments: Vec<Node> = Vec::new();
-    let mut sib = outer.prev_sibling();
-    while let Some(s) = sib {
+    for &s in ctx.leading[outer_depth].iter().rev() {
         let kind = s.kind();
         let is_comment = matches!(kind, "comment" | "line_comment" | "block_comment");
-        let is_attr = matches!(
-            kind,
-            "attribute_item" | "decorator" | "attribute_declaration"
-        );
-        if !is_comment && !is_attr {
-            break;
-        }
         // Adjacent: no blank line between it and what follows.
         if end_line(s) + 1 < lead {
             break;
@@ -558,7 +630,6 @@ fn doc_and_lead(
             comments.push(s);
         }
         lead = s.start_position().row as u32 + 1;
-        sib = s.prev_sibling();
     }
     comments.reverse();
     let mut doc = String::new();

@@ -16,9 +16,10 @@ use crate::model::{Chunk, Symbol};
 pub const SCHEMA_VERSION: i32 = 1;
 
 const DB_FILE: &str = "index.db";
+const FRESH_FILE: &str = "index.db.new";
 const LOCK_FILE: &str = "lock";
 
-const SCHEMA: &str = "
+const SCHEMA_TABLES: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
     id INTEGER PRIMARY KEY,
@@ -28,7 +29,13 @@ CREATE TABLE files (
     mtime_ns INTEGER NOT NULL,
     hash TEXT NOT NULL,
     lines INTEGER NOT NULL,
-    flags INTEGER NOT NULL
+    flags INTEGER NOT NULL,
+    -- A file's symbols and chunks have consecutive ids (one writer inserts them
+    -- together): these ranges replace an index on file_id. NULL when there are none.
+    sym_lo INTEGER,
+    sym_hi INTEGER,
+    chunk_lo INTEGER,
+    chunk_hi INTEGER
 );
 CREATE TABLE symbols (
     id INTEGER PRIMARY KEY,
@@ -42,8 +49,6 @@ CREATE TABLE symbols (
     signature TEXT NOT NULL,
     doc TEXT NOT NULL
 );
-CREATE INDEX symbols_file ON symbols(file_id);
-CREATE INDEX symbols_name ON symbols(name);
 CREATE TABLE chunks (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL,
@@ -53,7 +58,10 @@ CREATE TABLE chunks (
     kind TEXT NOT NULL,
     symbol TEXT
 );
-CREATE INDEX chunks_file ON chunks(file_id);
+";
+
+const SCHEMA_INDEXES: &str = "
+CREATE INDEX symbols_name ON symbols(name);
 ";
 
 /// File flags stored in `files.flags`.
@@ -94,6 +102,8 @@ pub struct FileRow<'a> {
 pub struct Store {
     conn: Connection,
     dir: PathBuf,
+    /// Built under a temporary name, not yet published.
+    fresh: bool,
 }
 
 /// Held while an index run writes; a second writer waits for it.
@@ -115,7 +125,11 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| unusable(&dir, &e.to_string()))?;
-        let store = Store { conn, dir };
+        let store = Store {
+            conn,
+            dir,
+            fresh: false,
+        };
         store
             .configure()
             .map_err(|e| unusable(&store.dir, &format!("{e:#}")))?;
@@ -123,42 +137,66 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens the store for writing, creating it if needed. With `rebuild`, a corrupt
-    /// store or one of another version is deleted and created anew; without, it is an
-    /// error.
+    /// Opens the store for writing, creating it if needed; the caller holds the
+    /// [`WriteLock`]. With `rebuild`, a corrupt store or one of another version is
+    /// deleted and created anew; without, it is an error.
+    ///
+    /// A store that does not exist yet is built under a temporary name, without a
+    /// journal and with its secondary indexes created after the bulk load, and moved
+    /// into place by [`Store::publish`]: until then readers find no index, and a run
+    /// killed half-way leaves nothing behind.
     pub fn open_for_write(root: &Path, rebuild: bool) -> Result<Store> {
         let dir = store_dir(root);
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let db = dir.join(DB_FILE);
         if db.is_file() {
             match Store::open_existing(root) {
                 Ok(s) => return Ok(s),
-                Err(e) if rebuild => {
-                    let _ = e;
-                    remove_db_files(&dir)?;
-                }
+                Err(_) if rebuild => remove_db_files(&dir)?,
                 Err(e) => return Err(e),
             }
         }
-        // Create under a temporary name and move into place once the schema is
-        // committed, so a store killed while being created is never half there.
-        let fresh = dir.join("index.db.new");
+        let fresh = dir.join(FRESH_FILE);
         let _ = std::fs::remove_file(&fresh);
-        {
-            let conn = Connection::open(&fresh)
-                .with_context(|| format!("creating {}", fresh.display()))?;
-            conn.execute_batch(&format!(
-                "PRAGMA journal_mode = DELETE; BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-            ))
-            .context("creating the index schema")?;
+        let conn =
+            Connection::open(&fresh).with_context(|| format!("creating {}", fresh.display()))?;
+        conn.execute_batch(&format!(
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;
+             BEGIN; {SCHEMA_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+        ))
+        .context("creating the index schema")?;
+        Ok(Store {
+            conn,
+            dir,
+            fresh: true,
+        })
+    }
+
+    /// Makes a store built by [`Store::open_for_write`] under its temporary name the
+    /// store at `.llmc/index.db` (a no-op for a store that already was).
+    pub fn publish(self) -> Result<Store> {
+        if !self.fresh {
+            return Ok(self);
         }
+        self.conn
+            .execute_batch(SCHEMA_INDEXES)
+            .context("indexing the new store")?;
+        let dir = self.dir.clone();
+        self.conn
+            .close()
+            .map_err(|(_, e)| e)
+            .context("closing the new store")?;
+        let (fresh, db) = (dir.join(FRESH_FILE), dir.join(DB_FILE));
         std::fs::rename(&fresh, &db).with_context(|| format!("creating {}", db.display()))?;
+        let root = dir.parent().unwrap_or(&dir);
         Store::open_existing(root)
     }
 
-    /// Takes the writer lock, waiting for another index run to finish.
-    pub fn lock(&self) -> Result<WriteLock> {
-        let path = self.dir.join(LOCK_FILE);
+    /// Takes the writer lock of `root`'s store, creating `.llmc/` if needed, and waits
+    /// for another index run to finish.
+    pub fn lock(root: &Path) -> Result<WriteLock> {
+        let dir = store_dir(root);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join(LOCK_FILE);
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -284,20 +322,22 @@ impl Store {
         use std::fmt::Write as _;
         let mut out = String::new();
         self.read(|c| {
-            let mut files = c.prepare("SELECT id, path, lang, size, hash, lines, flags FROM files ORDER BY path")?;
+            let mut files = c.prepare(
+                "SELECT id, path, lang, size, hash, lines, flags, sym_lo, sym_hi, chunk_lo, chunk_hi
+                 FROM files ORDER BY path",
+            )?;
             let mut syms = c.prepare(
                 "SELECT s.kind, s.qualname, s.name, s.start_line, s.end_line, s.signature, s.doc,
                         (SELECT p.qualname || ' ' || p.start_line FROM symbols p WHERE p.id = s.parent_id)
-                 FROM symbols s WHERE s.file_id = ?1 ORDER BY s.start_line, s.end_line DESC, s.qualname",
+                 FROM symbols s WHERE s.id BETWEEN ?1 AND ?2 ORDER BY s.start_line, s.end_line DESC, s.qualname",
             )?;
             let mut chunks = c.prepare(
                 "SELECT c.kind, c.start_line, c.end_line, c.symbol,
                         (SELECT s.qualname || ' ' || s.start_line FROM symbols s WHERE s.id = c.symbol_id)
-                 FROM chunks c WHERE c.file_id = ?1 ORDER BY c.start_line, c.end_line DESC, c.kind",
+                 FROM chunks c WHERE c.id BETWEEN ?1 AND ?2 ORDER BY c.start_line, c.end_line DESC, c.kind",
             )?;
             let mut rows = files.query([])?;
             while let Some(r) = rows.next()? {
-                let id: i64 = r.get(0)?;
                 let _ = writeln!(
                     out,
                     "file {} {} {} {} {} {}",
@@ -308,7 +348,9 @@ impl Store {
                     r.get::<_, i64>(5)?,
                     r.get::<_, i64>(6)?
                 );
-                let mut srows = syms.query([id])?;
+                let sym_range: (Option<i64>, Option<i64>) = (r.get(7)?, r.get(8)?);
+                let chunk_range: (Option<i64>, Option<i64>) = (r.get(9)?, r.get(10)?);
+                let mut srows = syms.query([sym_range.0, sym_range.1])?;
                 while let Some(s) = srows.next()? {
                     let _ = writeln!(
                         out,
@@ -323,7 +365,7 @@ impl Store {
                         s.get::<_, String>(6)?
                     );
                 }
-                let mut crows = chunks.query([id])?;
+                let mut crows = chunks.query([chunk_range.0, chunk_range.1])?;
                 while let Some(ch) = crows.next()? {
                     let _ = writeln!(
                         out,
@@ -363,10 +405,16 @@ impl Writer<'_> {
     /// Removes a file and everything derived from it.
     pub fn delete_file(&self, id: i64) -> Result<()> {
         self.tx
-            .prepare_cached("DELETE FROM chunks WHERE file_id = ?1")?
+            .prepare_cached(
+                "DELETE FROM chunks WHERE id BETWEEN
+                   (SELECT chunk_lo FROM files WHERE id = ?1) AND (SELECT chunk_hi FROM files WHERE id = ?1)",
+            )?
             .execute([id])?;
         self.tx
-            .prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?
+            .prepare_cached(
+                "DELETE FROM symbols WHERE id BETWEEN
+                   (SELECT sym_lo FROM files WHERE id = ?1) AND (SELECT sym_hi FROM files WHERE id = ?1)",
+            )?
             .execute([id])?;
         self.tx
             .prepare_cached("DELETE FROM files WHERE id = ?1")?
@@ -427,6 +475,7 @@ impl Writer<'_> {
             ])?;
             ids.push(self.tx.last_insert_rowid());
         }
+        let mut chunk_ids: Vec<i64> = Vec::with_capacity(chunks.len());
         let mut stmt = self.tx.prepare_cached(
             "INSERT INTO chunks (file_id, symbol_id, start_line, end_line, kind, symbol)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -440,7 +489,19 @@ impl Writer<'_> {
                 c.kind.as_str(),
                 c.symbol
             ])?;
+            chunk_ids.push(self.tx.last_insert_rowid());
         }
+        self.tx
+            .prepare_cached(
+                "UPDATE files SET sym_lo = ?2, sym_hi = ?3, chunk_lo = ?4, chunk_hi = ?5 WHERE id = ?1",
+            )?
+            .execute(params![
+                file_id,
+                ids.first(),
+                ids.last(),
+                chunk_ids.first(),
+                chunk_ids.last()
+            ])?;
         Ok(())
     }
 

@@ -1,5 +1,6 @@
 ; Definitions in JavaScript (also loaded first for TypeScript and TSX).
-; `@def.caps` is a top-level const kept only when its name is ALL_CAPS.
+; `@def.caps` is a declarator kept only at the top level and when its name is ALL_CAPS.
+; As in every query file, the definition is the root of its pattern.
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
@@ -8,10 +9,4 @@
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @def.function
-(program
-  (lexical_declaration
-    (variable_declarator name: (identifier) @name) @def.caps))
-(program
-  (export_statement
-    (lexical_declaration
-      (variable_declarator name: (identifier) @name) @def.caps)))
+(variable_declarator name: (identifier) @name) @def.caps
