@@ -164,12 +164,7 @@ fn sigkill_during_an_index_leaves_the_previous_generation_readable() {
     assert!(repo.llmc(&["index", "-q"]).status.success());
     let before = repo.store().dump().expect("dump");
     // Enough work that the second index is still running when it is killed.
-    let body: String = (0..300)
-        .map(|i| format!("def function_{i}(x):\n    \"\"\"Doc {i}.\"\"\"\n    return x + {i}\n\n"))
-        .collect();
-    for i in 0..400 {
-        repo.write(&format!("bulk/m{i}.py"), &body);
-    }
+    bulk(&repo, 800);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
         .args(["index", "-q"])
         .current_dir(repo.path())
@@ -194,7 +189,7 @@ fn sigkill_during_an_index_leaves_the_previous_generation_readable() {
         "the reader sees the last complete generation"
     );
     assert_eq!(repo.store().dump().expect("dump"), before);
-    assert!(v["changed"]["added"].as_array().expect("added").len() >= 400);
+    assert!(v["changed"]["added"].as_array().expect("added").len() >= 800);
 
     let again = repo.llmc(&["index", "-q"]);
     assert!(again.status.success(), "{}", stderr(&again));
@@ -202,4 +197,72 @@ fn sigkill_during_an_index_leaves_the_previous_generation_readable() {
         serde_json::from_str(&stdout(&repo.llmc(&["status", "--json"]))).expect("json");
     assert_eq!(v["generation"], 2);
     assert_eq!(v["changed"]["added"].as_array().expect("added").len(), 0);
+}
+
+/// A repository big enough that indexing it takes a while in a debug build.
+fn bulk(repo: &Scratch, files: usize) {
+    let body: String = (0..300)
+        .map(|i| format!("def function_{i}(x):\n    \"\"\"Doc {i}.\"\"\"\n    return x + {i}\n\n"))
+        .collect();
+    for i in 0..files {
+        repo.write(&format!("bulk/m{i}.py"), &body);
+    }
+}
+
+#[test]
+fn a_reader_during_an_index_sees_the_previous_generation() {
+    let repo = Scratch::fixture("python");
+    assert!(repo.llmc(&["index", "-q"]).status.success());
+    bulk(&repo, 800);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
+        .args(["index", "-q"])
+        .current_dir(repo.path())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let during = repo.llmc(&["status", "--json"]);
+    let was_running = child.try_wait().expect("try_wait").is_none();
+    assert!(child.wait().expect("wait").success());
+    assert!(
+        was_running,
+        "the index finished before the reader ran; make it bigger"
+    );
+    assert!(during.status.success(), "{}", stderr(&during));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&during)).expect("json");
+    assert_eq!(v["generation"], 1);
+    let after: serde_json::Value =
+        serde_json::from_str(&stdout(&repo.llmc(&["status", "--json"]))).expect("json");
+    assert_eq!(after["generation"], 2);
+}
+
+#[test]
+fn sigkill_during_the_first_index_leaves_no_half_store() {
+    let repo = Scratch::fixture("python");
+    bulk(&repo, 800);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
+        .args(["index", "-q"])
+        .current_dir(repo.path())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let still_running = child.try_wait().expect("try_wait").is_none();
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    assert!(
+        still_running,
+        "the index finished before it could be killed; make it bigger"
+    );
+    let status = repo.llmc(&["status"]);
+    assert_eq!(
+        status.status.code(),
+        Some(3),
+        "no index yet: {}",
+        stderr(&status)
+    );
+    let again = repo.llmc(&["index", "-q"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&repo.llmc(&["status", "--json"]))).expect("json");
+    assert_eq!(v["generation"], 1);
+    assert!(v["files"]["total"].as_u64().expect("files") > 800);
 }
