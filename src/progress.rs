@@ -11,6 +11,8 @@ pub trait Progress: Sync {
     fn inc(&self, n: u64);
     /// The stage is over.
     fn finish(&self);
+    /// A one-line note for the user (e.g. that the run waits for another).
+    fn note(&self, _msg: &str) {}
 }
 
 /// Reports nothing.
@@ -25,18 +27,20 @@ impl Progress for NoProgress {
 /// A progress bar on stderr, drawn only when stderr is a terminal.
 pub struct Bar {
     bar: ProgressBar,
+    /// Notes go to stderr unless the user asked for quiet.
+    notes: bool,
 }
 
 impl Bar {
     /// A hidden bar unless `visible` and stderr is a terminal.
-    pub fn new(visible: bool) -> Bar {
+    pub fn new(visible: bool, notes: bool) -> Bar {
         let target = if visible {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(None, target);
-        Bar { bar }
+        Bar { bar, notes }
     }
 }
 
@@ -56,5 +60,10 @@ impl Progress for Bar {
     }
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+    fn note(&self, msg: &str) {
+        if self.notes {
+            self.bar.suspend(|| eprintln!("{msg}"));
+        }
     }
 }

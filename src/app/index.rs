@@ -10,7 +10,7 @@ use crate::progress::Bar;
 
 /// Indexes the repository and prints a one-line summary (or JSON statistics).
 pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
-    let bar = Bar::new(!ctx.quiet && !args.json);
+    let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
     let stats = index::run(
         &ctx.root,
         &ctx.config.index,

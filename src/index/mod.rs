@@ -161,7 +161,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<IndexStats> {
     let started = Instant::now();
-    let _lock = Store::lock(root)?;
+    let _lock = Store::lock(root, progress)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let known = if opts.rebuild {
         HashMap::new()

@@ -193,7 +193,7 @@ impl Store {
 
     /// Takes the writer lock of `root`'s store, creating `.llmc/` if needed, and waits
     /// for another index run to finish.
-    pub fn lock(root: &Path) -> Result<WriteLock> {
+    pub fn lock(root: &Path, progress: &dyn crate::progress::Progress) -> Result<WriteLock> {
         let dir = store_dir(root);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let path = dir.join(LOCK_FILE);
@@ -203,8 +203,11 @@ impl Store {
             .write(true)
             .open(&path)
             .with_context(|| format!("opening {}", path.display()))?;
-        file.lock()
-            .with_context(|| format!("locking {}", path.display()))?;
+        if file.try_lock().is_err() {
+            progress.note("waiting for another `llmc index` to finish");
+            file.lock()
+                .with_context(|| format!("locking {}", path.display()))?;
+        }
         Ok(WriteLock { _file: file })
     }
 

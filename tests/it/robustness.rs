@@ -266,3 +266,36 @@ fn sigkill_during_the_first_index_leaves_no_half_store() {
     assert_eq!(v["generation"], 1);
     assert!(v["files"]["total"].as_u64().expect("files") > 800);
 }
+
+#[test]
+fn two_index_runs_at_once_take_turns() {
+    let repo = Scratch::fixture("python");
+    bulk(&repo, 200);
+    let spawn = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
+            .args(["index"])
+            .current_dir(repo.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    let (a, b) = (spawn(), spawn());
+    let (a, b) = (
+        a.wait_with_output().expect("a"),
+        b.wait_with_output().expect("b"),
+    );
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(b.status.success(), "{}", stderr(&b));
+    let notes = format!("{}{}", stderr(&a), stderr(&b));
+    assert!(
+        notes.contains("waiting for another `llmc index`"),
+        "{notes}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&repo.llmc(&["status", "--json"]))).expect("json");
+    assert_eq!(
+        v["generation"], 1,
+        "the second run found nothing left to do"
+    );
+    assert_eq!(v["changed"]["added"].as_array().expect("added").len(), 0);
+}
