@@ -1191,7 +1191,9 @@ pub fn simple_type(t: &str) -> String {
     loop {
         let before = t;
         t = t.trim_start();
-        for p in ["&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class "] {
+        for p in [
+            "&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class ",
+        ] {
             if let Some(rest) = t.strip_prefix(p) {
                 t = rest;
             }
