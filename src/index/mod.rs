@@ -51,6 +51,8 @@ pub struct IndexStats {
     pub unchanged: u64,
     pub skipped: SkipCounts,
     pub seconds: f64,
+    /// Of `seconds`, the code graph's cross-file resolution.
+    pub graph_seconds: f64,
 }
 
 impl IndexStats {
@@ -191,6 +193,7 @@ pub fn run(
         unchanged: plan.unchanged,
         skipped: plan.skipped.clone(),
         seconds: 0.0,
+        graph_seconds: 0.0,
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -275,7 +278,9 @@ pub fn run(
         .map_or(0, |d| d.as_secs());
     // The code graph: resolve every call and import against what is now stored.
     if changed {
+        let t = Instant::now();
         graph::resolve(writer.conn(), root).context("resolving the code graph")?;
+        stats.graph_seconds = t.elapsed().as_secs_f64();
     }
     if changed {
         stats.generation = old_generation + 1;
