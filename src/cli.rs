@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Ask questions about a git repository: exact sources, a confidence and a trace.
 #[derive(Debug, Parser)]
@@ -31,6 +31,53 @@ pub enum Command {
     Index(IndexArgs),
     /// Show what the index holds and what changed since
     Status(StatusArgs),
+    /// Ask the code graph: callers, callees, definitions, imports, importers
+    Graph(GraphArgs),
+}
+
+/// What `llmc graph` asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GraphRelation {
+    /// Call sites of the target, each with its enclosing definition
+    Callers,
+    /// What the target calls
+    Callees,
+    /// The definitions the target names
+    Defs,
+    /// What a file imports (TARGET is a path)
+    Imports,
+    /// The files that import a file (TARGET is a path)
+    Importers,
+}
+
+/// `llmc graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The question
+    pub relation: GraphRelation,
+
+    /// `name`, `Type.method`, `Type::method`, `path:name`, or a path for imports/importers
+    pub target: String,
+
+    /// Follow edges transitively up to N levels (cycles are cut)
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub depth: u32,
+
+    /// Keep only edges resolved at least this strongly (exact > import > scope > name-only)
+    #[arg(long, value_name = "LEVEL", value_parser = ["exact", "import", "scope", "name-only"])]
+    pub resolution: Option<String>,
+
+    /// Print at most N rows (a longer answer is summarized by file first)
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub limit: usize,
+
+    /// Skip the first N rows (to page through a long answer)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub offset: usize,
+
+    /// Print as JSON on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `llmc index`.
@@ -63,6 +110,7 @@ impl Command {
         match self {
             Command::Index(a) => a.json,
             Command::Status(a) => a.json,
+            Command::Graph(a) => a.json,
         }
     }
 }

@@ -143,3 +143,74 @@ pub struct Chunk {
     pub symbol_index: Option<usize>,
     pub text: String,
 }
+
+/// How a call is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallKind {
+    /// `f(x)`.
+    Plain,
+    /// `recv.m(x)`, `recv->m(x)`, `pkg.F(x)`: the qualifier is a value or a module.
+    Member,
+    /// `A::b(x)`: the qualifier is a path (Rust, C++).
+    Path,
+    /// `new Foo(x)`.
+    New,
+}
+
+impl CallKind {
+    /// The lower-case name used in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallKind::Plain => "plain",
+            CallKind::Member => "member",
+            CallKind::Path => "path",
+            CallKind::New => "new",
+        }
+    }
+
+    /// Parses the name written by [`CallKind::as_str`].
+    pub fn parse(s: &str) -> CallKind {
+        match s {
+            "member" => CallKind::Member,
+            "path" => CallKind::Path,
+            "new" => CallKind::New,
+            _ => CallKind::Plain,
+        }
+    }
+}
+
+/// One call site as written in a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CallSite {
+    /// Index of the innermost enclosing definition in the file's symbol list; `None` for
+    /// top-level code.
+    pub caller: Option<usize>,
+    /// 1-based line and column of the called name.
+    pub line: u32,
+    pub col: u32,
+    /// The called name (`push`, `new`, `Shelf`).
+    pub name: String,
+    /// The receiver or path before the name, as written (`self`, `osp.path`, `Task`).
+    pub qualifier: Option<String>,
+    pub kind: CallKind,
+    /// The receiver's type as the file states it: a type name, or `callee()` when the
+    /// receiver was bound to the value of a call (typed later from the callee).
+    pub receiver_type: Option<String>,
+}
+
+/// One import (or `#include`, `mod x;`, namespace alias) as written in a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Import {
+    pub line: u32,
+    /// The module path as written (`os.path`, `./render.js`, `crate::util`, `util.h`).
+    /// Java static imports start with `static `, C/C++ system includes are `<…>`, Rust
+    /// `mod x;` is `mod x`, a C++ namespace alias is `namespace target`.
+    pub module: String,
+    /// The imported name, or `None` when the module itself is imported.
+    pub name: Option<String>,
+    /// The local name, when it differs.
+    pub alias: Option<String>,
+    /// Everything the module exports is imported (`*`, `#include`).
+    pub wildcard: bool,
+}

@@ -4,8 +4,10 @@
 //! one commit.
 
 pub mod chunk;
+pub mod graph;
 pub mod lang;
 pub mod parse;
+pub mod refs;
 pub mod walk;
 
 use std::cell::RefCell;
@@ -49,6 +51,8 @@ pub struct IndexStats {
     pub unchanged: u64,
     pub skipped: SkipCounts,
     pub seconds: f64,
+    /// Of `seconds`, the code graph's cross-file resolution.
+    pub graph_seconds: f64,
 }
 
 impl IndexStats {
@@ -151,6 +155,8 @@ pub struct IndexedFile {
     pub flags: i64,
     pub symbols: Vec<Symbol>,
     pub chunks: Vec<Chunk>,
+    /// Call sites and imports, for the code graph.
+    pub refs: refs::FileRefs,
 }
 
 /// Runs an index of `root` into its store.
@@ -187,6 +193,7 @@ pub fn run(
         unchanged: plan.unchanged,
         skipped: plan.skipped.clone(),
         seconds: 0.0,
+        graph_seconds: 0.0,
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -259,6 +266,7 @@ pub fn run(
                         },
                         &f.symbols,
                         &f.chunks,
+                        &f.refs,
                     )?;
                 }
             }
@@ -268,6 +276,12 @@ pub fn run(
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    // The code graph: resolve every call and import against what is now stored.
+    if changed {
+        let t = Instant::now();
+        graph::resolve(writer.conn(), root).context("resolving the code graph")?;
+        stats.graph_seconds = t.elapsed().as_secs_f64();
+    }
     if changed {
         stats.generation = old_generation + 1;
         writer.set_meta("generation", &stats.generation.to_string())?;
@@ -348,6 +362,7 @@ pub fn index_bytes(
     };
     let file_lang = lang::detect(Path::new(rel), text.as_bytes());
     let mut symbols = Vec::new();
+    let mut file_refs = refs::FileRefs::default();
     let chunks = match file_lang {
         FileLang::Code(l) => {
             let parsed = PARSER.with(|p| parse::parse(&mut p.borrow_mut(), l, &text));
@@ -357,6 +372,7 @@ pub fn index_bytes(
                         file_flags |= flags::SYNTAX_ERRORS;
                     }
                     symbols = p.symbols;
+                    file_refs = p.refs;
                     chunk::code_chunks(&text, &symbols, chunk_cfg)
                 }
                 None => {
@@ -379,6 +395,7 @@ pub fn index_bytes(
         flags: file_flags,
         symbols,
         chunks,
+        refs: file_refs,
     }
 }
 

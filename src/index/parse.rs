@@ -14,6 +14,8 @@ use crate::model::{Symbol, SymbolKind};
 #[derive(Debug, Default)]
 pub struct Parsed {
     pub symbols: Vec<Symbol>,
+    /// Call sites and imports (see [`super::refs`]).
+    pub refs: super::refs::FileRefs,
     /// The tree had syntax errors (definitions outside them are still found).
     pub has_errors: bool,
 }
@@ -23,7 +25,9 @@ pub struct Parsed {
 pub fn parse(parser: &mut Parser, lang: Lang, text: &str) -> Option<Parsed> {
     parser.set_language(&lang.grammar()).ok()?;
     let tree = parser.parse(text, None)?;
-    Some(extract(lang, &tree, text))
+    let mut parsed = extract(lang, &tree, text);
+    parsed.refs = super::refs::extract(lang, &tree, text, &parsed.symbols);
+    Some(parsed)
 }
 
 /// A definition candidate before parents and kinds are settled.
@@ -248,6 +252,7 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
 
     Parsed {
         symbols,
+        refs: Default::default(),
         has_errors: tree.root_node().has_error(),
     }
 }

@@ -10,10 +10,11 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
 
 use crate::error::LlmcError;
+use crate::index::refs::FileRefs;
 use crate::model::{Chunk, Symbol};
 
 /// Bumped whenever the schema changes; a store with another version must be rebuilt.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 const DB_FILE: &str = "index.db";
 const FRESH_FILE: &str = "index.db.new";
@@ -35,7 +36,12 @@ CREATE TABLE files (
     sym_lo INTEGER,
     sym_hi INTEGER,
     chunk_lo INTEGER,
-    chunk_hi INTEGER
+    chunk_hi INTEGER,
+    -- The same for the file's call sites and imports (the code graph).
+    calls_lo INTEGER,
+    calls_hi INTEGER,
+    imports_lo INTEGER,
+    imports_hi INTEGER
 );
 CREATE TABLE symbols (
     id INTEGER PRIMARY KEY,
@@ -58,10 +64,40 @@ CREATE TABLE chunks (
     kind TEXT NOT NULL,
     symbol TEXT
 );
+-- The code graph. A call site as written (caller, name, qualifier, receiver type) comes
+-- from its file alone; the callee columns are resolved across files after every run.
+CREATE TABLE calls (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    caller_id INTEGER,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    qualifier TEXT,
+    kind TEXT NOT NULL,
+    receiver_type TEXT,
+    callee_id INTEGER,
+    resolution TEXT,
+    candidates INTEGER NOT NULL DEFAULT 0,
+    external TEXT
+);
+CREATE TABLE imports (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    module TEXT NOT NULL,
+    name TEXT,
+    alias TEXT,
+    wildcard INTEGER NOT NULL,
+    target_file_id INTEGER
+);
 ";
 
 const SCHEMA_INDEXES: &str = "
 CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX calls_callee ON calls(callee_id);
+CREATE INDEX calls_caller ON calls(caller_id);
+CREATE INDEX imports_target ON imports(target_file_id);
 ";
 
 /// File flags stored in `files.flags`.
@@ -236,7 +272,8 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT (SELECT count(*) FROM meta) + (SELECT 0 FROM files LIMIT 1)
-                 + (SELECT 0 FROM symbols LIMIT 1) + (SELECT 0 FROM chunks LIMIT 1)",
+                 + (SELECT 0 FROM symbols LIMIT 1) + (SELECT 0 FROM chunks LIMIT 1)
+                 + (SELECT 0 FROM calls LIMIT 1) + (SELECT 0 FROM imports LIMIT 1)",
                 [],
                 |r| r.get::<_, Option<i64>>(0),
             )
@@ -326,7 +363,8 @@ impl Store {
         let mut out = String::new();
         self.read(|c| {
             let mut files = c.prepare(
-                "SELECT id, path, lang, size, hash, lines, flags, sym_lo, sym_hi, chunk_lo, chunk_hi
+                "SELECT id, path, lang, size, hash, lines, flags, sym_lo, sym_hi, chunk_lo, chunk_hi,
+                        calls_lo, calls_hi, imports_lo, imports_hi
                  FROM files ORDER BY path",
             )?;
             let mut syms = c.prepare(
@@ -338,6 +376,19 @@ impl Store {
                 "SELECT c.kind, c.start_line, c.end_line, c.symbol,
                         (SELECT s.qualname || ' ' || s.start_line FROM symbols s WHERE s.id = c.symbol_id)
                  FROM chunks c WHERE c.id BETWEEN ?1 AND ?2 ORDER BY c.start_line, c.end_line DESC, c.kind",
+            )?;
+            let mut calls = c.prepare(
+                "SELECT c.line, c.col, c.name, c.qualifier, c.kind, c.receiver_type, c.resolution,
+                        c.candidates, c.external,
+                        (SELECT s.qualname || ' ' || s.start_line FROM symbols s WHERE s.id = c.caller_id),
+                        (SELECT f.path || ':' || s.qualname || ' ' || s.start_line
+                           FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = c.callee_id)
+                 FROM calls c WHERE c.id BETWEEN ?1 AND ?2 ORDER BY c.line, c.col, c.name",
+            )?;
+            let mut imports = c.prepare(
+                "SELECT i.line, i.module, i.name, i.alias, i.wildcard,
+                        (SELECT f.path FROM files f WHERE f.id = i.target_file_id)
+                 FROM imports i WHERE i.id BETWEEN ?1 AND ?2 ORDER BY i.line, i.module, i.name",
             )?;
             let mut rows = files.query([])?;
             while let Some(r) = rows.next()? {
@@ -380,6 +431,39 @@ impl Store {
                         ch.get::<_, Option<String>>(4)?
                     );
                 }
+                let call_range: (Option<i64>, Option<i64>) = (r.get(11)?, r.get(12)?);
+                let mut crows = calls.query([call_range.0, call_range.1])?;
+                while let Some(k) = crows.next()? {
+                    let _ = writeln!(
+                        out,
+                        "  call {}:{} {} q={:?} {} recv={:?} caller={:?} -> {:?} {:?} n={} ext={:?}",
+                        k.get::<_, i64>(0)?,
+                        k.get::<_, i64>(1)?,
+                        k.get::<_, String>(2)?,
+                        k.get::<_, Option<String>>(3)?,
+                        k.get::<_, String>(4)?,
+                        k.get::<_, Option<String>>(5)?,
+                        k.get::<_, Option<String>>(9)?,
+                        k.get::<_, Option<String>>(10)?,
+                        k.get::<_, Option<String>>(6)?,
+                        k.get::<_, i64>(7)?,
+                        k.get::<_, Option<String>>(8)?
+                    );
+                }
+                let import_range: (Option<i64>, Option<i64>) = (r.get(13)?, r.get(14)?);
+                let mut irows = imports.query([import_range.0, import_range.1])?;
+                while let Some(k) = irows.next()? {
+                    let _ = writeln!(
+                        out,
+                        "  import {} {} name={:?} alias={:?} wildcard={} -> {:?}",
+                        k.get::<_, i64>(0)?,
+                        k.get::<_, String>(1)?,
+                        k.get::<_, Option<String>>(2)?,
+                        k.get::<_, Option<String>>(3)?,
+                        k.get::<_, bool>(4)?,
+                        k.get::<_, Option<String>>(5)?
+                    );
+                }
             }
             Ok(())
         })?;
@@ -409,6 +493,18 @@ impl Writer<'_> {
     pub fn delete_file(&self, id: i64) -> Result<()> {
         self.tx
             .prepare_cached(
+                "DELETE FROM calls WHERE id BETWEEN
+                   (SELECT calls_lo FROM files WHERE id = ?1) AND (SELECT calls_hi FROM files WHERE id = ?1)",
+            )?
+            .execute([id])?;
+        self.tx
+            .prepare_cached(
+                "DELETE FROM imports WHERE id BETWEEN
+                   (SELECT imports_lo FROM files WHERE id = ?1) AND (SELECT imports_hi FROM files WHERE id = ?1)",
+            )?
+            .execute([id])?;
+        self.tx
+            .prepare_cached(
                 "DELETE FROM chunks WHERE id BETWEEN
                    (SELECT chunk_lo FROM files WHERE id = ?1) AND (SELECT chunk_hi FROM files WHERE id = ?1)",
             )?
@@ -428,7 +524,7 @@ impl Writer<'_> {
     /// Removes every file (for `--rebuild` on a healthy store).
     pub fn clear(&self) -> Result<()> {
         self.tx
-            .execute_batch("DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
+            .execute_batch("DELETE FROM calls; DELETE FROM imports; DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
         Ok(())
     }
 
@@ -440,8 +536,14 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Inserts a file with its symbols and chunks.
-    pub fn insert_file(&self, file: &FileRow, symbols: &[Symbol], chunks: &[Chunk]) -> Result<()> {
+    /// Inserts a file with its symbols, chunks, call sites and imports (unresolved).
+    pub fn insert_file(
+        &self,
+        file: &FileRow,
+        symbols: &[Symbol],
+        chunks: &[Chunk],
+        refs: &FileRefs,
+    ) -> Result<()> {
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
@@ -505,7 +607,55 @@ impl Writer<'_> {
                 chunk_ids.first(),
                 chunk_ids.last()
             ])?;
+        self.insert_refs(file_id, &ids, refs)
+    }
+
+    fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {
+        let mut call_ids: (Option<i64>, Option<i64>) = (None, None);
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        for c in &refs.calls {
+            stmt.execute(params![
+                file_id,
+                c.caller.and_then(|i| symbol_ids.get(i).copied()),
+                c.line,
+                c.col,
+                c.name,
+                c.qualifier,
+                c.kind.as_str(),
+                c.receiver_type
+            ])?;
+            let id = self.tx.last_insert_rowid();
+            call_ids.0.get_or_insert(id);
+            call_ids.1 = Some(id);
+        }
+        let mut import_ids: (Option<i64>, Option<i64>) = (None, None);
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO imports (file_id, line, module, name, alias, wildcard)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for i in &refs.imports {
+            stmt.execute(params![
+                file_id, i.line, i.module, i.name, i.alias, i.wildcard
+            ])?;
+            let id = self.tx.last_insert_rowid();
+            import_ids.0.get_or_insert(id);
+            import_ids.1 = Some(id);
+        }
+        self.tx
+            .prepare_cached(
+                "UPDATE files SET calls_lo = ?2, calls_hi = ?3, imports_lo = ?4, imports_hi = ?5 WHERE id = ?1",
+            )?
+            .execute(params![file_id, call_ids.0, call_ids.1, import_ids.0, import_ids.1])?;
         Ok(())
+    }
+
+    /// The connection of the write transaction, for stages that read what this run
+    /// wrote and write derived rows (the code graph's resolution).
+    pub fn conn(&self) -> &Connection {
+        &self.tx
     }
 
     /// Sets a meta value.

@@ -4,6 +4,7 @@
 mod cli;
 mod config;
 mod fixtures;
+mod graph;
 mod incremental;
 mod robustness;
 mod util;

@@ -160,3 +160,32 @@ pub fn definitions(store: &Store) -> Vec<String> {
         })
         .expect("definitions query")
 }
+
+/// Every call site in the store as `path line caller callee`, like `testdata/expected/*.calls`:
+/// the callee is `path:qualname` or `external:NAME`.
+pub fn call_edges(store: &Store) -> Vec<String> {
+    store
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT f.path, k.line, coalesce(caller.qualname, '<file>'),
+                        CASE WHEN k.callee_id IS NULL THEN 'external:' || coalesce(k.external, k.name)
+                             ELSE cf.path || ':' || callee.qualname END
+                 FROM calls k JOIN files f ON f.id = k.file_id
+                 LEFT JOIN symbols caller ON caller.id = k.caller_id
+                 LEFT JOIN symbols callee ON callee.id = k.callee_id
+                 LEFT JOIN files cf ON cf.id = callee.file_id
+                 ORDER BY f.path, k.line, k.col",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok(format!(
+                    "{}\t{}\t{}\t{}",
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?
+                ))
+            })?;
+            rows.collect()
+        })
+        .expect("calls query")
+}

@@ -1,0 +1,139 @@
+//! `llmc graph`: callers, callees, definitions, imports and importers from the code
+//! graph, as text or JSON. A long answer is summarized by file and paged, never cut
+//! silently.
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::{Ctx, print_json, print_out};
+use crate::cli::{GraphArgs, GraphRelation};
+use crate::error::Exit;
+use crate::graph::{self, Answer, GraphQuery, Relation};
+use crate::store::Store;
+
+/// Answers a graph question.
+pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
+    let store = Store::open_existing(&ctx.root)?;
+    let relation = match args.relation {
+        GraphRelation::Callers => Relation::Callers,
+        GraphRelation::Callees => Relation::Callees,
+        GraphRelation::Defs => Relation::Defs,
+        GraphRelation::Imports => Relation::Imports,
+        GraphRelation::Importers => Relation::Importers,
+    };
+    let answer = graph::query(
+        &store,
+        &GraphQuery {
+            relation,
+            target: args.target.clone(),
+            depth: args.depth.max(1),
+            min_resolution: args.resolution.clone(),
+        },
+    )?;
+    let total = answer.results.len();
+    let page_end = (args.offset + args.limit).min(total);
+    let page = answer
+        .results
+        .get(args.offset.min(total)..page_end)
+        .unwrap_or_default();
+    let truncated = page.len() < total;
+    let exit = if answer.candidates.is_empty() || answer.results.is_empty() {
+        Exit::NotFound
+    } else {
+        Exit::Ok
+    };
+    if args.json {
+        let by_file: Vec<_> = graph::by_file(&answer.results)
+            .into_iter()
+            .map(|(path, count)| json!({ "path": path, "count": count }))
+            .collect();
+        print_json(json!({
+            "target": answer.target,
+            "relation": relation_name(relation),
+            "candidates": answer.candidates,
+            "results": page,
+            "truncated": truncated,
+            "total": total,
+            "offset": args.offset,
+            "limit": args.limit,
+            "by_file": by_file,
+        }))?;
+        return Ok(exit);
+    }
+    print_out(&render(&answer, relation, args, page, total))?;
+    Ok(exit)
+}
+
+fn relation_name(r: Relation) -> &'static str {
+    match r {
+        Relation::Callers => "callers",
+        Relation::Callees => "callees",
+        Relation::Defs => "defs",
+        Relation::Imports => "imports",
+        Relation::Importers => "importers",
+    }
+}
+
+fn render(
+    answer: &Answer,
+    relation: Relation,
+    args: &GraphArgs,
+    page: &[graph::Row],
+    total: usize,
+) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    if answer.candidates.is_empty() {
+        let what = match relation {
+            Relation::Imports | Relation::Importers => "no indexed file matches",
+            _ => "no definition named",
+        };
+        let _ = writeln!(out, "{what} `{}`", answer.target);
+        return out;
+    }
+    if answer.candidates.len() > 1 && relation != Relation::Defs {
+        let _ = writeln!(
+            out,
+            "`{}` names {} definitions; answering for each:",
+            answer.target,
+            answer.candidates.len()
+        );
+        for d in &answer.candidates {
+            let _ = writeln!(out, "  {}:{}  {} ({})", d.path, d.line, d.symbol, d.kind);
+        }
+    }
+    if total > args.limit {
+        let _ = writeln!(out, "{total} {} in these files:", relation_name(relation));
+        for (path, n) in graph::by_file(&answer.results) {
+            let _ = writeln!(out, "  {n:>5}  {path}");
+        }
+    }
+    let mut group: Option<&str> = None;
+    for r in page {
+        if answer.candidates.len() > 1 && group != Some(r.target.as_str()) {
+            let _ = writeln!(out, "{}:", r.target);
+            group = Some(r.target.as_str());
+        }
+        let indent = "  ".repeat(r.depth.saturating_sub(1) as usize);
+        let extra = match (&r.defined_at, relation) {
+            (Some(at), Relation::Callees | Relation::Imports) => format!("  -> {at}"),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "{indent}{}:{}  {}  [{}]{extra}",
+            r.path, r.line, r.symbol, r.resolution
+        );
+    }
+    if total == 0 {
+        let _ = writeln!(out, "no {} found", relation_name(relation));
+    } else if page.len() < total {
+        let shown_to = args.offset + page.len();
+        let _ = writeln!(
+            out,
+            "showing {}-{shown_to} of {total}; see more with --offset {shown_to} (or --limit {total})",
+            args.offset + 1
+        );
+    }
+    out
+}

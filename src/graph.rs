@@ -1,0 +1,412 @@
+//! Questions to the code graph: the definitions a target names, their callers and
+//! callees (transitively, with cycles cut), and the imports of a file and its importers.
+//! Reads the store only; `app::graph` renders the answers.
+
+use std::collections::{HashMap, HashSet};
+
+use anyhow::Result;
+use rusqlite::{Connection, params_from_iter};
+use serde::Serialize;
+
+use crate::store::Store;
+
+/// The strength order of resolutions, strongest first (`--resolution` keeps edges at
+/// least as strong as the level it names).
+pub const LEVELS: [&str; 4] = ["exact", "import", "scope", "name-only"];
+
+/// What a graph question asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    Callers,
+    Callees,
+    Defs,
+    Imports,
+    Importers,
+}
+
+/// Options of a graph question.
+#[derive(Debug, Clone)]
+pub struct GraphQuery {
+    pub relation: Relation,
+    pub target: String,
+    /// 1 for direct edges; more follows edges transitively.
+    pub depth: u32,
+    /// The weakest resolution to keep (`None`: all, including external and unresolved
+    /// callees for `callees`).
+    pub min_resolution: Option<String>,
+}
+
+/// A definition the target names.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Def {
+    #[serde(skip)]
+    pub id: i64,
+    pub path: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub symbol: String,
+    pub kind: String,
+}
+
+/// One row of an answer: a call site (or an import line) and the symbol at its other
+/// end.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Row {
+    /// Where the edge is written: the call site or the import line.
+    pub path: String,
+    pub line: u32,
+    /// The caller (for `callers`), the callee (for `callees`), the module (for imports).
+    pub symbol: String,
+    pub resolution: String,
+    pub depth: u32,
+    /// How many definitions the call could have meant.
+    pub candidates: i64,
+    /// Which of the target's candidates (`path:symbol`) the row answers for.
+    pub target: String,
+    /// For `callees`: where the callee is defined, when it is in the repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defined_at: Option<String>,
+    #[serde(skip)]
+    next: Option<i64>,
+}
+
+/// The answer to a graph question.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub target: String,
+    pub candidates: Vec<Def>,
+    pub results: Vec<Row>,
+}
+
+/// Runs a graph question against the store.
+pub fn query(store: &Store, q: &GraphQuery) -> Result<Answer> {
+    store.read(|c| run(c, q))
+}
+
+fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
+    match q.relation {
+        Relation::Imports | Relation::Importers => {
+            let files = find_files(c, &q.target)?;
+            let candidates: Vec<Def> = files
+                .iter()
+                .map(|(id, path)| Def {
+                    id: *id,
+                    path: path.clone(),
+                    line: 1,
+                    end_line: 1,
+                    symbol: path.clone(),
+                    kind: "file".to_string(),
+                })
+                .collect();
+            let mut results = Vec::new();
+            for (id, path) in &files {
+                if q.relation == Relation::Imports {
+                    results.extend(imports_of(c, *id, path)?);
+                } else {
+                    results.extend(importers_of(c, *id, path)?);
+                }
+            }
+            Ok(Answer {
+                target: q.target.clone(),
+                candidates,
+                results,
+            })
+        }
+        Relation::Defs | Relation::Callers | Relation::Callees => {
+            let candidates = find_defs(c, &q.target)?;
+            let results = match q.relation {
+                Relation::Defs => candidates
+                    .iter()
+                    .map(|d| Row {
+                        path: d.path.clone(),
+                        line: d.line,
+                        symbol: d.symbol.clone(),
+                        resolution: "exact".to_string(),
+                        depth: 0,
+                        candidates: candidates.len() as i64,
+                        target: format!("{}:{}", d.path, d.symbol),
+                        defined_at: None,
+                        next: None,
+                    })
+                    .collect(),
+                _ => walk(c, q, &candidates)?,
+            };
+            Ok(Answer {
+                target: q.target.clone(),
+                candidates,
+                results,
+            })
+        }
+    }
+}
+
+fn keep(q: &GraphQuery, resolution: &str) -> bool {
+    match &q.min_resolution {
+        None => true,
+        Some(min) => {
+            let rank = |r: &str| LEVELS.iter().position(|l| *l == r);
+            match (rank(resolution), rank(min)) {
+                (Some(a), Some(b)) => a <= b,
+                _ => false,
+            }
+        }
+    }
+}
+
+/// Breadth-first over call edges from every candidate; each definition is expanded
+/// once, so cycles (recursion, mutual recursion) end the walk.
+fn walk(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<Vec<Row>> {
+    let mut out = Vec::new();
+    for d in candidates {
+        let mut seen: HashSet<i64> = HashSet::from([d.id]);
+        let mut frontier = vec![d.id];
+        for depth in 1..=q.depth.max(1) {
+            let rows = match q.relation {
+                Relation::Callers => callers_of(c, &frontier, depth)?,
+                _ => callees_of(c, &frontier, depth)?,
+            };
+            let mut next = Vec::new();
+            for mut r in rows {
+                if !keep(q, &r.resolution) {
+                    continue;
+                }
+                r.target = format!("{}:{}", d.path, d.symbol);
+                if let Some(n) = r.next
+                    && seen.insert(n)
+                {
+                    next.push(n);
+                }
+                out.push(r);
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+    }
+    Ok(out)
+}
+
+fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(",")
+}
+
+fn callers_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
+    let sql = format!(
+        "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates, k.caller_id
+         FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
+         WHERE k.callee_id IN ({}) ORDER BY f.path, k.line, k.col",
+        placeholders(ids.len())
+    );
+    let mut stmt = c.prepare(&sql)?;
+    let rows = stmt.query_map(params_from_iter(ids), |r| {
+        Ok(Row {
+            path: r.get(0)?,
+            line: r.get(1)?,
+            symbol: r.get(2)?,
+            resolution: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+            candidates: r.get(4)?,
+            depth,
+            target: String::new(),
+            defined_at: None,
+            next: r.get(5)?,
+        })
+    })?;
+    rows.collect()
+}
+
+fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
+    let sql = format!(
+        "SELECT f.path, k.line, coalesce(s.qualname, k.external, k.name), k.resolution, k.candidates,
+                k.callee_id, cf.path || ':' || s.start_line
+         FROM calls k JOIN files f ON f.id = k.file_id
+         LEFT JOIN symbols s ON s.id = k.callee_id LEFT JOIN files cf ON cf.id = s.file_id
+         WHERE k.caller_id IN ({}) ORDER BY f.path, k.line, k.col",
+        placeholders(ids.len())
+    );
+    let mut stmt = c.prepare(&sql)?;
+    let rows = stmt.query_map(params_from_iter(ids), |r| {
+        Ok(Row {
+            path: r.get(0)?,
+            line: r.get(1)?,
+            symbol: r.get(2)?,
+            resolution: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+            candidates: r.get(4)?,
+            depth,
+            target: String::new(),
+            defined_at: r.get(6)?,
+            next: r.get(5)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// The definitions a target names: `path:name`, `Type.method`, `Type::method`, a
+/// qualified name, or a bare name.
+pub fn find_defs(c: &Connection, target: &str) -> rusqlite::Result<Vec<Def>> {
+    let (path, name) = split_path_target(target);
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
+    let mut stmt = c.prepare_cached(
+        "SELECT s.id, f.path, s.start_line, s.end_line, s.qualname, s.kind
+         FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?1
+         ORDER BY f.path, s.start_line",
+    )?;
+    let rows = stmt.query_map([bare], |r| {
+        Ok(Def {
+            id: r.get(0)?,
+            path: r.get(1)?,
+            line: r.get(2)?,
+            end_line: r.get(3)?,
+            symbol: r.get(4)?,
+            kind: r.get(5)?,
+        })
+    })?;
+    let all: Vec<Def> = rows.collect::<rusqlite::Result<_>>()?;
+    let qualified = name.len() > bare.len();
+    let normalized = name.replace("::", ".");
+    Ok(all
+        .into_iter()
+        .filter(|d| path.is_none_or(|p| d.path == p || d.path.ends_with(&format!("/{p}"))))
+        .filter(|d| {
+            if !qualified {
+                return true;
+            }
+            let q = d.symbol.replace("::", ".");
+            q == normalized || q.ends_with(&format!(".{normalized}"))
+        })
+        // A Rust impl block shares its type's name; the type is the definition.
+        .filter(|d| d.kind != "impl")
+        .collect())
+}
+
+/// `src/a.rs:name` → (Some(path), name); `Type::method` and `name` → (None, …).
+fn split_path_target(target: &str) -> (Option<&str>, &str) {
+    let bytes = target.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b':' {
+            let double = bytes.get(i + 1) == Some(&b':') || (i > 0 && bytes[i - 1] == b':');
+            if !double {
+                return (Some(&target[..i]), &target[i + 1..]);
+            }
+        }
+    }
+    (None, target)
+}
+
+/// The files a path target names: the path itself, or files ending with it.
+fn find_files(c: &Connection, target: &str) -> rusqlite::Result<Vec<(i64, String)>> {
+    let t = target.trim_start_matches("./").trim_end_matches('/');
+    let mut stmt = c.prepare_cached(
+        "SELECT id, path FROM files WHERE path = ?1 OR path LIKE '%/' || ?1 OR path LIKE ?1 || '/%'
+         ORDER BY path",
+    )?;
+    let rows = stmt.query_map([t], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let all: Vec<(i64, String)> = rows.collect::<rusqlite::Result<_>>()?;
+    // An exact path wins over suffix and directory matches.
+    if let Some(exact) = all.iter().find(|(_, p)| p == t) {
+        return Ok(vec![exact.clone()]);
+    }
+    Ok(all)
+}
+
+fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT i.line, i.module, i.name, i.alias, t.path FROM imports i
+         LEFT JOIN files t ON t.id = i.target_file_id
+         WHERE i.id BETWEEN (SELECT imports_lo FROM files WHERE id = ?1)
+                        AND (SELECT imports_hi FROM files WHERE id = ?1)
+         ORDER BY i.line, i.id",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        let module: String = r.get(1)?;
+        let name: Option<String> = r.get(2)?;
+        let alias: Option<String> = r.get(3)?;
+        let target: Option<String> = r.get(4)?;
+        let mut symbol = match &name {
+            Some(n) => format!("{module} {n}"),
+            None => module,
+        };
+        if let Some(a) = alias {
+            symbol.push_str(&format!(" as {a}"));
+        }
+        Ok(Row {
+            path: path.to_string(),
+            line: r.get(0)?,
+            symbol,
+            resolution: if target.is_some() {
+                "import"
+            } else {
+                "external"
+            }
+            .to_string(),
+            depth: 1,
+            candidates: i64::from(target.is_some()),
+            target: path.to_string(),
+            defined_at: target,
+            next: None,
+        })
+    })?;
+    rows.collect()
+}
+
+fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path, i.line, i.module, i.name FROM imports i JOIN files f ON f.id = i.file_id
+         WHERE i.target_file_id = ?1 ORDER BY f.path, i.line",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        let module: String = r.get(2)?;
+        let name: Option<String> = r.get(3)?;
+        Ok(Row {
+            path: r.get(0)?,
+            line: r.get(1)?,
+            symbol: match name {
+                Some(n) => format!("{module} {n}"),
+                None => module,
+            },
+            resolution: "import".to_string(),
+            depth: 1,
+            candidates: 1,
+            target: path.to_string(),
+            defined_at: None,
+            next: None,
+        })
+    })?;
+    rows.collect()
+}
+
+/// Rows counted by file, for answers too long to print whole.
+pub fn by_file(rows: &[Row]) -> Vec<(String, usize)> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for r in rows {
+        *counts.entry(r.path.as_str()).or_default() += 1;
+    }
+    let mut v: Vec<(String, usize)> = counts
+        .into_iter()
+        .map(|(p, n)| (p.to_string(), n))
+        .collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_path_target;
+
+    #[test]
+    fn targets_split_paths_from_names() {
+        assert_eq!(
+            split_path_target("src/a.rs:load"),
+            (Some("src/a.rs"), "load")
+        );
+        assert_eq!(split_path_target("Task::new"), (None, "Task::new"));
+        assert_eq!(
+            split_path_target("a.rs:Task::new"),
+            (Some("a.rs"), "Task::new")
+        );
+        assert_eq!(
+            split_path_target("Shelf.describe"),
+            (None, "Shelf.describe")
+        );
+    }
+}

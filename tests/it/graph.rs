@@ -1,0 +1,268 @@
+//! The code graph on the nine fixtures: every hand-checked call site resolves to the
+//! expected definition (path and qualified name) from the expected caller. External
+//! callees are compared by their `external:` prefix only, as testdata/README.md allows.
+
+use std::collections::BTreeMap;
+
+use crate::util::{LANGS, Scratch, call_edges, testdata};
+
+fn expected(lang: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(testdata().join("expected").join(format!("{lang}.calls")))
+        .expect("expected calls");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(normalize)
+        .collect()
+}
+
+/// `external:anything` → `external:`.
+fn normalize(row: &str) -> String {
+    match row.rsplit_once('\t') {
+        Some((head, callee)) if callee.starts_with("external:") => format!("{head}\texternal:"),
+        _ => row.to_string(),
+    }
+}
+
+/// Precision and recall of `got` against `want` (multisets), with the differences.
+fn score(got: &[String], want: &[String]) -> (f64, f64, Vec<String>) {
+    let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
+    for w in want {
+        *counts.entry(w).or_default() += 1;
+    }
+    let mut hits = 0usize;
+    let mut diff = Vec::new();
+    for g in got {
+        match counts.get_mut(g.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                hits += 1;
+            }
+            _ => diff.push(format!("spurious {g}")),
+        }
+    }
+    for (w, n) in counts {
+        for _ in 0..n {
+            diff.push(format!("missing  {w}"));
+        }
+    }
+    let p = if got.is_empty() {
+        1.0
+    } else {
+        hits as f64 / got.len() as f64
+    };
+    let r = if want.is_empty() {
+        1.0
+    } else {
+        hits as f64 / want.len() as f64
+    };
+    (p, r, diff)
+}
+
+#[test]
+fn every_fixture_call_resolves_as_hand_checked() {
+    let mut report = String::new();
+    let mut scores = BTreeMap::new();
+    for lang in LANGS {
+        let repo = Scratch::fixture(lang);
+        repo.index();
+        let got: Vec<String> = call_edges(&repo.store())
+            .iter()
+            .map(|r| normalize(r))
+            .collect();
+        let (p, r, diff) = score(&got, &expected(lang));
+        println!("{lang:<11} precision {p:.3} recall {r:.3}");
+        for d in &diff {
+            report.push_str(&format!("{lang}: {d}\n"));
+        }
+        scores.insert(lang, (p, r));
+    }
+    println!("{report}");
+    for (lang, (p, r)) in &scores {
+        assert!(
+            *p >= 1.0 && *r >= 1.0,
+            "{lang}: precision {p:.3} recall {r:.3}\n{report}"
+        );
+    }
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn callers_answer_every_candidate_grouped_with_the_json_contract() {
+    let repo = Scratch::fixture("python");
+    repo.index();
+    let out = repo.llmc(&["graph", "callers", "describe", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::util::stderr(&out));
+    let v = json(&out);
+    for key in [
+        "target",
+        "candidates",
+        "results",
+        "truncated",
+        "schema_version",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    let candidates: Vec<&str> = v["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["symbol"].as_str().expect("symbol"))
+        .collect();
+    assert_eq!(candidates, ["Item.describe", "Shelf.describe"]);
+    let rows = v["results"].as_array().expect("results");
+    for r in rows {
+        for key in ["path", "line", "symbol", "resolution", "depth"] {
+            assert!(r.get(key).is_some(), "missing {key}: {r}");
+        }
+    }
+    // `Shelf.headline` calls `self.describe()`: the Shelf one, never the Item one.
+    assert!(rows.iter().any(|r| r["symbol"] == "Shelf.headline"
+        && r["target"] == "inventory/models.py:Shelf.describe"
+        && r["resolution"] == "scope"));
+    assert!(
+        !rows.iter().any(|r| r["symbol"] == "Shelf.headline"
+            && r["target"] == "inventory/models.py:Item.describe")
+    );
+
+    let text = crate::util::stdout(&repo.llmc(&["graph", "callers", "Shelf.describe"]));
+    assert!(text.contains("inventory/models.py:"), "{text}");
+    assert!(!text.contains("names 2 definitions"), "{text}");
+}
+
+#[test]
+fn depth_follows_recursion_and_mutual_recursion_without_looping() {
+    let repo = Scratch::fixture("go");
+    repo.index();
+    let out = repo.llmc(&["graph", "callees", "parseArgs", "--depth", "5", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    let rows = v["results"].as_array().expect("results");
+    // parseArgs -> parseQuoted -> parseArgs ...: each definition is expanded once.
+    let quoted: Vec<_> = rows
+        .iter()
+        .filter(|r| r["symbol"] == "parseQuoted")
+        .collect();
+    assert!(!quoted.is_empty());
+    assert!(
+        rows.iter()
+            .all(|r| r["depth"].as_u64().expect("depth") <= 2),
+        "{v}"
+    );
+}
+
+#[test]
+fn resolution_filter_paging_imports_and_exit_codes() {
+    let repo = Scratch::fixture("rust");
+    repo.index();
+    let all = json(&repo.llmc(&["graph", "callees", "main", "--json"]));
+    let exact = json(&repo.llmc(&[
+        "graph",
+        "callees",
+        "main",
+        "--json",
+        "--resolution",
+        "exact",
+    ]));
+    let n_all = all["results"].as_array().expect("results").len();
+    let n_exact = exact["results"].as_array().expect("results").len();
+    assert!(n_exact > 0 && n_exact < n_all, "{n_exact} of {n_all}");
+
+    let paged = repo.llmc(&["graph", "callees", "main", "--limit", "2"]);
+    let text = crate::util::stdout(&paged);
+    assert!(
+        text.contains(&format!("showing 1-2 of {n_all}; see more with --offset 2")),
+        "{text}"
+    );
+    assert!(text.contains("src/main.rs"), "{text}");
+    let page = json(&repo.llmc(&["graph", "callees", "main", "--json", "--limit", "2"]));
+    assert_eq!(page["truncated"], true);
+    assert_eq!(page["total"].as_u64(), Some(n_all as u64));
+
+    let imports = crate::util::stdout(&repo.llmc(&["graph", "imports", "src/main.rs"]));
+    assert!(
+        imports.contains("load as load_config") && imports.contains("-> src/config.rs"),
+        "{imports}"
+    );
+    let importers = crate::util::stdout(&repo.llmc(&["graph", "importers", "src/util.rs"]));
+    assert!(importers.contains("src/scheduler/mod.rs:5"), "{importers}");
+
+    assert_eq!(
+        repo.llmc(&["graph", "callers", "no_such_thing"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(
+        repo.llmc(&["graph", "sideways", "x"]).status.code(),
+        Some(2)
+    );
+    let bare = Scratch::empty();
+    assert_eq!(bare.llmc(&["graph", "callers", "x"]).status.code(), Some(3));
+}
+
+#[test]
+fn an_external_call_is_never_attached_to_a_same_named_repo_function() {
+    let repo = Scratch::fixture("python");
+    // A repo function named like a library one; the library call must stay external.
+    repo.write("inventory/joiner.py", "def join(a, b):\n    return a + b\n");
+    repo.write(
+        "app/paths.py",
+        "import os.path as osp\n\n\ndef where(d):\n    return osp.join(d, 'x')\n",
+    );
+    repo.index();
+    let rows = call_edges(&repo.store());
+    let row = rows
+        .iter()
+        .find(|r| r.starts_with("app/paths.py\t5\t"))
+        .expect("call row");
+    assert!(row.ends_with("external:os.path.join"), "{row}");
+}
+
+#[test]
+fn renaming_a_definition_re_resolves_callers_in_unchanged_files() {
+    let repo = Scratch::fixture("python");
+    repo.index();
+    let edge = "app/report.py\t19\tshelf_report\tinventory/models.py:shelf_weight";
+    assert!(call_edges(&repo.store()).iter().any(|r| r == edge));
+
+    // Rename the definition only: report.py is not re-parsed, yet its edge must go.
+    let models = repo.path().join("inventory/models.py");
+    let text = std::fs::read_to_string(&models).expect("read");
+    repo.write(
+        "inventory/models.py",
+        text.replace("def shelf_weight(", "def shelf_mass("),
+    );
+    let stats = repo.index();
+    assert_eq!(stats.parsed, 1);
+    let rows = call_edges(&repo.store());
+    assert!(
+        !rows.iter().any(|r| r.contains("models.py:shelf_weight")),
+        "{rows:#?}"
+    );
+    let incremental = repo.store().dump().expect("dump");
+    repo.index_with(&llmc::config::IndexConfig::default(), true);
+    assert_eq!(incremental, repo.store().dump().expect("dump"));
+
+    // Point the caller at the new name: the edge comes back, to the new definition.
+    let report = repo.path().join("app/report.py");
+    let text = std::fs::read_to_string(&report).expect("read");
+    repo.write("app/report.py", text.replace("shelf_weight", "shelf_mass"));
+    repo.index();
+    let rows = call_edges(&repo.store());
+    assert!(
+        rows.iter()
+            .any(|r| r == "app/report.py\t19\tshelf_report\tinventory/models.py:shelf_mass"),
+        "{rows:#?}"
+    );
+    // Deleting the defining file leaves no edge into it.
+    std::fs::remove_file(&models).expect("rm");
+    repo.index();
+    let rows = call_edges(&repo.store());
+    assert!(
+        !rows.iter().any(|r| r.contains("inventory/models.py:")),
+        "{rows:#?}"
+    );
+}
