@@ -31,6 +31,8 @@ pub enum Command {
     Index(IndexArgs),
     /// Show what the index holds and what changed since
     Status(StatusArgs),
+    /// The commits that changed a definition, a file or a directory, newest first
+    Log(LogArgs),
 }
 
 /// `llmc index`.
@@ -57,12 +59,46 @@ pub struct StatusArgs {
     pub max_changed: usize,
 }
 
+/// `llmc log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// A definition (`parse`, `Stack::push`, `src/a.rs:parse`), a file or a directory;
+    /// without one, every commit
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+
+    /// Only commits authored at or after DATE (2024-03-01, yesterday, "3 months ago")
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+
+    /// Only commits authored at or before DATE
+    #[arg(long, value_name = "DATE")]
+    pub until: Option<String>,
+
+    /// Only commits whose author name or email contains NAME (any case)
+    #[arg(long, value_name = "NAME")]
+    pub author: Option<String>,
+
+    /// Only commits whose message contains TEXT (any case)
+    #[arg(long, value_name = "TEXT")]
+    pub grep: Option<String>,
+
+    /// At most N commits
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// Print as JSON on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
 impl Command {
     /// Whether the output (and so any error) is JSON.
     pub fn json(&self) -> bool {
         match self {
             Command::Index(a) => a.json,
             Command::Status(a) => a.json,
+            Command::Log(a) => a.json,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod history;
 pub mod index;
 pub mod model;
 pub mod progress;

@@ -13,7 +13,7 @@ use crate::error::LlmcError;
 use crate::model::{Chunk, Symbol};
 
 /// Bumped whenever the schema changes; a store with another version must be rebuilt.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 const DB_FILE: &str = "index.db";
 const FRESH_FILE: &str = "index.db.new";
@@ -58,10 +58,53 @@ CREATE TABLE chunks (
     kind TEXT NOT NULL,
     symbol TEXT
 );
+-- History (src/history/): commits reachable from HEAD, the files each changed and the
+-- definitions each touched. `commits.id` is the ingestion order: parents before children.
+CREATE TABLE commits (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    parents TEXT NOT NULL,
+    author TEXT NOT NULL,
+    email TEXT NOT NULL,
+    author_date TEXT NOT NULL,
+    author_time INTEGER NOT NULL,
+    commit_time INTEGER NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    -- Where a shallow clone cuts the history: what this commit changed is unknown.
+    boundary INTEGER NOT NULL
+);
+CREATE TABLE commit_files (
+    commit_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    old_path TEXT,
+    status TEXT NOT NULL,
+    added INTEGER,
+    removed INTEGER
+);
+CREATE TABLE commit_symbols (
+    commit_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualname TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    change TEXT NOT NULL,
+    added INTEGER NOT NULL,
+    removed INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    hunks TEXT NOT NULL
+);
 ";
 
 const SCHEMA_INDEXES: &str = "
 CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX commit_files_commit ON commit_files(commit_id);
+CREATE INDEX commit_files_path ON commit_files(path);
+CREATE INDEX commit_files_old_path ON commit_files(old_path) WHERE old_path IS NOT NULL;
+CREATE INDEX commit_symbols_commit ON commit_symbols(commit_id);
+CREATE INDEX commit_symbols_name ON commit_symbols(name);
+CREATE INDEX commit_symbols_qualname ON commit_symbols(qualname);
 ";
 
 /// File flags stored in `files.flags`.
@@ -233,7 +276,9 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT (SELECT count(*) FROM meta) + (SELECT 0 FROM files LIMIT 1)
-                 + (SELECT 0 FROM symbols LIMIT 1) + (SELECT 0 FROM chunks LIMIT 1)",
+                 + (SELECT 0 FROM symbols LIMIT 1) + (SELECT 0 FROM chunks LIMIT 1)
+                 + (SELECT 0 FROM commits LIMIT 1) + (SELECT 0 FROM commit_files LIMIT 1)
+                 + (SELECT 0 FROM commit_symbols LIMIT 1)",
                 [],
                 |r| r.get::<_, Option<i64>>(0),
             )
@@ -511,6 +556,11 @@ impl Writer<'_> {
             .prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?
             .execute([key, value])?;
         Ok(())
+    }
+
+    /// The transaction itself, for stages that keep their own tables (history).
+    pub fn transaction(&self) -> &Transaction<'_> {
+        &self.tx
     }
 
     /// Makes everything written visible at once.

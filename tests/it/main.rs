@@ -4,6 +4,7 @@
 mod cli;
 mod config;
 mod fixtures;
+mod history;
 mod incremental;
 mod robustness;
 mod util;
