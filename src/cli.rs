@@ -33,6 +33,8 @@ pub enum Command {
     Status(StatusArgs),
     /// Ask the code graph: callers, callees, definitions, imports, importers
     Graph(GraphArgs),
+    /// The commits that changed a definition, a file or a directory, newest first
+    Log(LogArgs),
 }
 
 /// What `llmc graph` asks.
@@ -104,6 +106,39 @@ pub struct StatusArgs {
     pub max_changed: usize,
 }
 
+/// `llmc log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// A definition (`parse`, `Stack::push`, `src/a.rs:parse`), a file or a directory;
+    /// without one, every commit
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+
+    /// Only commits authored at or after DATE (2024-03-01, yesterday, "3 months ago")
+    #[arg(long, value_name = "DATE")]
+    pub since: Option<String>,
+
+    /// Only commits authored at or before DATE
+    #[arg(long, value_name = "DATE")]
+    pub until: Option<String>,
+
+    /// Only commits whose author name or email contains NAME (any case)
+    #[arg(long, value_name = "NAME")]
+    pub author: Option<String>,
+
+    /// Only commits whose message contains TEXT (any case)
+    #[arg(long, value_name = "TEXT")]
+    pub grep: Option<String>,
+
+    /// At most N commits
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<usize>,
+
+    /// Print as JSON on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
 impl Command {
     /// Whether the output (and so any error) is JSON.
     pub fn json(&self) -> bool {
@@ -111,6 +146,7 @@ impl Command {
             Command::Index(a) => a.json,
             Command::Status(a) => a.json,
             Command::Graph(a) => a.json,
+            Command::Log(a) => a.json,
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod graph;
+pub mod history;
 pub mod index;
 pub mod model;
 pub mod progress;

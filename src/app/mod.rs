@@ -3,6 +3,7 @@
 
 pub mod graph;
 pub mod index;
+pub mod log;
 pub mod status;
 
 use std::io::Write as _;
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Index(args) => index::cmd_index(&ctx, args),
         Command::Status(args) => status::cmd_status(&ctx, args),
         Command::Graph(args) => graph::cmd_graph(&ctx, args),
+        Command::Log(args) => log::cmd_log(&ctx, args),
     }
 }
 

@@ -28,6 +28,7 @@ pub struct Status {
     pub flagged: BTreeMap<&'static str, u64>,
     pub changed: Changed,
     pub size_bytes: u64,
+    pub history: crate::history::HistoryStatus,
 }
 
 /// A total with a breakdown by language.
@@ -100,6 +101,7 @@ pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
         flagged,
         changed,
         size_bytes: store.size_on_disk(),
+        history: crate::history::status(&store)?,
     })
 }
 
@@ -206,6 +208,28 @@ pub fn render(s: &Status, max_changed: usize) -> String {
         }
         if c.total() > max_changed {
             let _ = writeln!(out, "  … and {} more", c.total() - max_changed);
+        }
+    }
+    let h = &s.history;
+    match (&h.note, &h.head) {
+        (Some(note), _) => {
+            let _ = writeln!(out, "history      none ({note})");
+        }
+        (None, Some(head)) => {
+            let _ = writeln!(
+                out,
+                "history      {} commits up to {}{}",
+                h.commits,
+                head.get(..10).unwrap_or(head),
+                if h.shallow {
+                    " (shallow clone: the history stops at its boundary)"
+                } else {
+                    ""
+                }
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(out, "history      not ingested: run `llmc index`");
         }
     }
     let _ = writeln!(out, "size         {}", human_bytes(s.size_bytes));

@@ -53,6 +53,8 @@ pub struct IndexStats {
     pub seconds: f64,
     /// Of `seconds`, the code graph's cross-file resolution.
     pub graph_seconds: f64,
+    /// The history ingested in the same run.
+    pub history: crate::history::HistoryStats,
 }
 
 impl IndexStats {
@@ -77,6 +79,7 @@ impl IndexStats {
                 .collect();
             s.push_str(&format!("; skipped {total_skipped} ({})", parts.join(", ")));
         }
+        s.push_str(&format!("; {}", self.history.summary()));
         s.push_str(&format!(
             " in {:.2}s (generation {})",
             self.seconds, self.generation
@@ -194,6 +197,7 @@ pub fn run(
         skipped: plan.skipped.clone(),
         seconds: 0.0,
         graph_seconds: 0.0,
+        history: crate::history::HistoryStats::default(),
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -273,6 +277,18 @@ pub fn run(
         }
         Ok(())
     })?;
+    // History: the commits HEAD reaches that the store has not seen, in the same
+    // transaction, so a reader sees files and history of one generation.
+    stats.history = crate::history::ingest(
+        root,
+        writer.transaction(),
+        crate::history::IngestOptions {
+            rebuild: opts.rebuild,
+        },
+        progress,
+    )
+    .context("reading the git history")?;
+    changed |= stats.history.new_commits > 0 || stats.history.dropped_commits > 0;
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

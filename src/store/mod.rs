@@ -91,6 +91,43 @@ CREATE TABLE imports (
     wildcard INTEGER NOT NULL,
     target_file_id INTEGER
 );
+-- History (src/history/): commits reachable from HEAD, the files each changed and the
+-- definitions each touched. `commits.id` is the ingestion order: parents before children.
+CREATE TABLE commits (
+    id INTEGER PRIMARY KEY,
+    hash TEXT NOT NULL UNIQUE,
+    parents TEXT NOT NULL,
+    author TEXT NOT NULL,
+    email TEXT NOT NULL,
+    author_date TEXT NOT NULL,
+    author_time INTEGER NOT NULL,
+    commit_time INTEGER NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    -- Where a shallow clone cuts the history: what this commit changed is unknown.
+    boundary INTEGER NOT NULL
+);
+CREATE TABLE commit_files (
+    commit_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    old_path TEXT,
+    status TEXT NOT NULL,
+    added INTEGER,
+    removed INTEGER
+);
+CREATE TABLE commit_symbols (
+    commit_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualname TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    change TEXT NOT NULL,
+    added INTEGER NOT NULL,
+    removed INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    hunks TEXT NOT NULL
+);
 ";
 
 const SCHEMA_INDEXES: &str = "
@@ -98,6 +135,12 @@ CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX calls_callee ON calls(callee_id);
 CREATE INDEX calls_caller ON calls(caller_id);
 CREATE INDEX imports_target ON imports(target_file_id);
+CREATE INDEX commit_files_commit ON commit_files(commit_id);
+CREATE INDEX commit_files_path ON commit_files(path);
+CREATE INDEX commit_files_old_path ON commit_files(old_path) WHERE old_path IS NOT NULL;
+CREATE INDEX commit_symbols_commit ON commit_symbols(commit_id);
+CREATE INDEX commit_symbols_name ON commit_symbols(name);
+CREATE INDEX commit_symbols_qualname ON commit_symbols(qualname);
 ";
 
 /// File flags stored in `files.flags`.
@@ -273,7 +316,9 @@ impl Store {
             .query_row(
                 "SELECT (SELECT count(*) FROM meta) + (SELECT 0 FROM files LIMIT 1)
                  + (SELECT 0 FROM symbols LIMIT 1) + (SELECT 0 FROM chunks LIMIT 1)
-                 + (SELECT 0 FROM calls LIMIT 1) + (SELECT 0 FROM imports LIMIT 1)",
+                 + (SELECT 0 FROM calls LIMIT 1) + (SELECT 0 FROM imports LIMIT 1)
+                 + (SELECT 0 FROM commits LIMIT 1) + (SELECT 0 FROM commit_files LIMIT 1)
+                 + (SELECT 0 FROM commit_symbols LIMIT 1)",
                 [],
                 |r| r.get::<_, Option<i64>>(0),
             )
@@ -664,6 +709,11 @@ impl Writer<'_> {
             .prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?
             .execute([key, value])?;
         Ok(())
+    }
+
+    /// The transaction itself, for stages that keep their own tables (history).
+    pub fn transaction(&self) -> &Transaction<'_> {
+        &self.tx
     }
 
     /// Makes everything written visible at once.

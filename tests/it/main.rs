@@ -5,6 +5,7 @@ mod cli;
 mod config;
 mod fixtures;
 mod graph;
+mod history;
 mod incremental;
 mod robustness;
 mod util;

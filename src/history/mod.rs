@@ -1,0 +1,414 @@
+//! The history memory: the commits reachable from HEAD, the files each one changed and
+//! the definitions each one touched, ingested incrementally into the index's write
+//! transaction; and the queries `llmc log` runs on them.
+//!
+//! Ingestion runs git as a subprocess (see ARCHITECTURE.md for why): one `git log` stream
+//! over the new commits (raw changes and `-U0` hunks), one `git cat-file --batch` for the
+//! blobs whose definitions the hunks are laid over. It never talks to the terminal.
+
+pub mod dates;
+pub mod git;
+pub mod query;
+pub mod touch;
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::index::lang::{self, FileLang};
+use crate::index::parse;
+use crate::progress::Progress;
+use git::{Blobs, GitCommit, LogStream};
+use touch::Def;
+
+/// Meta keys the history keeps in the store.
+pub mod meta {
+    /// The HEAD commit the history was last ingested at.
+    pub const HEAD: &str = "history_head";
+    /// The shallow boundary at that time (sorted hashes, space-separated; empty if none).
+    pub const SHALLOW: &str = "history_shallow";
+    /// Why there is no history (not a repository, no commits, no git), when there is none.
+    pub const NOTE: &str = "history_note";
+}
+
+/// What one ingestion did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HistoryStats {
+    /// Commits in the history after the run.
+    pub commits: u64,
+    /// Commits ingested by this run.
+    pub new_commits: u64,
+    /// Commits dropped because HEAD no longer reaches them (a rebase, amend, reset…).
+    pub dropped_commits: u64,
+    /// The history stops at a shallow clone's boundary.
+    pub shallow: bool,
+    /// Why there is no history, when there is none.
+    pub note: Option<String>,
+    pub seconds: f64,
+}
+
+impl HistoryStats {
+    /// One clause for the index summary line.
+    pub fn summary(&self) -> String {
+        if let Some(n) = &self.note {
+            return format!("no history ({n})");
+        }
+        let mut s = format!("history {} commits ({} new", self.commits, self.new_commits);
+        if self.dropped_commits > 0 {
+            s.push_str(&format!(", {} dropped", self.dropped_commits));
+        }
+        s.push(')');
+        if self.shallow {
+            s.push_str(", shallow clone: history stops at its boundary");
+        }
+        s
+    }
+}
+
+/// What the store holds of the history, for `llmc status`.
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryStatus {
+    pub commits: u64,
+    /// The HEAD it was ingested at.
+    pub head: Option<String>,
+    pub shallow: bool,
+    /// Why there is no history, when there is none.
+    pub note: Option<String>,
+}
+
+/// Reads the history's status from a store.
+pub fn status(store: &crate::store::Store) -> Result<HistoryStatus> {
+    let commits =
+        store.read(|c| c.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0)))?;
+    Ok(HistoryStatus {
+        commits: commits as u64,
+        head: store.meta(meta::HEAD)?,
+        shallow: store.meta(meta::SHALLOW)?.is_some_and(|s| !s.is_empty()),
+        note: store.meta(meta::NOTE)?,
+    })
+}
+
+/// Options of one ingestion.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IngestOptions {
+    /// Forget the stored history and ingest it all again.
+    pub rebuild: bool,
+}
+
+/// Brings the history in `conn` (the index's open write transaction) up to HEAD of the
+/// repository at `root`. Not a repository, an empty one or no git at all: no history and
+/// a note, not an error.
+pub fn ingest(
+    root: &Path,
+    conn: &Connection,
+    opts: IngestOptions,
+    progress: &dyn Progress,
+) -> Result<HistoryStats> {
+    let started = Instant::now();
+    let mut stats = HistoryStats::default();
+    if opts.rebuild {
+        clear(conn)?;
+    }
+    let set_note = |stats: &mut HistoryStats, note: &str| -> Result<()> {
+        clear(conn)?;
+        set_meta(conn, meta::NOTE, note)?;
+        stats.note = Some(note.to_string());
+        Ok(())
+    };
+    let git_dir = crate::root::git_dir(root);
+    if git_dir.is_none() {
+        set_note(&mut stats, "not a git repository")?;
+        return Ok(finish(stats, started));
+    }
+    let head = match git::try_output(root, &["rev-parse", "--verify", "-q", "HEAD^{commit}"]) {
+        Ok(Some(out)) => String::from_utf8_lossy(&out).trim().to_string(),
+        Ok(None) => {
+            set_note(&mut stats, "the repository has no commits yet")?;
+            return Ok(finish(stats, started));
+        }
+        Err(e) => {
+            set_note(&mut stats, &format!("git is not available: {e:#}"))?;
+            return Ok(finish(stats, started));
+        }
+    };
+    conn.execute("DELETE FROM meta WHERE key = ?1", [meta::NOTE])?;
+    let boundary = git::shallow_boundary(git_dir);
+    let boundary_text = boundary.join(" ");
+    stats.shallow = !boundary.is_empty();
+    let old_head = get_meta(conn, meta::HEAD)?;
+    let old_boundary = get_meta(conn, meta::SHALLOW)?.unwrap_or_default();
+
+    let revs: Vec<String> =
+        if old_head.as_deref() == Some(head.as_str()) && old_boundary == boundary_text {
+            Vec::new()
+        } else if let Some(old) = old_head.as_deref().filter(|old| {
+            old_boundary == boundary_text
+                && matches!(
+                    git::try_output(root, &["merge-base", "--is-ancestor", old, &head]),
+                    Ok(Some(_))
+                )
+        }) {
+            // The usual case: HEAD moved forward.
+            vec![head.clone(), format!("^{old}")]
+        } else {
+            // HEAD moved elsewhere (rebase, amend, reset, another branch) or the shallow
+            // boundary moved: keep what is still reachable, drop the rest, ingest the new.
+            let reachable = output_lines(root, &["rev-list", &head])?;
+            let reachable: HashSet<&str> = reachable.iter().map(String::as_str).collect();
+            let stale: HashSet<String> = boundary.iter().cloned().collect();
+            let known = known_commits(conn)?;
+            let mut keep = Vec::new();
+            for (hash, id, was_boundary) in &known {
+                let reached = reachable.contains(hash.as_str());
+                // A former boundary commit that now has its parents is ingested again.
+                let stale_boundary = *was_boundary && !stale.contains(hash);
+                if reached && !stale_boundary {
+                    keep.push(hash.clone());
+                } else {
+                    delete_commit(conn, *id)?;
+                    stats.dropped_commits += 1;
+                }
+            }
+            let mut revs = vec![head.clone()];
+            revs.extend(keep.into_iter().map(|h| format!("^{h}")));
+            revs
+        };
+
+    if !revs.is_empty() {
+        let is_boundary: HashSet<&str> = boundary.iter().map(String::as_str).collect();
+        let mut stream = LogStream::start(root, &revs)?;
+        let mut blobs = Blobs::start(root)?;
+        let mut cache = DefCache::default();
+        progress.start("history", 0);
+        while let Some(c) = stream.next_commit()? {
+            let boundary = is_boundary.contains(c.hash.as_str());
+            insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
+            stats.new_commits += 1;
+            progress.inc(1);
+        }
+        progress.finish();
+    }
+    set_meta(conn, meta::HEAD, &head)?;
+    set_meta(conn, meta::SHALLOW, &boundary_text)?;
+    Ok(finish(stats_with_count(conn, stats)?, started))
+}
+
+fn finish(mut stats: HistoryStats, started: Instant) -> HistoryStats {
+    stats.seconds = started.elapsed().as_secs_f64();
+    stats
+}
+
+fn stats_with_count(conn: &Connection, mut stats: HistoryStats) -> Result<HistoryStats> {
+    stats.commits =
+        conn.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64;
+    Ok(stats)
+}
+
+fn output_lines(root: &Path, args: &[&str]) -> Result<Vec<String>> {
+    let out = git::output(root, args)?;
+    Ok(String::from_utf8_lossy(&out)
+        .lines()
+        .map(str::to_string)
+        .collect())
+}
+
+fn known_commits(conn: &Connection) -> Result<Vec<(String, i64, bool)>> {
+    let mut stmt = conn.prepare("SELECT hash, id, boundary FROM commits")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? != 0)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn delete_commit(conn: &Connection, id: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM commit_symbols WHERE commit_id = ?1")?
+        .execute([id])?;
+    conn.prepare_cached("DELETE FROM commit_files WHERE commit_id = ?1")?
+        .execute([id])?;
+    conn.prepare_cached("DELETE FROM commits WHERE id = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
+fn clear(conn: &Connection) -> Result<()> {
+    conn.execute_batch(
+        "DELETE FROM commit_symbols; DELETE FROM commit_files; DELETE FROM commits;
+         DELETE FROM meta WHERE key IN ('history_head', 'history_shallow');",
+    )
+    .context("clearing the history")?;
+    Ok(())
+}
+
+fn get_meta(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?
+        .execute([key, value])?;
+    Ok(())
+}
+
+/// Definitions by blob id: a file's version after one commit is its version before the
+/// next, so each blob is parsed once. Bounded so a huge history cannot hold every blob.
+#[derive(Default)]
+struct DefCache {
+    map: HashMap<String, std::rc::Rc<Vec<Def>>>,
+    parser: tree_sitter::Parser,
+}
+
+const DEF_CACHE_MAX: usize = 4096;
+
+impl DefCache {
+    fn defs(&mut self, blobs: &mut Blobs, blob: &str, path: &str) -> Result<std::rc::Rc<Vec<Def>>> {
+        if let Some(d) = self.map.get(blob) {
+            return Ok(d.clone());
+        }
+        let defs = match blobs.get(blob)? {
+            Some(bytes) => definitions(&mut self.parser, path, &bytes),
+            None => Vec::new(),
+        };
+        if self.map.len() >= DEF_CACHE_MAX {
+            self.map.clear();
+        }
+        let defs = std::rc::Rc::new(defs);
+        self.map.insert(blob.to_string(), defs.clone());
+        Ok(defs)
+    }
+}
+
+/// The definitions of one version of a file (none for a language llmc does not parse).
+pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -> Vec<Def> {
+    let FileLang::Code(l) = lang::detect(Path::new(path), bytes) else {
+        return Vec::new();
+    };
+    if crate::index::walk::looks_binary(bytes) {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let Some(parsed) = parse::parse(parser, l, &text) else {
+        return Vec::new();
+    };
+    parsed
+        .symbols
+        .into_iter()
+        .map(|s| Def {
+            name: s.name,
+            qualname: s.qualname,
+            kind: s.kind.as_str(),
+            start_line: s.lead_line.min(s.start_line),
+            end_line: s.end_line,
+        })
+        .collect()
+}
+
+fn is_code_path(path: &str) -> bool {
+    matches!(lang::detect(Path::new(path), b""), FileLang::Code(_))
+}
+
+const NULL_BLOB: &str = "0000000000000000000000000000000000000000";
+
+fn insert_commit(
+    conn: &Connection,
+    c: &GitCommit,
+    boundary: bool,
+    blobs: &mut Blobs,
+    cache: &mut DefCache,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO commits (hash, parents, author, email, author_date, author_time, commit_time,
+                              subject, body, boundary)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        c.hash,
+        c.parents.join(" "),
+        c.author,
+        c.email,
+        c.author_iso,
+        c.author_time,
+        c.commit_time,
+        c.subject,
+        c.body,
+        boundary
+    ])?;
+    if boundary {
+        return Ok(());
+    }
+    let id = conn.last_insert_rowid();
+    let mut file_stmt = conn.prepare_cached(
+        "INSERT INTO commit_files (commit_id, path, old_path, status, added, removed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for f in &c.files {
+        file_stmt.execute(params![
+            id,
+            f.path,
+            f.old_path,
+            f.status.to_string(),
+            f.added,
+            f.removed
+        ])?;
+    }
+    let mut sym_stmt = conn.prepare_cached(
+        "INSERT INTO commit_symbols (commit_id, path, name, qualname, kind, change, added, removed,
+                                     start_line, end_line, hunks)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    for p in &c.patches {
+        let old_code = p.old_path.as_deref().filter(|x| is_code_path(x));
+        let new_code = p.new_path.as_deref().filter(|x| is_code_path(x));
+        if old_code.is_none() && new_code.is_none() {
+            continue;
+        }
+        // The blob ids come from the raw entry of the same file.
+        let Some(fc) = c.files.iter().find(|f| match (&p.new_path, &p.old_path) {
+            (Some(n), _) => &f.path == n,
+            (None, Some(o)) => &f.path == o && matches!(f.status, 'D' | 'T'),
+            (None, None) => false,
+        }) else {
+            continue;
+        };
+        if fc.old_mode == "160000" || fc.new_mode == "160000" {
+            continue;
+        }
+        let empty = std::rc::Rc::new(Vec::new());
+        let old_defs = match old_code {
+            Some(path) if fc.old_blob != NULL_BLOB && p.old_path.is_some() => {
+                cache.defs(blobs, &fc.old_blob, path)?
+            }
+            _ => empty.clone(),
+        };
+        let new_defs = match new_code {
+            Some(path) if fc.new_blob != NULL_BLOB && p.new_path.is_some() => {
+                cache.defs(blobs, &fc.new_blob, path)?
+            }
+            _ => empty,
+        };
+        let path = p
+            .new_path
+            .as_deref()
+            .or(p.old_path.as_deref())
+            .unwrap_or("");
+        for t in touch::touched(&old_defs, &new_defs, &p.hunks) {
+            sym_stmt.execute(params![
+                id,
+                path,
+                t.name,
+                t.qualname,
+                t.kind,
+                t.change.as_str(),
+                t.added,
+                t.removed,
+                t.start_line,
+                t.end_line,
+                t.hunks.join("\n")
+            ])?;
+        }
+    }
+    Ok(())
+}

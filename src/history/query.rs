@@ -1,0 +1,471 @@
+//! The history queries behind `llmc log`: the commits that touched a definition, a file
+//! (following renames) or a directory, or every commit, filtered by date, author and
+//! message, newest first.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
+
+use anyhow::Result;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+/// What `llmc log` was asked about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Target {
+    /// Every commit.
+    All,
+    /// One file, followed across renames.
+    File { path: String },
+    /// Every file under a directory.
+    Dir { path: String },
+    /// A definition by name, qualified name (`Stack::push`, `Scheduler.run`), or
+    /// `path:name` to pick the one in a file.
+    Symbol { name: String, path: Option<String> },
+}
+
+/// Filters on the commits.
+#[derive(Debug, Clone, Default)]
+pub struct LogFilter {
+    /// Author date at or after (seconds since the epoch).
+    pub since: Option<i64>,
+    /// Author date at or before.
+    pub until: Option<i64>,
+    /// Substring of the author's name or email, any case.
+    pub author: Option<String>,
+    /// Substring of the commit message, any case.
+    pub grep: Option<String>,
+    pub limit: Option<usize>,
+}
+
+/// One commit of a log.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogCommit {
+    pub commit: String,
+    /// Author date, ISO 8601.
+    pub date: String,
+    pub author: String,
+    pub email: String,
+    pub subject: String,
+    pub body: String,
+    pub parents: Vec<String>,
+    /// The commit's changed files that concern the target (all for a whole-repo log).
+    pub files: Vec<LogFile>,
+    /// The definitions it touched that concern the target.
+    pub symbols: Vec<LogSymbol>,
+}
+
+/// A file a commit changed.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogFile {
+    pub path: String,
+    pub old_path: Option<String>,
+    pub status: String,
+    /// `None` for binary files.
+    pub added: Option<u32>,
+    pub removed: Option<u32>,
+}
+
+/// A definition a commit touched.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogSymbol {
+    pub path: String,
+    pub symbol: String,
+    pub name: String,
+    pub kind: String,
+    /// `added`, `modified` or `deleted`.
+    pub change: String,
+    pub added: u32,
+    pub removed: u32,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The hunks that overlap it, as `@@ -a,b +c,d @@`.
+    pub hunks: Vec<String>,
+}
+
+/// The result of a log query.
+#[derive(Debug, Clone, Serialize)]
+pub struct Log {
+    pub target: Target,
+    pub commits: Vec<LogCommit>,
+    /// For a symbol: every distinct `path:qualname` the name matched in the history.
+    pub matched: Vec<String>,
+}
+
+/// Reads a TARGET: a path the history or the disk knows (file or directory), else a
+/// definition, optionally as `path:name`.
+pub fn resolve(conn: &Connection, root: &Path, text: &str) -> Result<Target> {
+    let t = text.trim();
+    let norm = normalize_path(t);
+    if norm.is_empty() {
+        return Ok(Target::All);
+    }
+    if known_file(conn, &norm)? {
+        return Ok(Target::File { path: norm });
+    }
+    if known_dir(conn, &norm)? {
+        return Ok(Target::Dir { path: norm });
+    }
+    if let Some((p, name)) = t.split_once(':') {
+        let p = normalize_path(p);
+        if !name.is_empty() && !name.starts_with(':') && known_file(conn, &p)? {
+            return Ok(Target::Symbol {
+                name: name.to_string(),
+                path: Some(p),
+            });
+        }
+    }
+    let on_disk = root.join(&norm);
+    if on_disk.is_dir() {
+        return Ok(Target::Dir { path: norm });
+    }
+    if on_disk.is_file() {
+        return Ok(Target::File { path: norm });
+    }
+    Ok(Target::Symbol {
+        name: t.to_string(),
+        path: None,
+    })
+}
+
+fn normalize_path(p: &str) -> String {
+    let mut s = p.trim().replace('\\', "/");
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest.to_string();
+    }
+    while s.ends_with('/') {
+        s.pop();
+    }
+    if s == "." { String::new() } else { s }
+}
+
+fn known_file(conn: &Connection, path: &str) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT 1 WHERE EXISTS (SELECT 1 FROM commit_files WHERE path = ?1)
+                OR EXISTS (SELECT 1 FROM commit_files WHERE old_path = ?1)",
+            [path],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+fn known_dir(conn: &Connection, dir: &str) -> Result<bool> {
+    let (lo, hi) = prefix_bounds(dir);
+    Ok(conn
+        .query_row(
+            "SELECT 1 FROM commit_files WHERE path >= ?1 AND path < ?2 LIMIT 1",
+            [lo, hi],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some())
+}
+
+/// `dir/` ≤ path < `dir0`: every path under `dir` (an index range, no LIKE escaping).
+fn prefix_bounds(dir: &str) -> (String, String) {
+    (format!("{dir}/"), format!("{dir}0"))
+}
+
+/// Runs a log query.
+pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log> {
+    // Per commit id: the file names and symbol rows that concern the target.
+    let mut matched = BTreeSet::new();
+    let hits: Option<BTreeMap<i64, Hit>> = match target {
+        Target::All => None,
+        Target::File { path } => Some(
+            follow(conn, path)?
+                .into_iter()
+                .map(|(id, p)| (id, Hit::paths([p])))
+                .collect(),
+        ),
+        Target::Dir { path } => {
+            let (lo, hi) = prefix_bounds(path);
+            let mut stmt = conn.prepare(
+                "SELECT commit_id, path FROM commit_files WHERE path >= ?1 AND path < ?2
+                 UNION SELECT commit_id, old_path FROM commit_files WHERE old_path >= ?1 AND old_path < ?2",
+            )?;
+            let mut m: BTreeMap<i64, Hit> = BTreeMap::new();
+            let rows = stmt.query_map([lo, hi], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))?;
+            for row in rows {
+                let (id, p): (i64, String) = row?;
+                m.entry(id).or_default().paths.insert(p);
+            }
+            Some(m)
+        }
+        Target::Symbol { name, path } => {
+            let allowed: Option<HashSet<(i64, String)>> = match path {
+                Some(p) => Some(follow(conn, p)?.into_iter().collect()),
+                None => None,
+            };
+            let last = last_component(name);
+            let mut stmt = conn.prepare_cached(SYMBOL_ROWS_BY_NAME)?;
+            let mut m: BTreeMap<i64, Hit> = BTreeMap::new();
+            let rows = stmt.query_map([last], symbol_row)?;
+            for row in rows {
+                let (id, s) = row?;
+                if !qualname_matches(&s.symbol, name) {
+                    continue;
+                }
+                if let Some(a) = &allowed
+                    && !a.contains(&(id, s.path.clone()))
+                {
+                    continue;
+                }
+                matched.insert(format!("{}:{}", s.path, s.symbol));
+                let hit = m.entry(id).or_default();
+                hit.paths.insert(s.path.clone());
+                hit.symbols.push(s);
+            }
+            Some(m)
+        }
+    };
+
+    let mut commits = Vec::new();
+    match &hits {
+        None => {
+            let mut stmt = conn.prepare_cached(&format!(
+                "{COMMIT_COLUMNS} ORDER BY commit_time DESC, id DESC"
+            ))?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let (id, time, c) = commit_row(r)?;
+                if !keep(&c, time, filter) {
+                    continue;
+                }
+                commits.push((time, id, c));
+                if filter.limit.is_some_and(|l| commits.len() >= l) {
+                    break;
+                }
+            }
+        }
+        Some(hits) => {
+            let mut stmt = conn.prepare_cached(&format!("{COMMIT_COLUMNS} WHERE id = ?1"))?;
+            for id in hits.keys() {
+                let Some((id, time, c)) = stmt.query_row([id], commit_row).optional()? else {
+                    continue;
+                };
+                if keep(&c, time, filter) {
+                    commits.push((time, id, c));
+                }
+            }
+            commits.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
+            if let Some(l) = filter.limit {
+                commits.truncate(l);
+            }
+        }
+    }
+
+    let mut files_stmt = conn.prepare_cached(
+        "SELECT path, old_path, status, added, removed FROM commit_files WHERE commit_id = ?1
+         ORDER BY rowid",
+    )?;
+    let mut syms_stmt = conn.prepare_cached(&format!(
+        "{SYMBOL_COLUMNS} WHERE commit_id = ?1 ORDER BY rowid"
+    ))?;
+    let mut out = Vec::with_capacity(commits.len());
+    for (_, id, mut c) in commits {
+        let hit = hits.as_ref().and_then(|h| h.get(&id));
+        let files = files_stmt.query_map([id], |r| {
+            Ok(LogFile {
+                path: r.get(0)?,
+                old_path: r.get(1)?,
+                status: r.get(2)?,
+                added: r.get(3)?,
+                removed: r.get(4)?,
+            })
+        })?;
+        for f in files {
+            let f = f?;
+            let wanted = hit.is_none_or(|h| {
+                h.paths.contains(&f.path)
+                    || f.old_path.as_ref().is_some_and(|o| h.paths.contains(o))
+            });
+            if wanted {
+                c.files.push(f);
+            }
+        }
+        match (target, hit) {
+            (Target::Symbol { .. }, Some(h)) => c.symbols = h.symbols.clone(),
+            _ => {
+                for s in syms_stmt.query_map([id], symbol_row)? {
+                    let (_, s) = s?;
+                    if hit.is_none_or(|h| h.paths.contains(&s.path)) {
+                        c.symbols.push(s);
+                    }
+                }
+            }
+        }
+        out.push(c);
+    }
+    Ok(Log {
+        target: target.clone(),
+        commits: out,
+        matched: matched.into_iter().collect(),
+    })
+}
+
+#[derive(Debug, Default)]
+struct Hit {
+    paths: BTreeSet<String>,
+    symbols: Vec<LogSymbol>,
+}
+
+impl Hit {
+    fn paths<const N: usize>(p: [String; N]) -> Hit {
+        Hit {
+            paths: p.into_iter().collect(),
+            symbols: Vec::new(),
+        }
+    }
+}
+
+const COMMIT_COLUMNS: &str = "SELECT id, commit_time, hash, author_date, author, email, subject, body, parents, author_time FROM commits";
+
+fn commit_row(r: &rusqlite::Row) -> rusqlite::Result<(i64, i64, LogCommit)> {
+    let parents: String = r.get(8)?;
+    Ok((
+        r.get(0)?,
+        r.get(9)?,
+        LogCommit {
+            commit: r.get(2)?,
+            date: r.get(3)?,
+            author: r.get(4)?,
+            email: r.get(5)?,
+            subject: r.get(6)?,
+            body: r.get(7)?,
+            parents: parents.split_whitespace().map(str::to_string).collect(),
+            files: Vec::new(),
+            symbols: Vec::new(),
+        },
+    ))
+}
+
+fn keep(c: &LogCommit, author_time: i64, f: &LogFilter) -> bool {
+    if f.since.is_some_and(|s| author_time < s) || f.until.is_some_and(|u| author_time > u) {
+        return false;
+    }
+    if let Some(a) = &f.author {
+        let a = a.to_lowercase();
+        if !c.author.to_lowercase().contains(&a) && !c.email.to_lowercase().contains(&a) {
+            return false;
+        }
+    }
+    if let Some(g) = &f.grep {
+        let g = g.to_lowercase();
+        if !c.subject.to_lowercase().contains(&g) && !c.body.to_lowercase().contains(&g) {
+            return false;
+        }
+    }
+    true
+}
+
+const SYMBOL_COLUMNS: &str = "SELECT commit_id, path, qualname, name, kind, change, added, removed, start_line, end_line, hunks FROM commit_symbols";
+const SYMBOL_ROWS_BY_NAME: &str = "SELECT commit_id, path, qualname, name, kind, change, added, removed, start_line, end_line, hunks FROM commit_symbols WHERE name = ?1";
+
+fn symbol_row(r: &rusqlite::Row) -> rusqlite::Result<(i64, LogSymbol)> {
+    let hunks: String = r.get(10)?;
+    Ok((
+        r.get(0)?,
+        LogSymbol {
+            path: r.get(1)?,
+            symbol: r.get(2)?,
+            name: r.get(3)?,
+            kind: r.get(4)?,
+            change: r.get(5)?,
+            added: r.get(6)?,
+            removed: r.get(7)?,
+            start_line: r.get(8)?,
+            end_line: r.get(9)?,
+            hunks: hunks
+                .split('\n')
+                .filter(|h| !h.is_empty())
+                .map(str::to_string)
+                .collect(),
+        },
+    ))
+}
+
+/// The bare name of a qualified name: `Stack::push` → `push`, `a.b.run` → `run`.
+fn last_component(name: &str) -> &str {
+    let after_colons = name.rsplit("::").next().unwrap_or(name);
+    after_colons.rsplit('.').next().unwrap_or(after_colons)
+}
+
+/// `Stack::push` matches `Stack::push` and `outer::Stack::push`; `push` matches any.
+fn qualname_matches(qualname: &str, wanted: &str) -> bool {
+    qualname == wanted
+        || qualname
+            .strip_suffix(wanted)
+            .is_some_and(|head| head.ends_with("::") || head.ends_with('.'))
+}
+
+/// Every commit that changed `path`, with the name the file had in it, following renames
+/// backwards (like `git log --follow`): before a commit renamed A to `path`, A's commits.
+pub fn follow(conn: &Connection, path: &str) -> Result<Vec<(i64, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT commit_id, path, old_path, status FROM commit_files WHERE path = ?1 AND commit_id < ?2
+         UNION ALL
+         SELECT commit_id, path, old_path, status FROM commit_files WHERE old_path = ?1 AND commit_id < ?2
+         ORDER BY 1 DESC",
+    )?;
+    let mut out = Vec::new();
+    let mut seen_names = HashSet::new();
+    let mut name = path.to_string();
+    let mut bound = i64::MAX;
+    loop {
+        seen_names.insert(name.clone());
+        let rows: Vec<(i64, String, Option<String>, String)> = stmt
+            .query_map(params![name, bound], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut next = None;
+        for (id, p, old, status) in rows {
+            if out
+                .last()
+                .is_none_or(|(last, _): &(i64, String)| *last != id)
+            {
+                out.push((id, name.clone()));
+            }
+            if status == "R"
+                && p == name
+                && let Some(o) = old
+                && !seen_names.contains(&o)
+            {
+                next = Some((id, o));
+                break;
+            }
+        }
+        match next {
+            Some((id, o)) => {
+                name = o;
+                bound = id;
+            }
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qualified_names_match_on_component_boundaries() {
+        assert!(qualname_matches("Stack::push", "push"));
+        assert!(qualname_matches("Stack::push", "Stack::push"));
+        assert!(qualname_matches("a.Scheduler.run", "Scheduler.run"));
+        assert!(!qualname_matches("Stack::repush", "push"));
+        assert_eq!(last_component("a::B::c"), "c");
+        assert_eq!(last_component("x.y"), "y");
+    }
+
+    #[test]
+    fn paths_are_normalized() {
+        assert_eq!(normalize_path("./src/"), "src");
+        assert_eq!(normalize_path("."), "");
+    }
+}

@@ -1,0 +1,401 @@
+//! The history memory and `llmc log`, on the scripted fixture history
+//! (`testdata/history/make_history.sh`): exact rows for definitions and paths, filters,
+//! JSON, exit codes, incremental ingestion and rewritten history.
+
+use std::process::Command;
+
+use crate::util::{Scratch, stderr, stdout, testdata};
+
+/// A fresh copy of the fixture history, built by its script in a temp dir, and indexed.
+fn fixture_history() -> Scratch {
+    let s = Scratch::empty();
+    let dest = s.path().join("repo");
+    let out = Command::new("sh")
+        .arg(testdata().join("history/make_history.sh"))
+        .arg(&dest)
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let repo = Scratch { dir: s.dir };
+    let out = crate::util::llmc_in(&repo.path().join("repo"), &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    repo
+}
+
+fn repo_dir(s: &Scratch) -> std::path::PathBuf {
+    s.path().join("repo")
+}
+
+/// `llmc log ARGS --json` as rows: `date author | subject | what changed`, one per
+/// changed symbol (for a symbol target) or file (for a path target).
+fn rows(s: &Scratch, args: &[&str]) -> Vec<String> {
+    let mut full = vec!["log", "--json"];
+    full.extend_from_slice(args);
+    let out = crate::util::llmc_in(&repo_dir(s), &full);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let symbol = v["resolved"]["kind"] == "symbol";
+    let mut rows = Vec::new();
+    for c in v["commits"].as_array().expect("commits") {
+        let head = format!(
+            "{} {} | {}",
+            &c["date"].as_str().expect("date")[..10],
+            c["author"].as_str().expect("author"),
+            c["subject"].as_str().expect("subject")
+        );
+        assert_eq!(c["commit"].as_str().expect("hash").len(), 40);
+        if symbol {
+            for sym in c["symbols"].as_array().expect("symbols") {
+                rows.push(format!(
+                    "{head} | {}:{} {} +{} -{}",
+                    sym["path"].as_str().expect("path"),
+                    sym["symbol"].as_str().expect("symbol"),
+                    sym["change"].as_str().expect("change"),
+                    sym["added"],
+                    sym["removed"]
+                ));
+            }
+        } else {
+            for f in c["files"].as_array().expect("files") {
+                let name = match f["old_path"].as_str() {
+                    Some(o) => format!("{o} -> {}", f["path"].as_str().expect("path")),
+                    None => f["path"].as_str().expect("path").to_string(),
+                };
+                let syms: Vec<String> = c["symbols"]
+                    .as_array()
+                    .expect("symbols")
+                    .iter()
+                    .filter(|s| s["path"] == f["path"])
+                    .map(|s| {
+                        format!(
+                            "{} {}",
+                            s["symbol"].as_str().expect("symbol"),
+                            s["change"].as_str().expect("change")
+                        )
+                    })
+                    .collect();
+                rows.push(format!(
+                    "{head} | {} {name} +{} -{} | {}",
+                    f["status"].as_str().expect("status"),
+                    f["added"],
+                    f["removed"],
+                    syms.join(", ")
+                ));
+            }
+        }
+    }
+    rows
+}
+
+#[test]
+fn symbol_logs_follow_renames_moves_reverts_and_merges() {
+    let repo = fixture_history();
+    assert_eq!(
+        rows(&repo, &["add"]),
+        [
+            "2024-01-06 Alice | Revert \"Make add off by one\" | calc/arith.py:add modified +1 -1",
+            "2024-01-05 Bob | Make add off by one | calc/arith.py:add modified +1 -1",
+            "2024-01-02 Bob | Document add and sub | calc/ops.py:add modified +1 -0",
+            "2024-01-01 Alice | Add calculator and helpers | calc/ops.py:add added +2 -0",
+        ]
+    );
+    // Changed on main while feature added mul; the merge itself carries no change.
+    assert_eq!(
+        rows(&repo, &["sub"]),
+        [
+            "2024-01-08 Bob | Handle negative differences in sub | calc/arith.py:sub modified +1 -1",
+            "2024-01-02 Bob | Document add and sub | calc/ops.py:sub modified +1 -0",
+            "2024-01-01 Alice | Add calculator and helpers | calc/ops.py:sub added +2 -0",
+        ]
+    );
+    assert_eq!(
+        rows(&repo, &["mul"]),
+        ["2024-01-07 Carol | Add mul | calc/arith.py:mul added +2 -0"]
+    );
+    // Moved between files: deleted from one, added to the other, in one commit.
+    assert_eq!(
+        rows(&repo, &["clamp"]),
+        [
+            "2024-01-04 Carol | Move clamp into calc | calc/arith.py:clamp added +2 -0",
+            "2024-01-04 Carol | Move clamp into calc | util.py:clamp deleted +0 -2",
+            "2024-01-01 Alice | Add calculator and helpers | util.py:clamp added +2 -0",
+        ]
+    );
+    // The file deleted and added again.
+    assert_eq!(
+        rows(&repo, &["lerp"]),
+        [
+            "2024-01-11 Carol | Bring util back with a stable lerp | util.py:lerp added +3 -0",
+            "2024-01-10 Bob | Drop util | util.py:lerp deleted +0 -2",
+            "2024-01-01 Alice | Add calculator and helpers | util.py:lerp added +2 -0",
+        ]
+    );
+    // path:name narrows to one file (followed across its rename).
+    assert_eq!(
+        rows(&repo, &["util.py:clamp"]),
+        [
+            "2024-01-04 Carol | Move clamp into calc | util.py:clamp deleted +0 -2",
+            "2024-01-01 Alice | Add calculator and helpers | util.py:clamp added +2 -0",
+        ]
+    );
+    assert_eq!(rows(&repo, &["calc/arith.py:add"]).len(), 4);
+}
+
+#[test]
+fn path_logs_follow_renames_and_list_the_definitions_touched() {
+    let repo = fixture_history();
+    let arith = [
+        "2024-01-08 Bob | Handle negative differences in sub | M calc/arith.py +1 -1 | sub modified",
+        "2024-01-07 Carol | Add mul | M calc/arith.py +4 -0 | mul added",
+        "2024-01-06 Alice | Revert \"Make add off by one\" | M calc/arith.py +1 -1 | add modified",
+        "2024-01-05 Bob | Make add off by one | M calc/arith.py +1 -1 | add modified",
+        "2024-01-04 Carol | Move clamp into calc | M calc/arith.py +4 -0 | clamp added",
+        "2024-01-03 Alice | Rename ops to arith | R calc/ops.py -> calc/arith.py +0 -0 | ",
+        // A commit touching two functions in one file.
+        "2024-01-02 Bob | Document add and sub | M calc/ops.py +2 -0 | add modified, sub modified",
+        "2024-01-01 Alice | Add calculator and helpers | A calc/ops.py +9 -0 | add added, sub added",
+    ];
+    assert_eq!(rows(&repo, &["calc/arith.py"]), arith);
+    assert_eq!(rows(&repo, &["./calc/"]), arith, "a directory");
+    assert_eq!(
+        rows(&repo, &["util.py"]),
+        [
+            "2024-01-11 Carol | Bring util back with a stable lerp | A util.py +3 -0 | lerp added",
+            "2024-01-10 Bob | Drop util | D util.py +0 -2 | lerp deleted",
+            "2024-01-04 Carol | Move clamp into calc | M util.py +0 -4 | clamp deleted",
+            "2024-01-01 Alice | Add calculator and helpers | A util.py +6 -0 | clamp added, lerp added",
+        ]
+    );
+}
+
+#[test]
+fn filters_json_and_exit_codes() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    assert_eq!(
+        rows(&repo, &["add", "--author", "ALICE"]).len(),
+        2,
+        "author, any case"
+    );
+    assert_eq!(
+        rows(
+            &repo,
+            &["add", "--since", "2024-01-02", "--until", "2024-01-05"]
+        ),
+        [
+            "2024-01-05 Bob | Make add off by one | calc/arith.py:add modified +1 -1",
+            "2024-01-02 Bob | Document add and sub | calc/ops.py:add modified +1 -0",
+        ]
+    );
+    assert_eq!(
+        rows(&repo, &["add", "--limit", "1"]),
+        ["2024-01-06 Alice | Revert \"Make add off by one\" | calc/arith.py:add modified +1 -1"]
+    );
+
+    // The whole history, by message.
+    let out = crate::util::llmc_in(&dir, &["log", "--grep", "REVERT", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let commits = v["commits"].as_array().expect("commits");
+    assert_eq!(commits.len(), 1);
+    for key in [
+        "commit", "date", "author", "email", "subject", "files", "symbols",
+    ] {
+        assert!(!commits[0][key].is_null(), "{key}");
+    }
+    assert_eq!(commits[0]["date"], "2024-01-06T12:00:00Z");
+    assert_eq!(commits[0]["email"], "alice@example.com");
+    assert!(v["schema_version"].is_number());
+    assert_eq!(v["target"], "");
+
+    // Every commit, the merge included, newest first.
+    let out = crate::util::llmc_in(&dir, &["log", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let subjects: Vec<&str> = v["commits"]
+        .as_array()
+        .expect("commits")
+        .iter()
+        .map(|c| c["subject"].as_str().expect("subject"))
+        .collect();
+    assert_eq!(subjects.len(), 11);
+    assert_eq!(subjects[0], "Bring util back with a stable lerp");
+    assert_eq!(subjects[2], "Merge branch feature");
+
+    // Human rows: the first answers "when did X last change, and why".
+    let out = crate::util::llmc_in(&dir, &["log", "sub"]);
+    let text = stdout(&out);
+    let first = text.lines().next().expect("a row");
+    assert!(first.starts_with("2024-01-08  "), "{text}");
+    assert!(
+        first.ends_with("  Bob  Handle negative differences in sub"),
+        "{text}"
+    );
+    assert!(
+        text.contains("calc/arith.py:9-11  function sub  modified +1 -1"),
+        "{text}"
+    );
+
+    // Nothing found: exit 1, still a JSON document.
+    let out = crate::util::llmc_in(&dir, &["log", "no_such_function", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["commits"].as_array().map(Vec::len), Some(0));
+    // A date it cannot read: usage error.
+    let out = crate::util::llmc_in(&dir, &["log", "add", "--since", "the day after never"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // Relative dates parse (the fixture is long past).
+    let out = crate::util::llmc_in(&dir, &["log", "add", "--since", "3 months ago"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = crate::util::llmc_in(&dir, &["log", "add", "--until", "last week"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "Dana")
+            .env("GIT_AUTHOR_EMAIL", "dana@example.com")
+            .env("GIT_COMMITTER_NAME", "Dana")
+            .env("GIT_COMMITTER_EMAIL", "dana@example.com")
+            .env("GIT_AUTHOR_DATE", "2024-02-01T12:00:00+00:00")
+            .env("GIT_COMMITTER_DATE", "2024-02-01T12:00:00+00:00")
+            .output()
+            .expect("git");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let index = || {
+        let out = crate::util::llmc_in(&dir, &["index", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+        v["history"].clone()
+    };
+    let h = index();
+    assert_eq!(
+        (h["commits"].as_u64(), h["new_commits"].as_u64()),
+        (Some(11), Some(0))
+    );
+
+    let arith = dir.join("calc/arith.py");
+    let text = std::fs::read_to_string(&arith).expect("read");
+    std::fs::write(&arith, text.replace("return a * b", "return b * a")).expect("write");
+    git(&["commit", "-q", "-am", "Commute mul"]);
+    let h = index();
+    assert_eq!(
+        (h["commits"].as_u64(), h["new_commits"].as_u64()),
+        (Some(12), Some(1))
+    );
+    assert_eq!(
+        rows(&repo, &["mul"])[0],
+        "2024-02-01 Dana | Commute mul | calc/arith.py:mul modified +1 -1"
+    );
+
+    // Amend: the old commit is dropped, the new one ingested, the rest kept.
+    git(&["commit", "-q", "--amend", "-m", "Commute mul, amended"]);
+    let h = index();
+    assert_eq!(
+        (
+            h["commits"].as_u64(),
+            h["new_commits"].as_u64(),
+            h["dropped_commits"].as_u64()
+        ),
+        (Some(12), Some(1), Some(1))
+    );
+    let mul = rows(&repo, &["mul"]);
+    assert_eq!(mul.len(), 2);
+    assert_eq!(
+        mul[0],
+        "2024-02-01 Dana | Commute mul, amended | calc/arith.py:mul modified +1 -1"
+    );
+
+    // Reset back two commits: nothing new, two dropped.
+    git(&["reset", "-q", "--hard", "HEAD~2"]);
+    let h = index();
+    assert_eq!(
+        (
+            h["commits"].as_u64(),
+            h["new_commits"].as_u64(),
+            h["dropped_commits"].as_u64()
+        ),
+        (Some(10), Some(0), Some(2))
+    );
+    assert!(
+        rows(&repo, &["lerp"])
+            .iter()
+            .all(|r| !r.contains("stable lerp"))
+    );
+}
+
+#[test]
+fn shallow_clones_stop_at_their_boundary_and_status_says_so() {
+    let repo = fixture_history();
+    let clone = repo.path().join("shallow");
+    let url = format!("file://{}", repo_dir(&repo).display());
+    let out = Command::new("git")
+        .args(["clone", "-q", "--depth", "3", &url])
+        .arg(&clone)
+        .output()
+        .expect("git clone");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = crate::util::llmc_in(&clone, &["index", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["history"]["shallow"], true);
+    assert!(v["history"]["commits"].as_u64().expect("commits") < 11);
+    let out = crate::util::llmc_in(&clone, &["status"]);
+    assert!(stdout(&out).contains("shallow"), "{}", stdout(&out));
+    // The boundary commit is listed, but what it changed is unknown: not "added".
+    let out = crate::util::llmc_in(&clone, &["log", "util.py", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    for c in v["commits"].as_array().expect("commits") {
+        assert_ne!(c["subject"], "Add calculator and helpers");
+    }
+}
+
+#[test]
+fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
+    let plain = Scratch::fixture("python");
+    let out = plain.llmc(&["index"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no history (not a git repository)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = plain.llmc(&["log", "anything"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("not a git repository"),
+        "{}",
+        stderr(&out)
+    );
+
+    let empty = Scratch::git_fixture("python");
+    let out = empty.llmc(&["index"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no commits yet"), "{}", stderr(&out));
+
+    // The first commit arrives: the next index ingests it.
+    empty.git(&["add", "-A"]);
+    empty.git(&["commit", "-q", "-m", "First"]);
+    let out = empty.llmc(&["index", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["history"]["new_commits"], 1);
+    assert!(v["history"]["note"].is_null());
+}
