@@ -8,9 +8,11 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod index;
+pub mod llm;
 pub mod model;
 pub mod progress;
 pub mod root;
+pub mod search;
 pub mod store;
 
 use std::ffi::OsString;

@@ -2,6 +2,7 @@
 //! result. Only this module writes to stdout and stderr.
 
 pub mod index;
+pub mod search;
 pub mod status;
 
 use std::io::Write as _;
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     match &cli.command {
         Command::Index(args) => index::cmd_index(&ctx, args),
         Command::Status(args) => status::cmd_status(&ctx, args),
+        Command::Search(args) => search::cmd_search(&ctx, args),
     }
 }
 

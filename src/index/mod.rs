@@ -18,10 +18,11 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::config::IndexConfig;
+use crate::config::{Config, IndexConfig};
 use crate::model::{Chunk, Symbol};
 use crate::progress::Progress;
-use crate::store::{FileRow, FileState, Store, flags};
+use crate::search::sync::{SearchStats, SearchSync, SearchWriter};
+use crate::store::{FileRow, FileState, Store, Writer, flags};
 use chunk::ChunkConfig;
 use lang::FileLang;
 use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
@@ -49,6 +50,8 @@ pub struct IndexStats {
     pub unchanged: u64,
     pub skipped: SkipCounts,
     pub seconds: f64,
+    /// What the lexical and vector indexes did (absent when nothing changed).
+    pub search: Option<SearchStats>,
 }
 
 impl IndexStats {
@@ -153,22 +156,44 @@ pub struct IndexedFile {
     pub chunks: Vec<Chunk>,
 }
 
-/// Runs an index of `root` into its store.
+/// Runs an index of `root` into its store, with default settings beside `cfg`.
 pub fn run(
     root: &Path,
     cfg: &IndexConfig,
     opts: &IndexOptions,
     progress: &dyn Progress,
 ) -> Result<IndexStats> {
+    let config = Config {
+        index: cfg.clone(),
+        ..Config::default()
+    };
+    run_with(root, &config, opts, progress)
+}
+
+/// Runs an index of `root` into its store and its search indexes.
+pub fn run_with(
+    root: &Path,
+    config: &Config,
+    opts: &IndexOptions,
+    progress: &dyn Progress,
+) -> Result<IndexStats> {
+    let cfg = &config.index;
     let started = Instant::now();
     let _lock = Store::lock(root)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
-    let known = if opts.rebuild {
+    let old_generation = store.generation()?;
+    // search: the lexical and vector indexes follow the store; when they cannot
+    // (missing, out of step, another embedder) everything is indexed again.
+    let search = SearchSync::new(config)?;
+    let search_stale = search.stale_reason(root, old_generation)?;
+    let rebuild = opts.rebuild || search_stale.is_some();
+    let mut search_writer = search.writer(root, rebuild || old_generation == 0)?;
+    // end search
+    let known = if rebuild {
         HashMap::new()
     } else {
         store.file_states()?
     };
-    let old_generation = store.generation()?;
     let plan = plan(root, cfg, &known);
     let chunk_cfg = ChunkConfig {
         window_lines: cfg.window_lines,
@@ -187,6 +212,7 @@ pub fn run(
         unchanged: plan.unchanged,
         skipped: plan.skipped.clone(),
         seconds: 0.0,
+        search: None,
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -195,12 +221,12 @@ pub fn run(
         .context("starting the parser threads")?;
     progress.start("indexing", plan.to_check.len() as u64);
     let writer = store.begin()?;
-    if opts.rebuild {
+    if rebuild {
         writer.clear()?;
     }
-    let mut changed = opts.rebuild || old_generation == 0;
+    let mut changed = rebuild || old_generation == 0;
     for (_, id) in &plan.deleted {
-        writer.delete_file(*id)?;
+        delete_file(&writer, &mut search_writer, *id)?;
         stats.deleted += 1;
         changed = true;
     }
@@ -229,7 +255,7 @@ pub fn run(
                 Outcome::Skipped(reason, stale) => {
                     *stats.skipped.entry(reason).or_insert(0) += 1;
                     if let Some(id) = stale {
-                        writer.delete_file(id)?;
+                        delete_file(&writer, &mut search_writer, id)?;
                         stats.deleted += 1;
                         changed = true;
                     }
@@ -240,14 +266,14 @@ pub fn run(
                 }
                 Outcome::Indexed(f) => {
                     if let Some(id) = f.existing {
-                        writer.delete_file(id)?;
+                        delete_file(&writer, &mut search_writer, id)?;
                         stats.modified += 1;
                     } else {
                         stats.added += 1;
                     }
                     stats.parsed += 1;
                     changed = true;
-                    writer.insert_file(
+                    let ids = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
                             lang: f.lang,
@@ -260,6 +286,7 @@ pub fn run(
                         &f.symbols,
                         &f.chunks,
                     )?;
+                    search_writer.add_file(&f.rel, f.lang, &ids, &f.chunks, &f.symbols)?;
                 }
             }
         }
@@ -272,6 +299,10 @@ pub fn run(
         stats.generation = old_generation + 1;
         writer.set_meta("generation", &stats.generation.to_string())?;
         writer.set_meta("indexed_at", &now.to_string())?;
+        // search: committed before the store, so the store never runs ahead of them.
+        let mut s = search_writer.commit(stats.generation)?;
+        s.rebuilt = search_stale;
+        stats.search = Some(s);
     }
     writer.set_meta("checked_at", &now.to_string())?;
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
@@ -292,6 +323,14 @@ pub fn run(
     stats.chunks = chunks as u64;
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(stats)
+}
+
+/// Deletes a file's rows and its chunks from the search indexes.
+fn delete_file(writer: &Writer, search: &mut SearchWriter, id: i64) -> Result<()> {
+    if let Some((lo, hi)) = writer.chunk_range(id)? {
+        search.delete_chunks(lo, hi);
+    }
+    writer.delete_file(id)
 }
 
 thread_local! {

@@ -437,8 +437,28 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Inserts a file with its symbols and chunks.
-    pub fn insert_file(&self, file: &FileRow, symbols: &[Symbol], chunks: &[Chunk]) -> Result<()> {
+    /// The ids of a file's chunks, `lo..=hi`, or `None` when it has none.
+    pub fn chunk_range(&self, id: i64) -> Result<Option<(i64, i64)>> {
+        let range = self
+            .tx
+            .prepare_cached("SELECT chunk_lo, chunk_hi FROM files WHERE id = ?1")?
+            .query_row([id], |r| {
+                Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<i64>>(1)?))
+            })
+            .optional()?;
+        Ok(match range {
+            Some((Some(lo), Some(hi))) => Some((lo, hi)),
+            _ => None,
+        })
+    }
+
+    /// Inserts a file with its symbols and chunks; returns the chunks' ids, in order.
+    pub fn insert_file(
+        &self,
+        file: &FileRow,
+        symbols: &[Symbol],
+        chunks: &[Chunk],
+    ) -> Result<Vec<i64>> {
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
@@ -502,7 +522,7 @@ impl Writer<'_> {
                 chunk_ids.first(),
                 chunk_ids.last()
             ])?;
-        Ok(())
+        Ok(chunk_ids)
     }
 
     /// Sets a meta value.

@@ -6,4 +6,5 @@ mod config;
 mod fixtures;
 mod incremental;
 mod robustness;
+mod search;
 mod util;
