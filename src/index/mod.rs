@@ -80,6 +80,9 @@ impl IndexStats {
             " in {:.2}s (generation {})",
             self.seconds, self.generation
         ));
+        if let Some(reason) = self.search.as_ref().and_then(|x| x.rebuilt.as_deref()) {
+            s.push_str(&format!("; everything re-indexed because {reason}"));
+        }
         s
     }
 }
