@@ -35,6 +35,8 @@ pub enum Command {
     Graph(GraphArgs),
     /// The commits that changed a definition, a file or a directory, newest first
     Log(LogArgs),
+    /// Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both
+    Search(SearchArgs),
 }
 
 /// What `llmc graph` asks.
@@ -139,6 +141,35 @@ pub struct LogArgs {
     pub json: bool,
 }
 
+/// `llmc search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for: identifiers, error strings, or a question in words
+    #[arg(required = true, num_args = 1.., value_name = "QUERY")]
+    pub query: Vec<String>,
+
+    /// lexical (BM25 over code-aware tokens), semantic (embeddings) or hybrid (both, fused);
+    /// default from `search.mode`
+    #[arg(long, value_parser = ["lexical", "semantic", "hybrid"])]
+    pub mode: Option<String>,
+
+    /// Show this many hits (default from `search.k`)
+    #[arg(long, short = 'k', value_name = "N")]
+    pub k: Option<usize>,
+
+    /// Only files of this language (e.g. rust, python, markdown)
+    #[arg(long, value_name = "L")]
+    pub lang: Option<String>,
+
+    /// Only files whose path matches this glob (e.g. 'src/**/*.rs')
+    #[arg(long, value_name = "GLOB")]
+    pub path: Option<String>,
+
+    /// Print as JSON on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
 impl Command {
     /// Whether the output (and so any error) is JSON.
     pub fn json(&self) -> bool {
@@ -147,6 +178,7 @@ impl Command {
             Command::Status(a) => a.json,
             Command::Graph(a) => a.json,
             Command::Log(a) => a.json,
+            Command::Search(a) => a.json,
         }
     }
 }

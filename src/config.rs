@@ -22,6 +22,8 @@ pub const EXAMPLE: &str = include_str!("../llmc.toml.example");
 #[derive(Default)]
 pub struct Config {
     pub index: IndexConfig,
+    pub search: SearchConfig,
+    pub embed: EmbedConfig,
 }
 
 /// `[index]`: what is indexed and how.
@@ -63,6 +65,79 @@ impl IndexConfig {
             self.threads
         } else {
             std::thread::available_parallelism().map_or(2, |n| n.get())
+        }
+    }
+}
+
+/// `[search]`: raw retrieval (`llmc search`) and the lexical and vector indexes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// The mode when `--mode` is not given: `lexical`, `semantic` or `hybrid`.
+    pub mode: String,
+    /// Hits to show when `--k` is not given.
+    pub k: usize,
+    /// The constant of reciprocal rank fusion: a hit at rank r scores weight / (rrf_k + r).
+    pub rrf_k: f64,
+    /// The weight of the lexical (BM25) list in hybrid fusion.
+    pub lexical_weight: f64,
+    /// The weight of the semantic (embedding) list in hybrid fusion.
+    pub semantic_weight: f64,
+    /// Candidates each route contributes to fusion (at least `k`).
+    pub candidates: usize,
+    /// Vectors added or changed since the last compaction that are searched exactly beside
+    /// the main vector set; past this many, the next index run folds them in.
+    pub delta_max: usize,
+    /// From this many vectors on, an HNSW graph is built over the main vector set and
+    /// searched instead of scanning it; below, the exact scan is used.
+    pub hnsw_min_vectors: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            mode: "hybrid".into(),
+            k: 10,
+            rrf_k: 60.0,
+            lexical_weight: 1.0,
+            semantic_weight: 1.0,
+            candidates: 50,
+            delta_max: 2000,
+            hnsw_min_vectors: 200_000,
+        }
+    }
+}
+
+/// `[embed]`: which embedder makes the vectors of the semantic index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EmbedConfig {
+    /// `builtin` (hashed features, no network, no download) or `ollama`.
+    pub provider: String,
+    /// Dimensions of the built-in embedder.
+    pub dim: usize,
+    /// The Ollama server (only for `provider = "ollama"`).
+    pub ollama_url: String,
+    /// The Ollama embedding model.
+    pub ollama_model: String,
+    /// Texts per Ollama request.
+    pub batch_size: usize,
+    /// Seconds before an Ollama request is given up.
+    pub timeout_secs: u64,
+    /// Allow an Ollama server on another machine (code would leave this one).
+    pub allow_remote: bool,
+}
+
+impl Default for EmbedConfig {
+    fn default() -> Self {
+        EmbedConfig {
+            provider: "builtin".into(),
+            dim: 1024,
+            ollama_url: "http://127.0.0.1:11434".into(),
+            ollama_model: "nomic-embed-text".into(),
+            batch_size: 32,
+            timeout_secs: 60,
+            allow_remote: false,
         }
     }
 }
@@ -164,6 +239,7 @@ fn check_type(key: &str, value: &Value, source: &str) -> Result<(), LlmcError> {
     };
     let ok = match (&default, value) {
         (Value::Integer(_), Value::Integer(n)) => *n >= 0,
+        (Value::Float(_), Value::Integer(_)) => true,
         (a, b) => a.type_str() == b.type_str(),
     };
     if ok {

@@ -10,9 +10,11 @@ pub mod error;
 pub mod graph;
 pub mod history;
 pub mod index;
+pub mod llm;
 pub mod model;
 pub mod progress;
 pub mod root;
+pub mod search;
 pub mod store;
 
 use std::ffi::OsString;

@@ -11,9 +11,9 @@ use crate::progress::Bar;
 /// Indexes the repository and prints a one-line summary (or JSON statistics).
 pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
     let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
-    let stats = index::run(
+    let stats = index::run_with(
         &ctx.root,
-        &ctx.config.index,
+        &ctx.config,
         &IndexOptions {
             rebuild: args.rebuild,
         },

@@ -4,6 +4,7 @@
 pub mod graph;
 pub mod index;
 pub mod log;
+pub mod search;
 pub mod status;
 
 use std::io::Write as _;
@@ -52,6 +53,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Status(args) => status::cmd_status(&ctx, args),
         Command::Graph(args) => graph::cmd_graph(&ctx, args),
         Command::Log(args) => log::cmd_log(&ctx, args),
+        Command::Search(args) => search::cmd_search(&ctx, args),
     }
 }
 

@@ -20,10 +20,11 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::config::IndexConfig;
+use crate::config::{Config, IndexConfig};
 use crate::model::{Chunk, Symbol};
 use crate::progress::Progress;
-use crate::store::{FileRow, FileState, Store, flags};
+use crate::search::sync::{SearchStats, SearchSync, SearchWriter};
+use crate::store::{FileRow, FileState, Store, Writer, flags};
 use chunk::ChunkConfig;
 use lang::FileLang;
 use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
@@ -55,6 +56,8 @@ pub struct IndexStats {
     pub graph_seconds: f64,
     /// The history ingested in the same run.
     pub history: crate::history::HistoryStats,
+    /// What the lexical and vector indexes did (absent when nothing changed).
+    pub search: Option<SearchStats>,
 }
 
 impl IndexStats {
@@ -84,6 +87,9 @@ impl IndexStats {
             " in {:.2}s (generation {})",
             self.seconds, self.generation
         ));
+        if let Some(reason) = self.search.as_ref().and_then(|x| x.rebuilt.as_deref()) {
+            s.push_str(&format!("; everything re-indexed because {reason}"));
+        }
         s
     }
 }
@@ -162,22 +168,44 @@ pub struct IndexedFile {
     pub refs: refs::FileRefs,
 }
 
-/// Runs an index of `root` into its store.
+/// Runs an index of `root` into its store, with default settings beside `cfg`.
 pub fn run(
     root: &Path,
     cfg: &IndexConfig,
     opts: &IndexOptions,
     progress: &dyn Progress,
 ) -> Result<IndexStats> {
+    let config = Config {
+        index: cfg.clone(),
+        ..Config::default()
+    };
+    run_with(root, &config, opts, progress)
+}
+
+/// Runs an index of `root` into its store and its search indexes.
+pub fn run_with(
+    root: &Path,
+    config: &Config,
+    opts: &IndexOptions,
+    progress: &dyn Progress,
+) -> Result<IndexStats> {
+    let cfg = &config.index;
     let started = Instant::now();
     let _lock = Store::lock(root, progress)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
-    let known = if opts.rebuild {
+    let old_generation = store.generation()?;
+    // search: the lexical and vector indexes follow the store; when they cannot
+    // (missing, out of step, another embedder) everything is indexed again.
+    let search = SearchSync::new(config)?;
+    let search_stale = search.stale_reason(root, old_generation)?;
+    let rebuild = opts.rebuild || search_stale.is_some();
+    let mut search_writer = search.writer(root, rebuild || old_generation == 0)?;
+    // end search
+    let known = if rebuild {
         HashMap::new()
     } else {
         store.file_states()?
     };
-    let old_generation = store.generation()?;
     let plan = plan(root, cfg, &known);
     let chunk_cfg = ChunkConfig {
         window_lines: cfg.window_lines,
@@ -198,6 +226,7 @@ pub fn run(
         seconds: 0.0,
         graph_seconds: 0.0,
         history: crate::history::HistoryStats::default(),
+        search: None,
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -206,12 +235,12 @@ pub fn run(
         .context("starting the parser threads")?;
     progress.start("indexing", plan.to_check.len() as u64);
     let writer = store.begin()?;
-    if opts.rebuild {
+    if rebuild {
         writer.clear()?;
     }
-    let mut changed = opts.rebuild || old_generation == 0;
+    let mut changed = rebuild || old_generation == 0;
     for (_, id) in &plan.deleted {
-        writer.delete_file(*id)?;
+        delete_file(&writer, &mut search_writer, *id)?;
         stats.deleted += 1;
         changed = true;
     }
@@ -240,7 +269,7 @@ pub fn run(
                 Outcome::Skipped(reason, stale) => {
                     *stats.skipped.entry(reason).or_insert(0) += 1;
                     if let Some(id) = stale {
-                        writer.delete_file(id)?;
+                        delete_file(&writer, &mut search_writer, id)?;
                         stats.deleted += 1;
                         changed = true;
                     }
@@ -251,14 +280,14 @@ pub fn run(
                 }
                 Outcome::Indexed(f) => {
                     if let Some(id) = f.existing {
-                        writer.delete_file(id)?;
+                        delete_file(&writer, &mut search_writer, id)?;
                         stats.modified += 1;
                     } else {
                         stats.added += 1;
                     }
                     stats.parsed += 1;
                     changed = true;
-                    writer.insert_file(
+                    let ids = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
                             lang: f.lang,
@@ -272,6 +301,7 @@ pub fn run(
                         &f.chunks,
                         &f.refs,
                     )?;
+                    search_writer.add_file(&f.rel, f.lang, &ids, &f.chunks, &f.symbols)?;
                 }
             }
         }
@@ -302,6 +332,10 @@ pub fn run(
         stats.generation = old_generation + 1;
         writer.set_meta("generation", &stats.generation.to_string())?;
         writer.set_meta("indexed_at", &now.to_string())?;
+        // search: committed before the store, so the store never runs ahead of them.
+        let mut s = search_writer.commit(stats.generation)?;
+        s.rebuilt = search_stale;
+        stats.search = Some(s);
     }
     writer.set_meta("checked_at", &now.to_string())?;
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
@@ -322,6 +356,14 @@ pub fn run(
     stats.chunks = chunks as u64;
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(stats)
+}
+
+/// Deletes a file's rows and its chunks from the search indexes.
+fn delete_file(writer: &Writer, search: &mut SearchWriter, id: i64) -> Result<()> {
+    if let Some((lo, hi)) = writer.chunk_range(id)? {
+        search.delete_chunks(lo, hi);
+    }
+    writer.delete_file(id)
 }
 
 thread_local! {

@@ -581,14 +581,30 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Inserts a file with its symbols, chunks, call sites and imports (unresolved).
+    /// The ids of a file's chunks, `lo..=hi`, or `None` when it has none.
+    pub fn chunk_range(&self, id: i64) -> Result<Option<(i64, i64)>> {
+        let range = self
+            .tx
+            .prepare_cached("SELECT chunk_lo, chunk_hi FROM files WHERE id = ?1")?
+            .query_row([id], |r| {
+                Ok((r.get::<_, Option<i64>>(0)?, r.get::<_, Option<i64>>(1)?))
+            })
+            .optional()?;
+        Ok(match range {
+            Some((Some(lo), Some(hi))) => Some((lo, hi)),
+            _ => None,
+        })
+    }
+
+    /// Inserts a file with its symbols, chunks, call sites and imports (unresolved);
+    /// returns the chunks' ids, in order.
     pub fn insert_file(
         &self,
         file: &FileRow,
         symbols: &[Symbol],
         chunks: &[Chunk],
         refs: &FileRefs,
-    ) -> Result<()> {
+    ) -> Result<Vec<i64>> {
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
@@ -652,7 +668,8 @@ impl Writer<'_> {
                 chunk_ids.first(),
                 chunk_ids.last()
             ])?;
-        self.insert_refs(file_id, &ids, refs)
+        self.insert_refs(file_id, &ids, refs)?;
+        Ok(chunk_ids)
     }
 
     fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {

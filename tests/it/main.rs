@@ -8,4 +8,5 @@ mod graph;
 mod history;
 mod incremental;
 mod robustness;
+mod search;
 mod util;

@@ -1,0 +1,274 @@
+//! The lexical index under `.llmc/lexical/`: a tantivy BM25 index with one document per
+//! chunk, tokenized by [`CodeTokenizer`]. Documents carry the chunk's id; every other
+//! fact about a hit comes from the SQLite store. Each commit carries the index
+//! generation it belongs to as its payload.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use tantivy::collector::{FilterCollector, TopDocs};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::{Index, IndexWriter, ReloadPolicy, Term, doc};
+
+use super::IdFilter;
+use super::tokenize::{CodeTokenizer, tokens};
+
+/// The lexical index directory of a store directory.
+pub fn lexical_dir(store_dir: &Path) -> PathBuf {
+    store_dir.join("lexical")
+}
+
+/// Field weights: a match in a symbol name counts most, then the path.
+const BOOSTS: [(&str, f32); 4] = [("symbol", 3.0), ("path", 1.5), ("doc", 1.0), ("body", 1.0)];
+
+/// The fields of the schema.
+#[derive(Clone, Copy)]
+struct Fields {
+    id: Field,
+    path: Field,
+    symbol: Field,
+    doc: Field,
+    body: Field,
+    kind: Field,
+    lang: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(CodeTokenizer::NAME)
+            .set_index_option(IndexRecordOption::WithFreqs),
+    );
+    let fields = Fields {
+        id: b.add_u64_field("id", INDEXED | FAST),
+        path: b.add_text_field("path", text.clone()),
+        symbol: b.add_text_field("symbol", text.clone()),
+        doc: b.add_text_field("doc", text.clone()),
+        body: b.add_text_field("body", text),
+        kind: b.add_text_field("kind", STRING),
+        lang: b.add_text_field("lang", STRING),
+    };
+    (b.build(), fields)
+}
+
+fn fields_of(schema: &Schema) -> Result<Fields> {
+    let f = |name: &str| {
+        schema
+            .get_field(name)
+            .with_context(|| format!("the lexical index has no `{name}` field"))
+    };
+    Ok(Fields {
+        id: f("id")?,
+        path: f("path")?,
+        symbol: f("symbol")?,
+        doc: f("doc")?,
+        body: f("body")?,
+        kind: f("kind")?,
+        lang: f("lang")?,
+    })
+}
+
+fn open_index(dir: &Path) -> Result<Index> {
+    let index = Index::open_in_dir(dir).with_context(|| format!("opening {}", dir.display()))?;
+    index
+        .tokenizers()
+        .register(CodeTokenizer::NAME, CodeTokenizer::default());
+    Ok(index)
+}
+
+/// The generation of the last commit in `dir`, or `None` when there is no index.
+pub fn generation(dir: &Path) -> Result<Option<u64>> {
+    if !dir.join("meta.json").is_file() {
+        return Ok(None);
+    }
+    let index = open_index(dir)?;
+    let metas = index.load_metas().context("reading the lexical index")?;
+    Ok(metas.payload.and_then(|p| p.parse().ok()))
+}
+
+/// One chunk as the lexical index stores it.
+pub struct LexDoc<'a> {
+    pub id: i64,
+    pub path: &'a str,
+    pub symbol: &'a str,
+    pub doc: &'a str,
+    pub body: &'a str,
+    pub kind: &'a str,
+    pub lang: &'a str,
+}
+
+/// Changes the lexical index during an index run.
+pub struct LexicalWriter {
+    writer: IndexWriter,
+    fields: Fields,
+}
+
+impl LexicalWriter {
+    /// Opens the index in `dir` for writing (`fresh`: starts from an empty one).
+    pub fn open(dir: &Path, fresh: bool, threads: usize) -> Result<LexicalWriter> {
+        if fresh && dir.exists() {
+            std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+        }
+        let index = if dir.join("meta.json").is_file() {
+            open_index(dir)?
+        } else {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            let (schema, _) = schema();
+            let index = Index::create_in_dir(dir, schema)
+                .with_context(|| format!("creating {}", dir.display()))?;
+            index
+                .tokenizers()
+                .register(CodeTokenizer::NAME, CodeTokenizer::default());
+            index
+        };
+        let fields = fields_of(&index.schema())?;
+        let threads = threads.clamp(1, 4);
+        let writer = index
+            .writer_with_num_threads(threads, threads * 32_000_000)
+            .context("opening the lexical index for writing")?;
+        Ok(LexicalWriter { writer, fields })
+    }
+
+    /// Removes chunk `id`'s document (documents added later in this run stay).
+    pub fn delete(&self, id: i64) {
+        self.writer
+            .delete_term(Term::from_field_u64(self.fields.id, id as u64));
+    }
+
+    /// Adds a chunk.
+    pub fn add(&self, d: &LexDoc) -> Result<()> {
+        let f = &self.fields;
+        self.writer
+            .add_document(doc!(
+                f.id => d.id as u64,
+                f.path => d.path,
+                f.symbol => d.symbol,
+                f.doc => d.doc,
+                f.body => d.body,
+                f.kind => d.kind,
+                f.lang => d.lang,
+            ))
+            .context("adding to the lexical index")?;
+        Ok(())
+    }
+
+    /// Commits everything with `generation` as the payload and waits for merges.
+    pub fn commit(mut self, generation: u64) -> Result<()> {
+        let mut prepared = self
+            .writer
+            .prepare_commit()
+            .context("committing the lexical index")?;
+        prepared.set_payload(&generation.to_string());
+        prepared.commit().context("committing the lexical index")?;
+        self.writer
+            .wait_merging_threads()
+            .context("merging the lexical index")?;
+        Ok(())
+    }
+}
+
+/// A reader of the lexical index.
+pub struct LexicalIndex {
+    index: Index,
+    fields: Fields,
+}
+
+impl LexicalIndex {
+    /// Opens the index in `dir`; `None` when there is none.
+    pub fn open(dir: &Path) -> Result<Option<LexicalIndex>> {
+        if !dir.join("meta.json").is_file() {
+            return Ok(None);
+        }
+        let index = open_index(dir)?;
+        let fields = fields_of(&index.schema())?;
+        Ok(Some(LexicalIndex { index, fields }))
+    }
+
+    /// The generation of the commit this reader sees.
+    pub fn generation(&self) -> Option<u64> {
+        self.index
+            .load_metas()
+            .ok()
+            .and_then(|m| m.payload)
+            .and_then(|p| p.parse().ok())
+    }
+
+    /// The `k` best chunks for `query` by BM25, as (chunk id, score), best first.
+    pub fn search(
+        &self,
+        query: &str,
+        k: usize,
+        lang: Option<&str>,
+        filter: &IdFilter,
+    ) -> Result<Vec<(i64, f32)>> {
+        let mut terms: Vec<String> = tokens(query).into_iter().map(|t| t.text).collect();
+        terms.sort();
+        terms.dedup();
+        if terms.is_empty() || k == 0 {
+            return Ok(Vec::new());
+        }
+        let f = &self.fields;
+        let field_of = |name: &str| match name {
+            "symbol" => f.symbol,
+            "path" => f.path,
+            "doc" => f.doc,
+            _ => f.body,
+        };
+        let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for t in &terms {
+            for (name, boost) in BOOSTS {
+                let q = TermQuery::new(
+                    Term::from_field_text(field_of(name), t),
+                    IndexRecordOption::WithFreqs,
+                );
+                should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
+            }
+        }
+        let text_query: Box<dyn Query> = Box::new(BooleanQuery::new(should));
+        let query: Box<dyn Query> = match lang {
+            Some(l) => Box::new(BooleanQuery::new(vec![
+                (Occur::Must, text_query),
+                (
+                    Occur::Must,
+                    Box::new(TermQuery::new(
+                        Term::from_field_text(f.lang, l),
+                        IndexRecordOption::Basic,
+                    )),
+                ),
+            ])),
+            None => text_query,
+        };
+        let reader = self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .context("reading the lexical index")?;
+        let searcher = reader.searcher();
+        let filter = filter.clone();
+        let collector = FilterCollector::new(
+            "id".to_string(),
+            move |id: u64| filter.keep(id as i64),
+            TopDocs::with_limit(k),
+        );
+        let top = searcher
+            .search(&*query, &collector)
+            .context("searching the lexical index")?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let column = searcher
+                .segment_reader(addr.segment_ord)
+                .fast_fields()
+                .u64("id")
+                .context("reading chunk ids")?;
+            if let Some(id) = column.first(addr.doc_id) {
+                out.push((id as i64, score));
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,349 @@
+//! The lexical and semantic memories and raw retrieval over them: a code-aware tokenizer
+//! ([`tokenize`]), a tantivy BM25 index ([`lexical`]), embedders ([`embed`]), quantized
+//! vectors with an HNSW graph and an exact delta ([`vectors`]), reciprocal rank fusion
+//! ([`fuse`]) and the hook that keeps them in step with an index run ([`sync`]).
+//!
+//! [`search`] answers one query. The search indexes hold chunk ids only: paths, lines,
+//! symbols and kinds come from the SQLite store, and a hit whose chunk the store no
+//! longer has is dropped. Nothing here prints.
+
+pub mod embed;
+pub mod fuse;
+pub mod lexical;
+pub mod sync;
+pub mod tokenize;
+pub mod vectors;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::error::LlmcError;
+use crate::store::{Store, store_dir};
+use fuse::{RankedList, RouteRank};
+
+/// Which routes a search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Lexical,
+    Semantic,
+    Hybrid,
+}
+
+impl Mode {
+    /// Parses `lexical`, `semantic` or `hybrid`.
+    pub fn parse(s: &str) -> Result<Mode, LlmcError> {
+        match s {
+            "lexical" => Ok(Mode::Lexical),
+            "semantic" => Ok(Mode::Semantic),
+            "hybrid" => Ok(Mode::Hybrid),
+            other => Err(LlmcError::Config(format!(
+                "unknown search mode `{other}`; expected lexical, semantic or hybrid"
+            ))),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Lexical => "lexical",
+            Mode::Semantic => "semantic",
+            Mode::Hybrid => "hybrid",
+        }
+    }
+}
+
+/// Which chunk ids a search may return: all, or those in a set of id ranges.
+#[derive(Debug, Clone, Default)]
+pub struct IdFilter {
+    /// Sorted, disjoint, inclusive ranges; `None` keeps everything.
+    ranges: Option<Arc<Vec<(i64, i64)>>>,
+}
+
+impl IdFilter {
+    /// A filter keeping only ids in `ranges` (inclusive).
+    pub fn ranges(mut ranges: Vec<(i64, i64)>) -> IdFilter {
+        ranges.sort_unstable();
+        IdFilter {
+            ranges: Some(Arc::new(ranges)),
+        }
+    }
+
+    /// Whether `id` passes.
+    pub fn keep(&self, id: i64) -> bool {
+        match &self.ranges {
+            None => true,
+            Some(r) => {
+                let i = r.partition_point(|&(lo, _)| lo <= id);
+                i > 0 && r[i - 1].1 >= id
+            }
+        }
+    }
+}
+
+/// One search.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    pub query: String,
+    pub mode: Mode,
+    pub k: usize,
+    /// Only files of this language (as `llmc status` names them).
+    pub lang: Option<String>,
+    /// Only files whose path (relative to the root) matches this glob.
+    pub path_glob: Option<String>,
+}
+
+/// A hit, with the chunk's facts from the store.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub symbol: Option<String>,
+    pub kind: String,
+    pub lang: String,
+    pub score: f64,
+    pub routes: Vec<RouteHit>,
+    #[serde(skip)]
+    pub chunk_id: i64,
+}
+
+/// A hit's rank and score in one route.
+#[derive(Debug, Clone, Serialize)]
+pub struct RouteHit {
+    pub route: &'static str,
+    /// 1-based.
+    pub rank: usize,
+    pub score: f32,
+}
+
+impl From<&RouteRank> for RouteHit {
+    fn from(r: &RouteRank) -> Self {
+        RouteHit {
+            route: r.route,
+            rank: r.rank,
+            score: r.score,
+        }
+    }
+}
+
+/// What a search found, and how.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    pub query: String,
+    pub mode: Mode,
+    pub hits: Vec<Hit>,
+    /// Milliseconds per step.
+    pub timings: Vec<(&'static str, f64)>,
+    /// Whether the vector search used the HNSW graph.
+    pub hnsw: bool,
+    /// Hits dropped because the store no longer has their chunk.
+    pub stale_hits: usize,
+    /// Set when the search indexes are from another generation than the store.
+    pub warning: Option<String>,
+}
+
+/// Runs one search over the indexes of `root`.
+pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
+    let mut timings = Vec::new();
+    let t = Instant::now();
+    let store = Store::open_existing(root)?;
+    let generation = store.generation()?;
+    let dir = store_dir(root);
+    let filter = id_filter(&store, req)?;
+    timings.push(("store", ms(t)));
+    let candidates = config.search.candidates.max(req.k);
+    let mut lists = Vec::new();
+    let mut hnsw = false;
+    let mut warning = None;
+    let mut step = |name: &'static str, t: Instant| timings.push((name, ms(t)));
+
+    if matches!(req.mode, Mode::Lexical | Mode::Hybrid) {
+        let t = Instant::now();
+        let lex = lexical::LexicalIndex::open(&lexical::lexical_dir(&dir))?
+            .ok_or_else(|| missing(&dir, "the lexical index is missing"))?;
+        if lex.generation() != Some(generation) {
+            warning = Some(out_of_step());
+        }
+        let hits = lex.search(&req.query, candidates, req.lang.as_deref(), &filter)?;
+        lists.push(RankedList {
+            route: "lexical",
+            weight: config.search.lexical_weight,
+            hits,
+        });
+        step("lexical", t);
+    }
+    if matches!(req.mode, Mode::Semantic | Mode::Hybrid) {
+        let t = Instant::now();
+        let index = vectors::VectorIndex::open(&vectors::vectors_dir(&dir))
+            .map_err(|e| missing(&dir, &format!("{e:#}")))?
+            .ok_or_else(|| missing(&dir, "the vector index is missing"))?;
+        step("vectors_open", t);
+        let t = Instant::now();
+        let embedder = embed::from_config(&config.embed)?;
+        if index.manifest.embedder != embedder.id() {
+            return Err(missing(
+                &dir,
+                &format!(
+                    "the vectors were made by `{}`, the configuration asks for `{}`; run `llmc index` to re-embed",
+                    index.manifest.embedder,
+                    embedder.id()
+                ),
+            ));
+        }
+        if index.manifest.generation != generation {
+            warning = Some(out_of_step());
+        }
+        let q = embedder
+            .embed(&[req.query.as_str()])?
+            .pop()
+            .context("the embedder returned no vector")?;
+        step("embed_query", t);
+        let t = Instant::now();
+        let lang_filter = match &req.lang {
+            Some(l) => {
+                let f = lang_ranges(&store, l)?;
+                Some(f)
+            }
+            None => None,
+        };
+        let keep = |id: i64| filter.keep(id) && lang_filter.as_ref().is_none_or(|f| f.keep(id));
+        let (hits, info) = index.search(&q, candidates, &keep)?;
+        hnsw = info.hnsw;
+        lists.push(RankedList {
+            route: "semantic",
+            weight: config.search.semantic_weight,
+            hits,
+        });
+        step("semantic", t);
+    }
+    let t = Instant::now();
+    let fused = fuse::rrf(&lists, config.search.rrf_k);
+    let mut hits = Vec::new();
+    let mut stale_hits = 0;
+    for f in fused {
+        if hits.len() >= req.k {
+            break;
+        }
+        match chunk_facts(&store, f.id)? {
+            Some(mut h) => {
+                h.score = match req.mode {
+                    Mode::Hybrid => f.score,
+                    _ => f64::from(f.routes[0].score),
+                };
+                h.routes = f.routes.iter().map(RouteHit::from).collect();
+                hits.push(h);
+            }
+            None => stale_hits += 1,
+        }
+    }
+    timings.push(("fuse", ms(t)));
+    Ok(SearchResult {
+        query: req.query.clone(),
+        mode: req.mode,
+        hits,
+        timings,
+        hnsw,
+        stale_hits,
+        warning,
+    })
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+fn missing(dir: &Path, reason: &str) -> anyhow::Error {
+    LlmcError::IndexUnusable {
+        path: dir.to_path_buf(),
+        reason: reason.to_string(),
+    }
+    .into()
+}
+
+fn out_of_step() -> String {
+    "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
+}
+
+/// The id filter for `--path`, from the files table's chunk ranges.
+fn id_filter(store: &Store, req: &SearchRequest) -> Result<IdFilter> {
+    let Some(glob) = &req.path_glob else {
+        return Ok(IdFilter::default());
+    };
+    let matcher = globset::GlobBuilder::new(glob)
+        .literal_separator(false)
+        .build()
+        .map_err(|e| LlmcError::Config(format!("--path {glob}: {e}")))?
+        .compile_matcher();
+    let ranges = file_ranges(store, None)?
+        .into_iter()
+        .filter(|(p, _)| matcher.is_match(p))
+        .map(|(_, r)| r)
+        .collect();
+    Ok(IdFilter::ranges(ranges))
+}
+
+fn lang_ranges(store: &Store, lang: &str) -> Result<IdFilter> {
+    Ok(IdFilter::ranges(
+        file_ranges(store, Some(lang))?
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect(),
+    ))
+}
+
+fn file_ranges(store: &Store, lang: Option<&str>) -> Result<Vec<(String, (i64, i64))>> {
+    store.read(|c| {
+        let mut stmt = c.prepare(
+            "SELECT path, chunk_lo, chunk_hi FROM files
+             WHERE chunk_lo IS NOT NULL AND (?1 IS NULL OR lang = ?1)",
+        )?;
+        let rows = stmt.query_map([lang], |r| {
+            Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
+        })?;
+        rows.collect()
+    })
+}
+
+fn chunk_facts(store: &Store, id: i64) -> Result<Option<Hit>> {
+    use rusqlite::OptionalExtension as _;
+    store.read(|c| {
+        c.prepare_cached(
+            "SELECT f.path, c.start_line, c.end_line, c.symbol, coalesce(s.kind, c.kind), f.lang
+             FROM chunks c JOIN files f ON f.id = c.file_id
+             LEFT JOIN symbols s ON s.id = c.symbol_id WHERE c.id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok(Hit {
+                path: r.get(0)?,
+                start_line: r.get(1)?,
+                end_line: r.get(2)?,
+                symbol: r.get(3)?,
+                kind: r.get(4)?,
+                lang: r.get(5)?,
+                score: 0.0,
+                routes: Vec::new(),
+                chunk_id: id,
+            })
+        })
+        .optional()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_filters_test_inclusive_ranges() {
+        let f = IdFilter::ranges(vec![(10, 12), (1, 3)]);
+        let kept: Vec<i64> = (0..15).filter(|&i| f.keep(i)).collect();
+        assert_eq!(kept, [1, 2, 3, 10, 11, 12]);
+        assert!(IdFilter::default().keep(99));
+        assert!(!IdFilter::ranges(Vec::new()).keep(1));
+    }
+}

@@ -1,0 +1,180 @@
+//! Keeps the lexical and vector indexes in step with the SQLite store during an index
+//! run. The run feeds every deleted chunk id and every inserted chunk (with its text,
+//! which only the run has in memory); [`SearchWriter::commit`] commits both indexes with
+//! the new generation *before* the store commits it.
+//!
+//! When the run is killed between the two commits, the search indexes are one
+//! generation ahead of the store. Readers drop hits whose chunk no longer exists, and
+//! the next run sees the mismatch (as it sees a switched embedder) and rebuilds
+//! everything: the search indexes can only be refilled from the files' text.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::embed::{self, Embedder};
+use super::lexical::{self, LexDoc, LexicalWriter};
+use super::vectors::{self, VectorWriteConfig, VectorWriteStats, VectorWriter};
+use crate::config::Config;
+use crate::model::{Chunk, Symbol};
+use crate::store::store_dir;
+
+/// Texts embedded per batch by the built-in embedder (it spreads a batch over the cores).
+const BUILTIN_BATCH: usize = 2048;
+
+/// What the search indexes did in an index run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SearchStats {
+    /// Why everything was re-indexed, when it was.
+    pub rebuilt: Option<String>,
+    pub embedder: String,
+    pub vectors: VectorWriteStats,
+}
+
+/// Owns the embedder for the duration of an index run.
+pub struct SearchSync {
+    embedder: Box<dyn Embedder>,
+    config: Config,
+}
+
+impl SearchSync {
+    /// Builds the configured embedder (for Ollama: checks the server and the model).
+    pub fn new(config: &Config) -> Result<SearchSync> {
+        Ok(SearchSync {
+            embedder: embed::from_config(&config.embed)?,
+            config: config.clone(),
+        })
+    }
+
+    /// Why the search indexes of `root` cannot be updated incrementally from a store at
+    /// `generation`: missing, out of step, or made by another embedder.
+    pub fn stale_reason(&self, root: &Path, generation: u64) -> Result<Option<String>> {
+        if generation == 0 {
+            return Ok(None);
+        }
+        let dir = store_dir(root);
+        let lex = lexical::generation(&lexical::lexical_dir(&dir))
+            .ok()
+            .flatten();
+        if lex != Some(generation) {
+            return Ok(Some(match lex {
+                None => "the lexical index is missing".into(),
+                Some(g) => {
+                    format!("the lexical index is at generation {g}, the store at {generation}")
+                }
+            }));
+        }
+        let manifest = vectors::read_manifest(&vectors::vectors_dir(&dir))
+            .ok()
+            .flatten();
+        Ok(match manifest {
+            None => Some("the vector index is missing".into()),
+            Some(m) if m.generation != generation => Some(format!(
+                "the vector index is at generation {}, the store at {generation}",
+                m.generation
+            )),
+            Some(m) if m.embedder != self.embedder.id() => Some(format!(
+                "the vectors were made by `{}`, the configuration asks for `{}`",
+                m.embedder,
+                self.embedder.id()
+            )),
+            Some(_) => None,
+        })
+    }
+
+    /// Opens both indexes for writing (`fresh`: from nothing).
+    pub fn writer(&self, root: &Path, fresh: bool) -> Result<SearchWriter<'_>> {
+        let dir = store_dir(root);
+        let batch = if self.config.embed.provider == "builtin" {
+            BUILTIN_BATCH
+        } else {
+            self.config.embed.batch_size.max(1)
+        };
+        let lex = LexicalWriter::open(
+            &lexical::lexical_dir(&dir),
+            fresh,
+            self.config.index.worker_threads(),
+        )?;
+        let vec = VectorWriter::open(
+            &vectors::vectors_dir(&dir),
+            self.embedder.as_ref(),
+            VectorWriteConfig {
+                delta_max: self.config.search.delta_max,
+                hnsw_min_vectors: self.config.search.hnsw_min_vectors,
+                batch,
+            },
+            fresh,
+        )?;
+        Ok(SearchWriter {
+            lex,
+            vec,
+            fresh,
+            embedder: self.embedder.id(),
+        })
+    }
+}
+
+/// The search side of one index run's write transaction.
+pub struct SearchWriter<'e> {
+    lex: LexicalWriter,
+    vec: VectorWriter<'e>,
+    fresh: bool,
+    embedder: String,
+}
+
+impl SearchWriter<'_> {
+    /// Removes the chunks with ids `lo..=hi`.
+    pub fn delete_chunks(&mut self, lo: i64, hi: i64) {
+        for id in lo..=hi {
+            self.lex.delete(id);
+            self.vec.delete(id);
+        }
+    }
+
+    /// Adds one file's chunks, `ids[i]` being the store's id of `chunks[i]`.
+    pub fn add_file(
+        &mut self,
+        path: &str,
+        lang: &str,
+        ids: &[i64],
+        chunks: &[Chunk],
+        symbols: &[Symbol],
+    ) -> Result<()> {
+        for (&id, c) in ids.iter().zip(chunks) {
+            let symbol = c.symbol.as_deref().unwrap_or("");
+            let doc = c
+                .symbol_index
+                .and_then(|i| symbols.get(i))
+                .map_or("", |s| s.doc.as_str());
+            self.lex.add(&LexDoc {
+                id,
+                path,
+                symbol,
+                doc,
+                body: &c.text,
+                kind: c.kind.as_str(),
+                lang,
+            })?;
+            self.vec.add(id, embed_text(path, symbol, &c.text))?;
+        }
+        Ok(())
+    }
+
+    /// Commits both indexes at `generation`.
+    pub fn commit(self, generation: u64) -> Result<SearchStats> {
+        let vectors = self.vec.commit(generation, self.fresh)?;
+        self.lex.commit(generation)?;
+        Ok(SearchStats {
+            rebuilt: None,
+            embedder: self.embedder,
+            vectors,
+        })
+    }
+}
+
+/// The text a chunk is embedded as: its file's name, its symbol and its text.
+pub fn embed_text(path: &str, symbol: &str, text: &str) -> String {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    format!("{file}\n{symbol}\n{text}")
+}

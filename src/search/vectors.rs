@@ -1,0 +1,621 @@
+//! The semantic index under `.llmc/vectors/`: one vector per chunk, quantized to `i8`
+//! with a scale per vector, in a main set (`base-*.vec`) and a small delta
+//! (`delta-*.vec`) of vectors added since the main set was last rebuilt. Deleted or
+//! replaced chunks are masked in the main set by position. Past
+//! `search.hnsw_min_vectors`, an HNSW graph (instant-distance) over the main set is kept
+//! beside it (`hnsw-*.bin`); the delta is always scanned exactly.
+//!
+//! `manifest.json` names the files of the current state, the embedder that made the
+//! vectors and the index generation they belong to; it is replaced by a rename, so a
+//! reader sees either the old or the new state, never a mix.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+use super::embed::Embedder;
+
+const MAGIC: &[u8; 8] = b"LLMCVEC1";
+const MANIFEST: &str = "manifest.json";
+
+/// The vector directory of a store directory.
+pub fn vectors_dir(store_dir: &Path) -> PathBuf {
+    store_dir.join("vectors")
+}
+
+/// What the vector directory holds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The index generation these vectors belong to.
+    pub generation: u64,
+    /// [`Embedder::id`] of the embedder that made them.
+    pub embedder: String,
+    /// Dimensions (0 while there are no vectors).
+    pub dim: usize,
+    pub base: Option<String>,
+    pub delta: Option<String>,
+    pub hnsw: Option<String>,
+    /// Positions in the main set whose chunks are gone.
+    pub masked: Vec<u32>,
+}
+
+/// Reads the manifest, or `None` when there is none.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>> {
+    let p = dir.join(MANIFEST);
+    match std::fs::read(&p) {
+        Ok(bytes) => Ok(Some(
+            serde_json::from_slice(&bytes).with_context(|| format!("reading {}", p.display()))?,
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", p.display())),
+    }
+}
+
+/// A set of quantized vectors with their chunk ids.
+#[derive(Debug, Clone, Default)]
+pub struct Segment {
+    pub dim: usize,
+    pub ids: Vec<i64>,
+    pub scales: Vec<f32>,
+    /// `ids.len() * dim` values.
+    pub data: Vec<i8>,
+}
+
+impl Segment {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The quantized vector at `i`.
+    pub fn vector(&self, i: usize) -> &[i8] {
+        &self.data[i * self.dim..(i + 1) * self.dim]
+    }
+
+    /// Appends a vector.
+    pub fn push(&mut self, id: i64, q: &QVec) {
+        self.ids.push(id);
+        self.scales.push(q.scale);
+        self.data.extend_from_slice(&q.values);
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16 + self.len() * (12 + self.dim));
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(self.dim as u32).to_le_bytes());
+        out.extend_from_slice(&(self.len() as u32).to_le_bytes());
+        for id in &self.ids {
+            out.extend_from_slice(&id.to_le_bytes());
+        }
+        for s in &self.scales {
+            out.extend_from_slice(&s.to_le_bytes());
+        }
+        out.extend(self.data.iter().map(|&v| v as u8));
+        out
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Segment> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            bail!("not a vector file");
+        }
+        let dim = u32_at(bytes, 8) as usize;
+        let n = u32_at(bytes, 12) as usize;
+        let ids_end = 16 + n * 8;
+        let scales_end = ids_end + n * 4;
+        if bytes.len() != scales_end + n * dim {
+            bail!("truncated vector file");
+        }
+        let ids = bytes[16..ids_end]
+            .chunks_exact(8)
+            .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        let scales = bytes[ids_end..scales_end]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
+            .collect();
+        let data = bytes[scales_end..].iter().map(|&b| b as i8).collect();
+        Ok(Segment {
+            dim,
+            ids,
+            scales,
+            data,
+        })
+    }
+
+    fn read(path: &Path) -> Result<Segment> {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        Segment::from_bytes(&bytes).with_context(|| format!("reading {}", path.display()))
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// A vector quantized to `i8`: `values[i] * scale` approximates the original.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QVec {
+    pub values: Vec<i8>,
+    pub scale: f32,
+}
+
+impl QVec {
+    /// Quantizes `v`.
+    pub fn new(v: &[f32]) -> QVec {
+        let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+        if max == 0.0 {
+            return QVec {
+                values: vec![0; v.len()],
+                scale: 0.0,
+            };
+        }
+        let scale = max / 127.0;
+        QVec {
+            values: v.iter().map(|x| (x / scale).round() as i8).collect(),
+            scale,
+        }
+    }
+}
+
+/// The dot product of two quantized vectors, unscaled.
+#[inline]
+pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| i32::from(x) * i32::from(y))
+        .sum()
+}
+
+impl instant_distance::Point for QVec {
+    fn distance(&self, other: &Self) -> f32 {
+        1.0 - dot_i8(&self.values, &other.values) as f32 * self.scale * other.scale
+    }
+}
+
+/// The HNSW graph over the main set: values are positions in it.
+type Graph = instant_distance::HnswMap<QVec, u32>;
+
+/// The vectors as a reader sees them.
+pub struct VectorIndex {
+    pub manifest: Manifest,
+    base: Segment,
+    delta: Segment,
+    masked: Vec<bool>,
+    graph: Option<Graph>,
+}
+
+/// How a vector search went.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VectorSearchInfo {
+    /// Whether the HNSW graph was used for the main set.
+    pub hnsw: bool,
+    /// Vectors compared exactly.
+    pub scanned: usize,
+}
+
+impl VectorIndex {
+    /// Opens the vectors in `dir`; `None` when there are none.
+    pub fn open(dir: &Path) -> Result<Option<VectorIndex>> {
+        let Some(manifest) = read_manifest(dir)? else {
+            return Ok(None);
+        };
+        let load = |name: &Option<String>| -> Result<Segment> {
+            match name {
+                Some(n) => Segment::read(&dir.join(n)),
+                None => Ok(Segment {
+                    dim: manifest.dim,
+                    ..Segment::default()
+                }),
+            }
+        };
+        let base = load(&manifest.base)?;
+        let delta = load(&manifest.delta)?;
+        let mut masked = vec![false; base.len()];
+        for &p in &manifest.masked {
+            if let Some(m) = masked.get_mut(p as usize) {
+                *m = true;
+            }
+        }
+        let graph = match &manifest.hnsw {
+            Some(n) => {
+                let p = dir.join(n);
+                let bytes =
+                    std::fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
+                Some(
+                    postcard::from_bytes::<Graph>(&bytes)
+                        .with_context(|| format!("reading {}", p.display()))?,
+                )
+            }
+            None => None,
+        };
+        Ok(Some(VectorIndex {
+            manifest,
+            base,
+            delta,
+            masked,
+            graph,
+        }))
+    }
+
+    /// Vectors that are live (not masked).
+    pub fn live(&self) -> usize {
+        self.masked.iter().filter(|m| !**m).count() + self.delta.len()
+    }
+
+    /// The `k` nearest live vectors to `query` among those whose id `keep` accepts, as
+    /// (chunk id, cosine similarity), best first.
+    pub fn search(
+        &self,
+        query: &[f32],
+        k: usize,
+        keep: &dyn Fn(i64) -> bool,
+    ) -> Result<(Vec<(i64, f32)>, VectorSearchInfo)> {
+        if query.len() != self.manifest.dim && self.live() > 0 {
+            bail!(
+                "the query vector has {} dimensions, the index {}",
+                query.len(),
+                self.manifest.dim
+            );
+        }
+        let q = QVec::new(query);
+        let mut info = VectorSearchInfo::default();
+        let mut hits: Vec<(i64, f32)> = Vec::new();
+        match &self.graph {
+            Some(graph) => {
+                info.hnsw = true;
+                let mut search = instant_distance::Search::default();
+                for item in graph.search(&q, &mut search) {
+                    let pos = *item.value as usize;
+                    if self.masked.get(pos).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let id = self.base.ids[pos];
+                    if keep(id) {
+                        hits.push((id, 1.0 - item.distance));
+                        if hits.len() >= k {
+                            break;
+                        }
+                    }
+                }
+            }
+            None => {
+                info.scanned += self.base.len();
+                scan(&self.base, &q, Some(&self.masked), keep, &mut hits);
+            }
+        }
+        info.scanned += self.delta.len();
+        scan(&self.delta, &q, None, keep, &mut hits);
+        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        hits.truncate(k);
+        Ok((hits, info))
+    }
+}
+
+fn scan(
+    seg: &Segment,
+    q: &QVec,
+    masked: Option<&[bool]>,
+    keep: &dyn Fn(i64) -> bool,
+    out: &mut Vec<(i64, f32)>,
+) {
+    for i in 0..seg.len() {
+        if masked.is_some_and(|m| m[i]) || !keep(seg.ids[i]) {
+            continue;
+        }
+        let d = dot_i8(seg.vector(i), &q.values) as f32 * seg.scales[i] * q.scale;
+        out.push((seg.ids[i], d));
+    }
+}
+
+/// Settings of a vector write.
+#[derive(Debug, Clone, Copy)]
+pub struct VectorWriteConfig {
+    pub delta_max: usize,
+    pub hnsw_min_vectors: usize,
+    /// Texts embedded per call.
+    pub batch: usize,
+}
+
+/// What a vector write did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct VectorWriteStats {
+    pub embedded: u64,
+    pub embed_seconds: f64,
+    /// Whether the delta was folded into a new main set.
+    pub compacted: bool,
+    pub hnsw_built: bool,
+    pub vectors: u64,
+}
+
+/// Changes the vectors during an index run; [`VectorWriter::commit`] publishes them.
+pub struct VectorWriter<'e> {
+    dir: PathBuf,
+    embedder: &'e dyn Embedder,
+    embedder_id: String,
+    old: Manifest,
+    base: Segment,
+    base_pos: HashMap<i64, u32>,
+    masked: BTreeSet<u32>,
+    delta: BTreeMap<i64, QVec>,
+    dim: usize,
+    pending: Vec<(i64, String)>,
+    cfg: VectorWriteConfig,
+    stats: VectorWriteStats,
+}
+
+impl<'e> VectorWriter<'e> {
+    /// Starts from the state in `dir` (`fresh`: from nothing).
+    pub fn open(
+        dir: &Path,
+        embedder: &'e dyn Embedder,
+        cfg: VectorWriteConfig,
+        fresh: bool,
+    ) -> Result<VectorWriter<'e>> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let embedder_id = embedder.id();
+        let mut w = VectorWriter {
+            dir: dir.to_path_buf(),
+            embedder,
+            embedder_id,
+            old: Manifest::default(),
+            base: Segment::default(),
+            base_pos: HashMap::new(),
+            masked: BTreeSet::new(),
+            delta: BTreeMap::new(),
+            dim: 0,
+            pending: Vec::new(),
+            cfg,
+            stats: VectorWriteStats::default(),
+        };
+        if fresh {
+            return Ok(w);
+        }
+        let Some(index) = VectorIndex::open(dir)? else {
+            return Ok(w);
+        };
+        w.old = index.manifest.clone();
+        w.dim = index.manifest.dim;
+        w.masked = index.manifest.masked.iter().copied().collect();
+        w.base_pos = index
+            .base
+            .ids
+            .iter()
+            .enumerate()
+            .filter(|(p, _)| !w.masked.contains(&(*p as u32)))
+            .map(|(p, &id)| (id, p as u32))
+            .collect();
+        for i in 0..index.delta.len() {
+            w.delta.insert(
+                index.delta.ids[i],
+                QVec {
+                    values: index.delta.vector(i).to_vec(),
+                    scale: index.delta.scales[i],
+                },
+            );
+        }
+        w.base = index.base;
+        Ok(w)
+    }
+
+    /// Removes the vector of chunk `id`, if there is one.
+    pub fn delete(&mut self, id: i64) {
+        if let Some(p) = self.base_pos.remove(&id) {
+            self.masked.insert(p);
+        }
+        self.delta.remove(&id);
+        self.pending.retain(|(i, _)| *i != id);
+    }
+
+    /// Queues `text` to be embedded as chunk `id`.
+    pub fn add(&mut self, id: i64, text: String) -> Result<()> {
+        self.pending.push((id, text));
+        if self.pending.len() >= self.cfg.batch {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let started = std::time::Instant::now();
+        let texts: Vec<&str> = self.pending.iter().map(|(_, t)| t.as_str()).collect();
+        let vectors = self.embedder.embed(&texts)?;
+        if vectors.len() != texts.len() {
+            bail!(
+                "the embedder returned {} vectors for {} texts",
+                vectors.len(),
+                texts.len()
+            );
+        }
+        for ((id, _), v) in self.pending.drain(..).zip(vectors) {
+            if self.dim == 0 {
+                self.dim = v.len();
+            }
+            if v.len() != self.dim {
+                bail!(
+                    "the embedder returned a vector of {} dimensions, expected {}",
+                    v.len(),
+                    self.dim
+                );
+            }
+            self.delta.insert(id, QVec::new(&v));
+            self.stats.embedded += 1;
+        }
+        self.stats.embed_seconds += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Writes the new state for `generation` and makes it current. With `compact`, or
+    /// when the delta and the masked vectors outgrow `delta_max`, the main set is
+    /// rebuilt from everything live (and its HNSW graph with it).
+    pub fn commit(mut self, generation: u64, compact: bool) -> Result<VectorWriteStats> {
+        self.flush()?;
+        let tag = format!("{generation}-{}", std::process::id());
+        let mut manifest = Manifest {
+            generation,
+            embedder: self.embedder_id.clone(),
+            dim: self.dim,
+            base: self.old.base.clone(),
+            delta: None,
+            hnsw: self.old.hnsw.clone(),
+            masked: self.masked.iter().copied().collect(),
+        };
+        let churn = self.delta.len() + self.masked.len();
+        if compact || churn > self.cfg.delta_max || self.old.base.is_none() {
+            let mut base = Segment {
+                dim: self.dim,
+                ..Segment::default()
+            };
+            for p in 0..self.base.len() {
+                if !self.masked.contains(&(p as u32)) {
+                    base.ids.push(self.base.ids[p]);
+                    base.scales.push(self.base.scales[p]);
+                    base.data.extend_from_slice(self.base.vector(p));
+                }
+            }
+            for (id, q) in &self.delta {
+                base.push(*id, q);
+            }
+            let name = format!("base-{tag}.vec");
+            write_atomic(&self.dir.join(&name), &base.to_bytes())?;
+            manifest.base = Some(name);
+            manifest.masked.clear();
+            manifest.hnsw = None;
+            if base.len() >= self.cfg.hnsw_min_vectors && !base.is_empty() {
+                let points: Vec<QVec> = (0..base.len())
+                    .map(|i| QVec {
+                        values: base.vector(i).to_vec(),
+                        scale: base.scales[i],
+                    })
+                    .collect();
+                let values: Vec<u32> = (0..base.len() as u32).collect();
+                let graph: Graph = instant_distance::Builder::default()
+                    .seed(42)
+                    .build(points, values);
+                let bytes = postcard::to_stdvec(&graph).context("serializing the HNSW graph")?;
+                let name = format!("hnsw-{tag}.bin");
+                write_atomic(&self.dir.join(&name), &bytes)?;
+                manifest.hnsw = Some(name);
+                self.stats.hnsw_built = true;
+            }
+            self.stats.compacted = true;
+            self.stats.vectors = base.len() as u64;
+        } else {
+            let mut delta = Segment {
+                dim: self.dim,
+                ..Segment::default()
+            };
+            for (id, q) in &self.delta {
+                delta.push(*id, q);
+            }
+            if !delta.is_empty() {
+                let name = format!("delta-{tag}.vec");
+                write_atomic(&self.dir.join(&name), &delta.to_bytes())?;
+                manifest.delta = Some(name);
+            }
+            self.stats.vectors = (self.base.len() - self.masked.len() + delta.len()) as u64;
+        }
+        let bytes = serde_json::to_vec_pretty(&manifest)?;
+        write_atomic(&self.dir.join(MANIFEST), &bytes)?;
+        // Files the new manifest does not name are no one's any more.
+        let keep: Vec<&String> = [&manifest.base, &manifest.delta, &manifest.hnsw]
+            .into_iter()
+            .flatten()
+            .collect();
+        if let Ok(rd) = std::fs::read_dir(&self.dir) {
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name != MANIFEST && !keep.iter().any(|k| **k == name) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        Ok(self.stats)
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::embed::HashEmbedder;
+
+    fn cfg(hnsw_min_vectors: usize) -> VectorWriteConfig {
+        VectorWriteConfig {
+            delta_max: 3,
+            hnsw_min_vectors,
+            batch: 2,
+        }
+    }
+
+    #[test]
+    fn quantized_dot_products_approximate_cosines() {
+        let a = [0.6f32, 0.8, 0.0];
+        let b = [0.8f32, 0.6, 0.0];
+        let (qa, qb) = (QVec::new(&a), QVec::new(&b));
+        let d = dot_i8(&qa.values, &qb.values) as f32 * qa.scale * qb.scale;
+        assert!((d - 0.96).abs() < 0.01, "{d}");
+    }
+
+    fn ids_of(dir: &Path, e: &HashEmbedder, q: &str) -> Result<Vec<i64>> {
+        let idx = VectorIndex::open(dir)?.context("index exists")?;
+        let qv = e.embed(&[q])?.remove(0);
+        Ok(idx
+            .search(&qv, 10, &|_| true)?
+            .0
+            .into_iter()
+            .map(|h| h.0)
+            .collect())
+    }
+
+    #[test]
+    fn deltas_masks_and_compaction_keep_the_live_set() -> Result<()> {
+        for hnsw_min in [1, 1000] {
+            let dir = tempfile::tempdir()?;
+            let e = HashEmbedder::new(64)?;
+            let mut w = VectorWriter::open(dir.path(), &e, cfg(hnsw_min), true)?;
+            for (id, t) in [(1, "alpha parser"), (2, "beta network"), (3, "gamma disk")] {
+                w.add(id, t.into())?;
+            }
+            let s = w.commit(1, false)?;
+            assert!(s.compacted);
+            assert_eq!(s.hnsw_built, hnsw_min == 1);
+            assert_eq!(ids_of(dir.path(), &e, "network")?[0], 2);
+
+            // Replace chunk 2 and reuse its id for new text; delete 3.
+            let mut w = VectorWriter::open(dir.path(), &e, cfg(hnsw_min), false)?;
+            w.delete(2);
+            w.delete(3);
+            w.add(2, "delta storage".into())?;
+            let s = w.commit(2, false)?;
+            assert!(!s.compacted);
+            assert_eq!(s.vectors, 2);
+            let ids = ids_of(dir.path(), &e, "network storage")?;
+            assert_eq!(ids.len(), 2, "{ids:?}");
+            assert_eq!(ids[0], 2);
+
+            // A forced compaction folds the delta in.
+            let w = VectorWriter::open(dir.path(), &e, cfg(hnsw_min), false)?;
+            let s = w.commit(3, true)?;
+            assert!(s.compacted);
+            let idx = VectorIndex::open(dir.path())?.context("exists")?;
+            assert_eq!((idx.live(), idx.manifest.generation), (2, 3));
+            let files = std::fs::read_dir(dir.path())?.count();
+            assert_eq!(files, if hnsw_min == 1 { 3 } else { 2 });
+        }
+        Ok(())
+    }
+}
