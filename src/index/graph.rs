@@ -10,7 +10,7 @@
 //! an incremental run and `--rebuild` leave the same rows behind (a rename never leaves
 //! a stale edge).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use anyhow::Result;
@@ -29,6 +29,24 @@ pub const RESOLUTIONS: [&str; 6] = [
     "external",
     "unresolved",
 ];
+
+/// What an index run changed, so that resolution revisits only the calls whose answer
+/// can differ: every call in a new or changed file, every call whose name a changed or
+/// deleted file defines (or defined) or exports under an alias, every call whose
+/// receiver is typed by another call's result, and every call in a file whose imports
+/// now lead elsewhere.
+#[derive(Debug, Default, Clone)]
+pub struct Affected {
+    /// Resolve everything (a fresh store or `--rebuild`).
+    pub all: bool,
+    /// Files (new ids) written by this run.
+    pub files: HashSet<i64>,
+    pub names: HashSet<String>,
+}
+
+/// Past this many affected names or files, one pass over every call is cheaper than
+/// the selective queries.
+const SELECTIVE_LIMIT: usize = 20_000;
 
 /// Counts from one resolution pass.
 #[derive(Debug, Default, Clone, Copy)]
@@ -153,7 +171,7 @@ struct Graph {
 }
 
 /// Resolves every call and import in the store (inside the index run's transaction).
-pub fn resolve(conn: &Connection, root: &Path) -> Result<ResolveStats> {
+pub fn resolve(conn: &Connection, root: &Path, affected: &Affected) -> Result<ResolveStats> {
     let mut g = load(conn, root)?;
     let imports = load_imports(conn, &g)?;
     let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
@@ -195,7 +213,25 @@ pub fn resolve(conn: &Connection, root: &Path) -> Result<ResolveStats> {
             }
         }
     }
-    let calls = load_calls(conn, &g)?;
+    // Imports whose target changed: their files' calls are all revisited.
+    let mut files = affected.files.clone();
+    let import_files: HashMap<i64, i64> =
+        imports.iter().map(|i| (i.id, g.files[i.file].id)).collect();
+    let mut update = conn.prepare_cached("UPDATE imports SET target_file_id = ?2 WHERE id = ?1")?;
+    for (id, old, new) in import_targets {
+        if old != new {
+            update.execute(params![id, new])?;
+            if let Some(&f) = import_files.get(&id) {
+                files.insert(f);
+            }
+        }
+    }
+    let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
+    let calls = if selective {
+        load_affected_calls(conn, &g, &files, &affected.names)?
+    } else {
+        load_calls(conn, &g, "")?
+    };
     let mut stats = ResolveStats::default();
     let mut update = conn.prepare_cached(
         "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5 WHERE id = ?1",
@@ -212,12 +248,6 @@ pub fn resolve(conn: &Connection, root: &Path) -> Result<ResolveStats> {
         if new != c.old {
             update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
             stats.updated += 1;
-        }
-    }
-    let mut update = conn.prepare_cached("UPDATE imports SET target_file_id = ?2 WHERE id = ?1")?;
-    for (id, old, new) in import_targets {
-        if old != new {
-            update.execute(params![id, new])?;
         }
     }
     Ok(stats)
@@ -372,13 +402,38 @@ fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow>> {
     Ok(out)
 }
 
-fn load_calls(conn: &Connection, g: &Graph) -> Result<Vec<CallRow>> {
+/// The calls an incremental run must revisit (see [`Affected`]).
+fn load_affected_calls(
+    conn: &Connection,
+    g: &Graph,
+    files: &HashSet<i64>,
+    names: &HashSet<String>,
+) -> Result<Vec<CallRow>> {
+    let names: Vec<&String> = names.iter().collect();
+    let files: Vec<i64> = files.iter().copied().collect();
+    let mut calls = load_calls(
+        conn,
+        g,
+        &format!(
+            "WHERE name IN (SELECT value FROM json_each('{}'))
+                OR receiver_type LIKE '%()'
+                OR file_id IN (SELECT value FROM json_each('{}'))",
+            serde_json::to_string(&names)?.replace('\'', "''"),
+            serde_json::to_string(&files)?
+        ),
+    )?;
+    calls.sort_by_key(|c| c.id);
+    calls.dedup_by_key(|c| c.id);
+    Ok(calls)
+}
+
+fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>> {
     let files: HashMap<i64, usize> = g.files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
     let syms: HashMap<i64, usize> = g.syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare(&format!(
         "SELECT id, file_id, caller_id, name, qualifier, kind, receiver_type,
-                callee_id, resolution, candidates, external FROM calls ORDER BY id",
-    )?;
+                callee_id, resolution, candidates, external FROM calls {filter} ORDER BY id"
+    ))?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {

@@ -206,7 +206,13 @@ pub fn run(
         writer.clear()?;
     }
     let mut changed = opts.rebuild || old_generation == 0;
+    // What the code graph must re-resolve (graph::resolve); everything on a fresh store.
+    let mut affected = graph::Affected {
+        all: changed,
+        ..graph::Affected::default()
+    };
     for (_, id) in &plan.deleted {
+        affected.names.extend(writer.graph_names(*id)?);
         writer.delete_file(*id)?;
         stats.deleted += 1;
         changed = true;
@@ -236,6 +242,7 @@ pub fn run(
                 Outcome::Skipped(reason, stale) => {
                     *stats.skipped.entry(reason).or_insert(0) += 1;
                     if let Some(id) = stale {
+                        affected.names.extend(writer.graph_names(id)?);
                         writer.delete_file(id)?;
                         stats.deleted += 1;
                         changed = true;
@@ -247,6 +254,7 @@ pub fn run(
                 }
                 Outcome::Indexed(f) => {
                     if let Some(id) = f.existing {
+                        affected.names.extend(writer.graph_names(id)?);
                         writer.delete_file(id)?;
                         stats.modified += 1;
                     } else {
@@ -254,7 +262,10 @@ pub fn run(
                     }
                     stats.parsed += 1;
                     changed = true;
-                    writer.insert_file(
+                    affected
+                        .names
+                        .extend(f.symbols.iter().map(|s| s.name.clone()));
+                    let file_id = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
                             lang: f.lang,
@@ -268,6 +279,7 @@ pub fn run(
                         &f.chunks,
                         &f.refs,
                     )?;
+                    affected.files.insert(file_id);
                 }
             }
         }
@@ -279,7 +291,7 @@ pub fn run(
     // The code graph: resolve every call and import against what is now stored.
     if changed {
         let t = Instant::now();
-        graph::resolve(writer.conn(), root).context("resolving the code graph")?;
+        graph::resolve(writer.conn(), root, &affected).context("resolving the code graph")?;
         stats.graph_seconds = t.elapsed().as_secs_f64();
     }
     if changed {

@@ -97,6 +97,7 @@ const SCHEMA_INDEXES: &str = "
 CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX calls_callee ON calls(callee_id);
 CREATE INDEX calls_caller ON calls(caller_id);
+CREATE INDEX calls_name ON calls(name);
 CREATE INDEX imports_target ON imports(target_file_id);
 ";
 
@@ -540,7 +541,7 @@ impl Writer<'_> {
         symbols: &[Symbol],
         chunks: &[Chunk],
         refs: &FileRefs,
-    ) -> Result<()> {
+    ) -> Result<i64> {
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
@@ -604,7 +605,21 @@ impl Writer<'_> {
                 chunk_ids.first(),
                 chunk_ids.last()
             ])?;
-        self.insert_refs(file_id, &ids, refs)
+        self.insert_refs(file_id, &ids, refs)?;
+        Ok(file_id)
+    }
+
+    /// The names whose calls may resolve differently once this file changes: the
+    /// names it defines and the local names other files import from it.
+    pub fn graph_names(&self, file_id: i64) -> Result<Vec<String>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT name FROM symbols WHERE id BETWEEN
+               (SELECT sym_lo FROM files WHERE id = ?1) AND (SELECT sym_hi FROM files WHERE id = ?1)
+             UNION SELECT coalesce(alias, name) FROM imports WHERE target_file_id = ?1
+               AND coalesce(alias, name) IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([file_id], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {
