@@ -402,6 +402,9 @@ fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow>> {
     Ok(out)
 }
 
+const CALL_COLUMNS: &str = "id, file_id, caller_id, name, qualifier, kind, receiver_type,
+    callee_id, resolution, candidates, external";
+
 /// The calls an incremental run must revisit (see [`Affected`]).
 fn load_affected_calls(
     conn: &Connection,
@@ -410,18 +413,26 @@ fn load_affected_calls(
     names: &HashSet<String>,
 ) -> Result<Vec<CallRow>> {
     let names: Vec<&String> = names.iter().collect();
-    let files: Vec<i64> = files.iter().copied().collect();
+    let names_json = serde_json::to_string(&names)?.replace('\'', "''");
     let mut calls = load_calls(
         conn,
         g,
         &format!(
-            "WHERE name IN (SELECT value FROM json_each('{}'))
-                OR receiver_type LIKE '%()'
-                OR file_id IN (SELECT value FROM json_each('{}'))",
-            serde_json::to_string(&names)?.replace('\'', "''"),
-            serde_json::to_string(&files)?
+            "WHERE name IN (SELECT value FROM json_each('{names_json}'))
+             UNION ALL SELECT {CALL_COLUMNS} FROM calls
+             WHERE receiver_call IN (SELECT value FROM json_each('{names_json}'))"
         ),
     )?;
+    for f in files {
+        calls.extend(load_calls(
+            conn,
+            g,
+            &format!(
+                "WHERE id BETWEEN (SELECT calls_lo FROM files WHERE id = {f})
+                              AND (SELECT calls_hi FROM files WHERE id = {f})"
+            ),
+        )?);
+    }
     calls.sort_by_key(|c| c.id);
     calls.dedup_by_key(|c| c.id);
     Ok(calls)
@@ -431,8 +442,7 @@ fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>
     let files: HashMap<i64, usize> = g.files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
     let syms: HashMap<i64, usize> = g.syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
     let mut stmt = conn.prepare(&format!(
-        "SELECT id, file_id, caller_id, name, qualifier, kind, receiver_type,
-                callee_id, resolution, candidates, external FROM calls {filter} ORDER BY id"
+        "SELECT * FROM (SELECT {CALL_COLUMNS} FROM calls {filter}) ORDER BY id"
     ))?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();

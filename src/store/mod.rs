@@ -76,6 +76,8 @@ CREATE TABLE calls (
     qualifier TEXT,
     kind TEXT NOT NULL,
     receiver_type TEXT,
+    -- For a receiver typed by a call (`x = f(); x.m()`): that call's name (`f`).
+    receiver_call TEXT,
     callee_id INTEGER,
     resolution TEXT,
     candidates INTEGER NOT NULL DEFAULT 0,
@@ -98,6 +100,7 @@ CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX calls_callee ON calls(callee_id);
 CREATE INDEX calls_caller ON calls(caller_id);
 CREATE INDEX calls_name ON calls(name);
+CREATE INDEX calls_receiver_call ON calls(receiver_call);
 CREATE INDEX imports_target ON imports(target_file_id);
 ";
 
@@ -625,8 +628,8 @@ impl Writer<'_> {
     fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {
         let mut call_ids: (Option<i64>, Option<i64>) = (None, None);
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type, receiver_call)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?;
         for c in &refs.calls {
             stmt.execute(params![
@@ -637,7 +640,11 @@ impl Writer<'_> {
                 c.name,
                 c.qualifier,
                 c.kind.as_str(),
-                c.receiver_type
+                c.receiver_type,
+                c.receiver_type.as_deref().and_then(|t| {
+                    let callee = t.strip_suffix("()")?;
+                    Some(callee.rsplit(['.', ':', '>']).next().unwrap_or(callee))
+                })
             ])?;
             let id = self.tx.last_insert_rowid();
             call_ids.0.get_or_insert(id);
