@@ -578,6 +578,53 @@ fn is_container(kind: &str) -> bool {
     is_type_kind(kind) || kind == "impl"
 }
 
+/// The base classes a class declaration names.
+fn bases(lang: Lang, sig: &str) -> Vec<String> {
+    let list: Vec<&str> = match lang {
+        Lang::Python => {
+            let Some(open) = sig.find('(') else {
+                return Vec::new();
+            };
+            let inner = sig[open + 1..].rsplit_once(')').map_or("", |(a, _)| a);
+            inner.split(',').filter(|b| !b.contains('=')).collect()
+        }
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Java => {
+            let mut out = Vec::new();
+            let words: Vec<&str> = sig
+                .split([' ', ',', '{'])
+                .filter(|w| !w.is_empty())
+                .collect();
+            let mut take = false;
+            for w in words {
+                match w {
+                    "extends" | "implements" => take = true,
+                    _ if take => out.push(w),
+                    _ => {}
+                }
+            }
+            out
+        }
+        Lang::Cpp => match sig.split_once(" : ") {
+            Some((_, rest)) => rest
+                .split([',', '{'])
+                .map(|b| {
+                    b.trim()
+                        .trim_start_matches("public ")
+                        .trim_start_matches("protected ")
+                        .trim_start_matches("private ")
+                        .trim_start_matches("virtual ")
+                })
+                .collect(),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    list.into_iter()
+        .map(simple_type)
+        .filter(|b| !b.is_empty() && b != "object")
+        .collect()
+}
+
 /// The return type a signature declares, as a bare type name.
 fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
     let t = match lang {
@@ -658,6 +705,39 @@ impl Graph {
             }
         }
         out
+    }
+
+    /// Members `name` of type `ty` or, when it has none, of its base classes (a few
+    /// levels up, as its declaration names them).
+    fn inherited(&self, from: usize, ty: &str, name: &str, prefer: &[usize]) -> Vec<usize> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut level = vec![ty.to_string()];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for t in &level {
+                let bare = t.rsplit(['.', ':']).next().unwrap_or(t).to_string();
+                if seen.contains(&bare) {
+                    continue;
+                }
+                seen.push(bare.clone());
+                let hits = self.members_of(from, &bare, name, prefer);
+                if !hits.is_empty() {
+                    return hits;
+                }
+                if let Some((defs, _)) = self.find_type(from, &bare) {
+                    for d in defs {
+                        if let Some(lang) = self.lang(self.syms[d].file) {
+                            next.extend(bases(lang, &self.syms[d].signature));
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        Vec::new()
     }
 
     /// Members `name` of types named `ty` (bare), preferring `prefer` files, same family.
@@ -772,7 +852,7 @@ impl Graph {
             && c.kind == CallKind::Plain
             && let Some(owner) = self.owner_type(c.caller)
         {
-            let hits = self.members_of(f, &owner, name, &[f]);
+            let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
             }
@@ -982,7 +1062,7 @@ impl Graph {
         let is_self = matches!(q, "self" | "this" | "Self" | "cls" | "(*this)")
             || (lang == Lang::Cpp && q == "*this");
         if is_self && let Some(owner) = self.owner_type(c.caller) {
-            let hits = self.members_of(f, &owner, name, &[f]);
+            let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
             }
@@ -1003,7 +1083,7 @@ impl Graph {
                 prefer.push(f);
                 if let Some((_, files)) = self.find_type(f, &ty) {
                     prefer.extend(files);
-                    let hits = self.members_of(f, &ty, name, &prefer);
+                    let hits = self.inherited(f, &ty, name, &prefer);
                     if let Some(h) = self.pick(f, &hits) {
                         return Outcome::to(h, "scope", hits.len());
                     }
@@ -1679,4 +1759,46 @@ fn normalize_path(p: &str) -> String {
 /// Whether `level` names a resolution (`--resolution`).
 pub fn is_resolution(level: &str) -> bool {
     RESOLUTIONS.contains(&level)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_classes_from_declarations() {
+        assert_eq!(
+            bases(Lang::Python, "class A(B, m.C, metaclass=M):"),
+            ["B", "m.C"]
+        );
+        assert_eq!(
+            bases(Lang::Java, "public class A extends B implements C, D {"),
+            ["B", "C", "D"]
+        );
+        assert_eq!(
+            bases(Lang::Cpp, "class A : public B, private ns::C {"),
+            ["B", "ns::C"]
+        );
+        assert!(bases(Lang::Python, "class A:").is_empty());
+    }
+
+    #[test]
+    fn return_types_from_signatures() {
+        assert_eq!(
+            return_type(Lang::Go, "func New() *Store", "New").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(
+            return_type(Lang::Rust, "pub fn new(n: u32) -> Self", "new").as_deref(),
+            Some("Self")
+        );
+        assert_eq!(
+            return_type(Lang::Python, "def f(x) -> \"Item\":", "f").as_deref(),
+            Some("Item")
+        );
+        assert_eq!(
+            return_type(Lang::Java, "public static Book of(String t)", "of").as_deref(),
+            Some("Book")
+        );
+    }
 }
