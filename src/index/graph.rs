@@ -947,6 +947,10 @@ impl Graph {
                 l.iter()
                     .copied()
                     .filter(|&s| self.same_family(c.file, self.syms[s].file) && keep(s))
+                    .filter(|&s| {
+                        self.lang(c.file) != Some(Lang::Rust)
+                            || self.same_crate(c.file, self.syms[s].file)
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -1206,7 +1210,11 @@ impl Graph {
                 && !matches!(lang, Lang::Python)
                 || self.find_type(f, last).is_some());
         if looks_static && !last.is_empty() {
-            let hits = self.members_of(f, last, name, &[f]);
+            let mut hits = self.members_of(f, last, name, &[f]);
+            // In Rust a type not imported is the crate's own (or the prelude's: `Vec`).
+            if lang == Lang::Rust {
+                hits.retain(|&s| self.same_crate(f, self.syms[s].file));
+            }
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
             }
@@ -1640,6 +1648,11 @@ impl Graph {
             ),
             None => (Some((local, Binding::External(full))), Vec::new()),
         }
+    }
+
+    /// Whether two Rust files belong to the same crate (the same `src` root).
+    fn same_crate(&self, a: usize, b: usize) -> bool {
+        self.rust_module_of(a).0 == self.rust_module_of(b).0
     }
 
     /// The crate source directory and module path of a Rust file.
