@@ -167,6 +167,8 @@ struct Graph {
     by_dir: HashMap<String, Vec<usize>>,
     python_modules: HashMap<String, Vec<usize>>,
     go_modules: Vec<(String, String)>,
+    /// Per file: which Rust crate (by `src` root) it belongs to.
+    crate_of: Vec<usize>,
     scopes: Vec<FileScope>,
 }
 
@@ -363,7 +365,16 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             go_modules.push((m.trim().trim_matches('"').to_string(), f.dir.clone()));
         }
     }
+    let mut crates: HashMap<String, usize> = HashMap::new();
+    let crate_of = files
+        .iter()
+        .map(|f| {
+            let n = crates.len();
+            *crates.entry(crate_root(&f.path, &f.dir).0).or_insert(n)
+        })
+        .collect();
     Ok(Graph {
+        crate_of,
         files,
         syms,
         file_syms,
@@ -1652,20 +1663,12 @@ impl Graph {
 
     /// Whether two Rust files belong to the same crate (the same `src` root).
     fn same_crate(&self, a: usize, b: usize) -> bool {
-        self.rust_module_of(a).0 == self.rust_module_of(b).0
+        self.crate_of[a] == self.crate_of[b]
     }
 
     /// The crate source directory and module path of a Rust file.
     fn rust_module_of(&self, f: usize) -> (String, Vec<String>) {
-        let path = &self.files[f].path;
-        // The nearest `src` directory (or the file's own directory) is the crate root.
-        let (root, rel) = match path.rfind("src/") {
-            Some(i) => (path[..i + 3].to_string(), path[i + 4..].to_string()),
-            None => (
-                self.files[f].dir.clone(),
-                path.rsplit('/').next().unwrap_or(path).to_string(),
-            ),
-        };
+        let (root, rel) = crate_root(&self.files[f].path, &self.files[f].dir);
         let rel = rel.trim_end_matches(".rs");
         let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
         if matches!(parts.last().map(String::as_str), Some("mod")) {
@@ -1744,6 +1747,18 @@ impl Graph {
             self.rust_file(&root, &at)?;
         }
         self.rust_file(&root, &at).map(|x| vec![x])
+    }
+}
+
+/// A Rust file's crate root (the nearest `src` directory, or the file's own directory)
+/// and its path below it.
+fn crate_root(path: &str, dir: &str) -> (String, String) {
+    match path.rfind("src/") {
+        Some(i) => (path[..i + 3].to_string(), path[i + 4..].to_string()),
+        None => (
+            dir.to_string(),
+            path.rsplit('/').next().unwrap_or(path).to_string(),
+        ),
     }
 }
 
