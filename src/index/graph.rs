@@ -10,7 +10,7 @@
 //! an incremental run and `--rebuild` leave the same rows behind (a rename never leaves
 //! a stale edge).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use anyhow::Result;
@@ -29,6 +29,24 @@ pub const RESOLUTIONS: [&str; 6] = [
     "external",
     "unresolved",
 ];
+
+/// What an index run changed, so that resolution revisits only the calls whose answer
+/// can differ: every call in a new or changed file, every call whose name a changed or
+/// deleted file defines (or defined) or exports under an alias, every call whose
+/// receiver is typed by another call's result, and every call in a file whose imports
+/// now lead elsewhere.
+#[derive(Debug, Default, Clone)]
+pub struct Affected {
+    /// Resolve everything (a fresh store or `--rebuild`).
+    pub all: bool,
+    /// Files (new ids) written by this run.
+    pub files: HashSet<i64>,
+    pub names: HashSet<String>,
+}
+
+/// Past this many affected names or files, one pass over every call is cheaper than
+/// the selective queries.
+const SELECTIVE_LIMIT: usize = 20_000;
 
 /// Counts from one resolution pass.
 #[derive(Debug, Default, Clone, Copy)]
@@ -149,11 +167,13 @@ struct Graph {
     by_dir: HashMap<String, Vec<usize>>,
     python_modules: HashMap<String, Vec<usize>>,
     go_modules: Vec<(String, String)>,
+    /// Per file: which Rust crate (by `src` root) it belongs to.
+    crate_of: Vec<usize>,
     scopes: Vec<FileScope>,
 }
 
 /// Resolves every call and import in the store (inside the index run's transaction).
-pub fn resolve(conn: &Connection, root: &Path) -> Result<ResolveStats> {
+pub fn resolve(conn: &Connection, root: &Path, affected: &Affected) -> Result<ResolveStats> {
     let mut g = load(conn, root)?;
     let imports = load_imports(conn, &g)?;
     let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
@@ -195,7 +215,25 @@ pub fn resolve(conn: &Connection, root: &Path) -> Result<ResolveStats> {
             }
         }
     }
-    let calls = load_calls(conn, &g)?;
+    // Imports whose target changed: their files' calls are all revisited.
+    let mut files = affected.files.clone();
+    let import_files: HashMap<i64, i64> =
+        imports.iter().map(|i| (i.id, g.files[i.file].id)).collect();
+    let mut update = conn.prepare_cached("UPDATE imports SET target_file_id = ?2 WHERE id = ?1")?;
+    for (id, old, new) in import_targets {
+        if old != new {
+            update.execute(params![id, new])?;
+            if let Some(&f) = import_files.get(&id) {
+                files.insert(f);
+            }
+        }
+    }
+    let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
+    let calls = if selective {
+        load_affected_calls(conn, &g, &files, &affected.names)?
+    } else {
+        load_calls(conn, &g, "")?
+    };
     let mut stats = ResolveStats::default();
     let mut update = conn.prepare_cached(
         "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5 WHERE id = ?1",
@@ -212,12 +250,6 @@ pub fn resolve(conn: &Connection, root: &Path) -> Result<ResolveStats> {
         if new != c.old {
             update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
             stats.updated += 1;
-        }
-    }
-    let mut update = conn.prepare_cached("UPDATE imports SET target_file_id = ?2 WHERE id = ?1")?;
-    for (id, old, new) in import_targets {
-        if old != new {
-            update.execute(params![id, new])?;
         }
     }
     Ok(stats)
@@ -333,7 +365,16 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             go_modules.push((m.trim().trim_matches('"').to_string(), f.dir.clone()));
         }
     }
+    let mut crates: HashMap<String, usize> = HashMap::new();
+    let crate_of = files
+        .iter()
+        .map(|f| {
+            let n = crates.len();
+            *crates.entry(crate_root(&f.path, &f.dir).0).or_insert(n)
+        })
+        .collect();
     Ok(Graph {
+        crate_of,
         files,
         syms,
         file_syms,
@@ -372,13 +413,48 @@ fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow>> {
     Ok(out)
 }
 
-fn load_calls(conn: &Connection, g: &Graph) -> Result<Vec<CallRow>> {
+const CALL_COLUMNS: &str = "id, file_id, caller_id, name, qualifier, kind, receiver_type,
+    callee_id, resolution, candidates, external";
+
+/// The calls an incremental run must revisit (see [`Affected`]).
+fn load_affected_calls(
+    conn: &Connection,
+    g: &Graph,
+    files: &HashSet<i64>,
+    names: &HashSet<String>,
+) -> Result<Vec<CallRow>> {
+    let names: Vec<&String> = names.iter().collect();
+    let names_json = serde_json::to_string(&names)?.replace('\'', "''");
+    let mut calls = load_calls(
+        conn,
+        g,
+        &format!(
+            "WHERE name IN (SELECT value FROM json_each('{names_json}'))
+             UNION ALL SELECT {CALL_COLUMNS} FROM calls
+             WHERE receiver_call IN (SELECT value FROM json_each('{names_json}'))"
+        ),
+    )?;
+    for f in files {
+        calls.extend(load_calls(
+            conn,
+            g,
+            &format!(
+                "WHERE id BETWEEN (SELECT calls_lo FROM files WHERE id = {f})
+                              AND (SELECT calls_hi FROM files WHERE id = {f})"
+            ),
+        )?);
+    }
+    calls.sort_by_key(|c| c.id);
+    calls.dedup_by_key(|c| c.id);
+    Ok(calls)
+}
+
+fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>> {
     let files: HashMap<i64, usize> = g.files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
     let syms: HashMap<i64, usize> = g.syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
-    let mut stmt = conn.prepare(
-        "SELECT id, file_id, caller_id, name, qualifier, kind, receiver_type,
-                callee_id, resolution, candidates, external FROM calls ORDER BY id",
-    )?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT * FROM (SELECT {CALL_COLUMNS} FROM calls {filter}) ORDER BY id"
+    ))?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -513,6 +589,53 @@ fn is_container(kind: &str) -> bool {
     is_type_kind(kind) || kind == "impl"
 }
 
+/// The base classes a class declaration names.
+fn bases(lang: Lang, sig: &str) -> Vec<String> {
+    let list: Vec<&str> = match lang {
+        Lang::Python => {
+            let Some(open) = sig.find('(') else {
+                return Vec::new();
+            };
+            let inner = sig[open + 1..].rsplit_once(')').map_or("", |(a, _)| a);
+            inner.split(',').filter(|b| !b.contains('=')).collect()
+        }
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Java => {
+            let mut out = Vec::new();
+            let words: Vec<&str> = sig
+                .split([' ', ',', '{'])
+                .filter(|w| !w.is_empty())
+                .collect();
+            let mut take = false;
+            for w in words {
+                match w {
+                    "extends" | "implements" => take = true,
+                    _ if take => out.push(w),
+                    _ => {}
+                }
+            }
+            out
+        }
+        Lang::Cpp => match sig.split_once(" : ") {
+            Some((_, rest)) => rest
+                .split([',', '{'])
+                .map(|b| {
+                    b.trim()
+                        .trim_start_matches("public ")
+                        .trim_start_matches("protected ")
+                        .trim_start_matches("private ")
+                        .trim_start_matches("virtual ")
+                })
+                .collect(),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    list.into_iter()
+        .map(simple_type)
+        .filter(|b| !b.is_empty() && b != "object")
+        .collect()
+}
+
 /// The return type a signature declares, as a bare type name.
 fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
     let t = match lang {
@@ -593,6 +716,39 @@ impl Graph {
             }
         }
         out
+    }
+
+    /// Members `name` of type `ty` or, when it has none, of its base classes (a few
+    /// levels up, as its declaration names them).
+    fn inherited(&self, from: usize, ty: &str, name: &str, prefer: &[usize]) -> Vec<usize> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut level = vec![ty.to_string()];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for t in &level {
+                let bare = t.rsplit(['.', ':']).next().unwrap_or(t).to_string();
+                if seen.contains(&bare) {
+                    continue;
+                }
+                seen.push(bare.clone());
+                let hits = self.members_of(from, &bare, name, prefer);
+                if !hits.is_empty() {
+                    return hits;
+                }
+                if let Some((defs, _)) = self.find_type(from, &bare) {
+                    for d in defs {
+                        if let Some(lang) = self.lang(self.syms[d].file) {
+                            next.extend(bases(lang, &self.syms[d].signature));
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        Vec::new()
     }
 
     /// Members `name` of types named `ty` (bare), preferring `prefer` files, same family.
@@ -707,7 +863,7 @@ impl Graph {
             && c.kind == CallKind::Plain
             && let Some(owner) = self.owner_type(c.caller)
         {
-            let hits = self.members_of(f, &owner, name, &[f]);
+            let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
             }
@@ -802,6 +958,10 @@ impl Graph {
                 l.iter()
                     .copied()
                     .filter(|&s| self.same_family(c.file, self.syms[s].file) && keep(s))
+                    .filter(|&s| {
+                        self.lang(c.file) != Some(Lang::Rust)
+                            || self.same_crate(c.file, self.syms[s].file)
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -917,7 +1077,7 @@ impl Graph {
         let is_self = matches!(q, "self" | "this" | "Self" | "cls" | "(*this)")
             || (lang == Lang::Cpp && q == "*this");
         if is_self && let Some(owner) = self.owner_type(c.caller) {
-            let hits = self.members_of(f, &owner, name, &[f]);
+            let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
             }
@@ -938,7 +1098,7 @@ impl Graph {
                 prefer.push(f);
                 if let Some((_, files)) = self.find_type(f, &ty) {
                     prefer.extend(files);
-                    let hits = self.members_of(f, &ty, name, &prefer);
+                    let hits = self.inherited(f, &ty, name, &prefer);
                     if let Some(h) = self.pick(f, &hits) {
                         return Outcome::to(h, "scope", hits.len());
                     }
@@ -1061,7 +1221,11 @@ impl Graph {
                 && !matches!(lang, Lang::Python)
                 || self.find_type(f, last).is_some());
         if looks_static && !last.is_empty() {
-            let hits = self.members_of(f, last, name, &[f]);
+            let mut hits = self.members_of(f, last, name, &[f]);
+            // In Rust a type not imported is the crate's own (or the prelude's: `Vec`).
+            if lang == Lang::Rust {
+                hits.retain(|&s| self.same_crate(f, self.syms[s].file));
+            }
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
             }
@@ -1497,17 +1661,14 @@ impl Graph {
         }
     }
 
+    /// Whether two Rust files belong to the same crate (the same `src` root).
+    fn same_crate(&self, a: usize, b: usize) -> bool {
+        self.crate_of[a] == self.crate_of[b]
+    }
+
     /// The crate source directory and module path of a Rust file.
     fn rust_module_of(&self, f: usize) -> (String, Vec<String>) {
-        let path = &self.files[f].path;
-        // The nearest `src` directory (or the file's own directory) is the crate root.
-        let (root, rel) = match path.rfind("src/") {
-            Some(i) => (path[..i + 3].to_string(), path[i + 4..].to_string()),
-            None => (
-                self.files[f].dir.clone(),
-                path.rsplit('/').next().unwrap_or(path).to_string(),
-            ),
-        };
+        let (root, rel) = crate_root(&self.files[f].path, &self.files[f].dir);
         let rel = rel.trim_end_matches(".rs");
         let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
         if matches!(parts.last().map(String::as_str), Some("mod")) {
@@ -1589,6 +1750,18 @@ impl Graph {
     }
 }
 
+/// A Rust file's crate root (the nearest `src` directory, or the file's own directory)
+/// and its path below it.
+fn crate_root(path: &str, dir: &str) -> (String, String) {
+    match path.rfind("src/") {
+        Some(i) => (path[..i + 3].to_string(), path[i + 4..].to_string()),
+        None => (
+            dir.to_string(),
+            path.rsplit('/').next().unwrap_or(path).to_string(),
+        ),
+    }
+}
+
 fn common_prefix(a: &str, b: &str) -> usize {
     a.split('/')
         .zip(b.split('/'))
@@ -1614,4 +1787,46 @@ fn normalize_path(p: &str) -> String {
 /// Whether `level` names a resolution (`--resolution`).
 pub fn is_resolution(level: &str) -> bool {
     RESOLUTIONS.contains(&level)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_classes_from_declarations() {
+        assert_eq!(
+            bases(Lang::Python, "class A(B, m.C, metaclass=M):"),
+            ["B", "m.C"]
+        );
+        assert_eq!(
+            bases(Lang::Java, "public class A extends B implements C, D {"),
+            ["B", "C", "D"]
+        );
+        assert_eq!(
+            bases(Lang::Cpp, "class A : public B, private ns::C {"),
+            ["B", "ns::C"]
+        );
+        assert!(bases(Lang::Python, "class A:").is_empty());
+    }
+
+    #[test]
+    fn return_types_from_signatures() {
+        assert_eq!(
+            return_type(Lang::Go, "func New() *Store", "New").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(
+            return_type(Lang::Rust, "pub fn new(n: u32) -> Self", "new").as_deref(),
+            Some("Self")
+        );
+        assert_eq!(
+            return_type(Lang::Python, "def f(x) -> \"Item\":", "f").as_deref(),
+            Some("Item")
+        );
+        assert_eq!(
+            return_type(Lang::Java, "public static Book of(String t)", "of").as_deref(),
+            Some("Book")
+        );
+    }
 }

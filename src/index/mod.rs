@@ -239,7 +239,13 @@ pub fn run_with(
         writer.clear()?;
     }
     let mut changed = rebuild || old_generation == 0;
+    // What the code graph must re-resolve (graph::resolve); everything on a fresh store.
+    let mut affected = graph::Affected {
+        all: changed,
+        ..graph::Affected::default()
+    };
     for (_, id) in &plan.deleted {
+        affected.names.extend(writer.graph_names(*id)?);
         delete_file(&writer, &mut search_writer, *id)?;
         stats.deleted += 1;
         changed = true;
@@ -269,6 +275,7 @@ pub fn run_with(
                 Outcome::Skipped(reason, stale) => {
                     *stats.skipped.entry(reason).or_insert(0) += 1;
                     if let Some(id) = stale {
+                        affected.names.extend(writer.graph_names(id)?);
                         delete_file(&writer, &mut search_writer, id)?;
                         stats.deleted += 1;
                         changed = true;
@@ -280,6 +287,7 @@ pub fn run_with(
                 }
                 Outcome::Indexed(f) => {
                     if let Some(id) = f.existing {
+                        affected.names.extend(writer.graph_names(id)?);
                         delete_file(&writer, &mut search_writer, id)?;
                         stats.modified += 1;
                     } else {
@@ -287,7 +295,10 @@ pub fn run_with(
                     }
                     stats.parsed += 1;
                     changed = true;
-                    let ids = writer.insert_file(
+                    affected
+                        .names
+                        .extend(f.symbols.iter().map(|s| s.name.clone()));
+                    let (file_id, ids) = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
                             lang: f.lang,
@@ -301,6 +312,7 @@ pub fn run_with(
                         &f.chunks,
                         &f.refs,
                     )?;
+                    affected.files.insert(file_id);
                     search_writer.add_file(&f.rel, f.lang, &ids, &f.chunks, &f.symbols)?;
                 }
             }
@@ -325,7 +337,7 @@ pub fn run_with(
     // The code graph: resolve every call and import against what is now stored.
     if changed {
         let t = Instant::now();
-        graph::resolve(writer.conn(), root).context("resolving the code graph")?;
+        graph::resolve(writer.conn(), root, &affected).context("resolving the code graph")?;
         stats.graph_seconds = t.elapsed().as_secs_f64();
     }
     if changed {

@@ -37,8 +37,8 @@ struct Walker<'s> {
     /// The receiver variable of each call (by index in `calls`), typed after the walk.
     receivers: Vec<(usize, String)>,
     imports: Vec<Import>,
-    /// Bindings by (byte offset of the binding, variable name).
-    bindings: Vec<(usize, String, Bound)>,
+    /// Bindings by (byte offset, line, variable name).
+    bindings: Vec<(usize, u32, String, Bound)>,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -76,11 +76,15 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     } = w;
 
     // Callers: the innermost definition whose lines hold the call's line.
-    let line_of = |c: &CallSite| c.line;
-    let callers: Vec<Option<usize>> = calls
+    let max_line = calls
         .iter()
-        .map(|(_, c)| innermost(symbols, line_of(c)))
-        .collect();
+        .map(|(_, c)| c.line)
+        .chain(bindings.iter().map(|b| b.1))
+        .max()
+        .unwrap_or(0) as usize;
+    let by_line = innermost_by_line(symbols, max_line);
+    let innermost = |line: u32| by_line.get(line as usize).copied().flatten();
+    let callers: Vec<Option<usize>> = calls.iter().map(|(_, c)| innermost(c.line)).collect();
     for ((_, c), caller) in calls.iter_mut().zip(&callers) {
         c.caller = *caller;
     }
@@ -107,9 +111,8 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             .or_default()
             .push((0, b));
     }
-    for (at, var, b) in &bindings {
-        let line = line_at(text, *at);
-        let mut scope = innermost(symbols, line);
+    for (at, line, var, b) in &bindings {
+        let mut scope = innermost(*line);
         // A field (`this.x`) belongs to its class, wherever it is assigned.
         if var.starts_with("this.") {
             while let Some(s) = scope {
@@ -149,29 +152,17 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     FileRefs { calls, imports }
 }
 
-fn line_at(text: &str, byte: usize) -> u32 {
-    text.as_bytes()[..byte.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u32
-        + 1
-}
-
-/// The innermost symbol whose line range holds `line` (the latest-starting one).
-fn innermost(symbols: &[Symbol], line: u32) -> Option<usize> {
-    let mut best: Option<usize> = None;
+/// For each line (1-based, index 0 unused), the innermost symbol whose range holds it:
+/// symbols come outer before inner, so inner ranges overwrite outer ones.
+fn innermost_by_line(symbols: &[Symbol], lines: usize) -> Vec<Option<usize>> {
+    let mut by_line = vec![None; lines + 2];
     for (i, s) in symbols.iter().enumerate() {
-        if s.start_line <= line && line <= s.end_line {
-            match best {
-                Some(b)
-                    if symbols[b].start_line > s.start_line
-                        || (symbols[b].start_line == s.start_line
-                            && symbols[b].end_line < s.end_line) => {}
-                _ => best = Some(i),
-            }
+        let end = (s.end_line as usize).min(lines + 1);
+        for slot in by_line.iter_mut().take(end + 1).skip(s.start_line as usize) {
+            *slot = Some(i);
         }
     }
-    best
+    by_line
 }
 
 impl<'s> Walker<'s> {
@@ -228,7 +219,9 @@ impl<'s> Walker<'s> {
 
     fn bind(&mut self, at: Node, var: &str, b: Bound) {
         if !var.is_empty() {
-            self.bindings.push((at.start_byte(), var.to_string(), b));
+            let line = at.start_position().row as u32 + 1;
+            self.bindings
+                .push((at.start_byte(), line, var.to_string(), b));
         }
     }
 

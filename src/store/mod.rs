@@ -76,6 +76,8 @@ CREATE TABLE calls (
     qualifier TEXT,
     kind TEXT NOT NULL,
     receiver_type TEXT,
+    -- For a receiver typed by a call (`x = f(); x.m()`): that call's name (`f`).
+    receiver_call TEXT,
     callee_id INTEGER,
     resolution TEXT,
     candidates INTEGER NOT NULL DEFAULT 0,
@@ -134,6 +136,8 @@ const SCHEMA_INDEXES: &str = "
 CREATE INDEX symbols_name ON symbols(name);
 CREATE INDEX calls_callee ON calls(callee_id);
 CREATE INDEX calls_caller ON calls(caller_id);
+CREATE INDEX calls_name ON calls(name);
+CREATE INDEX calls_receiver_call ON calls(receiver_call);
 CREATE INDEX imports_target ON imports(target_file_id);
 CREATE INDEX commit_files_commit ON commit_files(commit_id);
 CREATE INDEX commit_files_path ON commit_files(path);
@@ -597,14 +601,14 @@ impl Writer<'_> {
     }
 
     /// Inserts a file with its symbols, chunks, call sites and imports (unresolved);
-    /// returns the chunks' ids, in order.
+    /// returns the file's id and its chunks' ids, in order.
     pub fn insert_file(
         &self,
         file: &FileRow,
         symbols: &[Symbol],
         chunks: &[Chunk],
         refs: &FileRefs,
-    ) -> Result<Vec<i64>> {
+    ) -> Result<(i64, Vec<i64>)> {
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
@@ -669,14 +673,27 @@ impl Writer<'_> {
                 chunk_ids.last()
             ])?;
         self.insert_refs(file_id, &ids, refs)?;
-        Ok(chunk_ids)
+        Ok((file_id, chunk_ids))
+    }
+
+    /// The names whose calls may resolve differently once this file changes: the
+    /// names it defines and the local names other files import from it.
+    pub fn graph_names(&self, file_id: i64) -> Result<Vec<String>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT name FROM symbols WHERE id BETWEEN
+               (SELECT sym_lo FROM files WHERE id = ?1) AND (SELECT sym_hi FROM files WHERE id = ?1)
+             UNION SELECT coalesce(alias, name) FROM imports WHERE target_file_id = ?1
+               AND coalesce(alias, name) IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([file_id], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {
         let mut call_ids: (Option<i64>, Option<i64>) = (None, None);
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type, receiver_call)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?;
         for c in &refs.calls {
             stmt.execute(params![
@@ -687,7 +704,11 @@ impl Writer<'_> {
                 c.name,
                 c.qualifier,
                 c.kind.as_str(),
-                c.receiver_type
+                c.receiver_type,
+                c.receiver_type.as_deref().and_then(|t| {
+                    let callee = t.strip_suffix("()")?;
+                    Some(callee.rsplit(['.', ':', '>']).next().unwrap_or(callee))
+                })
             ])?;
             let id = self.tx.last_insert_rowid();
             call_ids.0.get_or_insert(id);

@@ -266,3 +266,29 @@ fn renaming_a_definition_re_resolves_callers_in_unchanged_files() {
         "{rows:#?}"
     );
 }
+
+#[test]
+fn renaming_a_definition_imported_under_an_alias_drops_the_aliased_edge() {
+    let repo = Scratch::fixture("rust");
+    repo.index();
+    let edge = "src/main.rs\t34\tmain\tsrc/config.rs:load";
+    assert!(call_edges(&repo.store()).iter().any(|r| r == edge));
+    // `use config::load as load_config;` in main.rs: the call is named `load_config`.
+    let config = repo.path().join("src/config.rs");
+    let text = std::fs::read_to_string(&config).expect("read");
+    repo.write(
+        "src/config.rs",
+        text.replace("pub fn load(", "pub fn load_file("),
+    );
+    repo.index();
+    let rows = call_edges(&repo.store());
+    assert!(
+        !rows
+            .iter()
+            .any(|r| r.starts_with("src/main.rs\t34\t") && r.ends_with("config.rs:load")),
+        "{rows:#?}"
+    );
+    let incremental = repo.store().dump().expect("dump");
+    repo.index_with(&llmc::config::IndexConfig::default(), true);
+    assert_eq!(incremental, repo.store().dump().expect("dump"));
+}
