@@ -48,6 +48,8 @@ pub struct HistoryStats {
     pub shallow: bool,
     /// Why there is no history, when there is none.
     pub note: Option<String>,
+    /// Why this run could not update the history (which stays as it was).
+    pub error: Option<String>,
     pub seconds: f64,
 }
 
@@ -56,6 +58,12 @@ impl HistoryStats {
     pub fn summary(&self) -> String {
         if let Some(n) = &self.note {
             return format!("no history ({n})");
+        }
+        if let Some(e) = &self.error {
+            return format!(
+                "history not updated, {} commits kept (warning: {e})",
+                self.commits
+            );
         }
         let mut s = format!("history {} commits ({} new", self.commits, self.new_commits);
         if self.dropped_commits > 0 {
@@ -102,7 +110,36 @@ pub struct IngestOptions {
 /// Brings the history in `conn` (the index's open write transaction) up to HEAD of the
 /// repository at `root`. Not a repository, an empty one or no git at all: no history and
 /// a note, not an error.
+///
+/// A failure half-way (a corrupt repository, git killed) is not an index failure: what
+/// this run wrote of the history is rolled back, the history stays as it was, and the
+/// stats carry the error.
 pub fn ingest(
+    root: &Path,
+    conn: &Connection,
+    opts: IngestOptions,
+    progress: &dyn Progress,
+) -> Result<HistoryStats> {
+    let started = Instant::now();
+    conn.execute_batch("SAVEPOINT history")?;
+    match ingest_in(root, conn, opts, progress) {
+        Ok(stats) => {
+            conn.execute_batch("RELEASE history")?;
+            Ok(stats)
+        }
+        Err(e) => {
+            progress.finish();
+            conn.execute_batch("ROLLBACK TO history; RELEASE history")?;
+            let stats = HistoryStats {
+                error: Some(format!("{e:#}")),
+                ..HistoryStats::default()
+            };
+            Ok(finish(stats_with_count(conn, stats)?, started))
+        }
+    }
+}
+
+fn ingest_in(
     root: &Path,
     conn: &Connection,
     opts: IngestOptions,

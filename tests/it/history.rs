@@ -399,3 +399,39 @@ fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     assert_eq!(v["history"]["new_commits"], 1);
     assert!(v["history"]["note"].is_null());
 }
+
+#[test]
+fn a_broken_repository_keeps_the_history_it_had_and_rebuild_reads_it_all_again() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    let out = crate::util::llmc_in(&dir, &["index", "--rebuild", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["history"]["new_commits"], 11);
+
+    // A new commit whose blob is then lost: git log cannot diff it.
+    std::fs::write(dir.join("calc/arith.py"), "def add(a, b):\n    return 0\n").expect("write");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .env("GIT_AUTHOR_NAME", "Eve")
+            .env("GIT_AUTHOR_EMAIL", "eve@example.com")
+            .env("GIT_COMMITTER_NAME", "Eve")
+            .env("GIT_COMMITTER_EMAIL", "eve@example.com")
+            .output()
+            .expect("git")
+    };
+    assert!(git(&["commit", "-q", "-am", "Break"]).status.success());
+    let blob = String::from_utf8_lossy(&git(&["rev-parse", "HEAD:calc/arith.py"]).stdout)
+        .trim()
+        .to_string();
+    std::fs::remove_file(dir.join(".git/objects").join(&blob[..2]).join(&blob[2..]))
+        .expect("remove the loose blob");
+    let out = crate::util::llmc_in(&dir, &["index", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert!(v["history"]["error"].is_string(), "{v}");
+    assert_eq!(v["history"]["commits"], 11, "the old history is kept");
+    assert_eq!(rows(&repo, &["add"]).len(), 4);
+}
