@@ -221,11 +221,23 @@ fn ingest_in(
         let mut blobs = Blobs::start(root)?;
         let mut cache = DefCache::default();
         progress.start("history", 0);
+        let mut merges: HashMap<String, i64> = HashMap::new();
         while let Some(c) = stream.next_commit()? {
             let boundary = is_boundary.contains(c.hash.as_str());
             insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
+            if c.parents.len() > 1 && !boundary {
+                merges.insert(c.hash.clone(), conn.last_insert_rowid());
+            }
             stats.new_commits += 1;
             progress.inc(1);
+        }
+        // Merges: only what they changed beyond taking one parent's version (conflict
+        // resolutions, evil merges), from git's dense combined diff.
+        let hashes: Vec<String> = merges.keys().cloned().collect();
+        for m in git::merge_changes(root, &hashes)? {
+            if let Some(&id) = merges.get(&m.hash) {
+                insert_merge(conn, id, &m, &mut blobs, &mut cache)?;
+            }
         }
         progress.finish();
     }
@@ -345,6 +357,59 @@ pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -
 
 fn is_code_path(path: &str) -> bool {
     matches!(lang::detect(Path::new(path), b""), FileLang::Code(_))
+}
+
+/// Rows for a merge's own changes: files as `M` (or `D`), definitions whose lines in the
+/// merged result the combined hunks overlap, as modified.
+fn insert_merge(
+    conn: &Connection,
+    id: i64,
+    m: &git::MergeChange,
+    blobs: &mut Blobs,
+    cache: &mut DefCache,
+) -> Result<()> {
+    for f in &m.files {
+        let deleted = f.blob.chars().all(|c| c == '0');
+        conn.prepare_cached(
+            "INSERT INTO commit_files (commit_id, path, old_path, status, added, removed)
+             VALUES (?1, ?2, NULL, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            id,
+            f.path,
+            if deleted { "D" } else { "M" },
+            f.added,
+            f.removed
+        ])?;
+        if deleted || !is_code_path(&f.path) {
+            continue;
+        }
+        let defs = cache.defs(blobs, &f.blob, &f.path)?;
+        for t in touch::touched(&defs, &defs, &f.hunks) {
+            conn.prepare_cached(
+                "INSERT INTO commit_symbols (commit_id, path, name, qualname, kind, change, added,
+                                             removed, start_line, end_line, hunks)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'modified', ?6, 0, ?7, ?8, ?9)",
+            )?
+            .execute(params![
+                id,
+                f.path,
+                t.name,
+                t.qualname,
+                t.kind,
+                t.added,
+                t.start_line,
+                t.end_line,
+                f.hunks
+                    .iter()
+                    .filter(|h| h.new_start <= t.end_line && h.new_start + h.new_len > t.start_line)
+                    .map(|h| format!("@@@ +{},{} @@@", h.new_start, h.new_len))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ])?;
+        }
+    }
+    Ok(())
 }
 
 const NULL_BLOB: &str = "0000000000000000000000000000000000000000";
