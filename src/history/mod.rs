@@ -222,14 +222,33 @@ fn ingest_in(
         let mut cache = DefCache::default();
         progress.start("history", 0);
         let mut merges: HashMap<String, i64> = HashMap::new();
-        while let Some(c) = stream.next_commit()? {
-            let boundary = is_boundary.contains(c.hash.as_str());
-            insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
-            if c.parents.len() > 1 && !boundary {
-                merges.insert(c.hash.clone(), conn.last_insert_rowid());
+        let mut batch: Vec<GitCommit> = Vec::with_capacity(BATCH);
+        loop {
+            let next = stream.next_commit()?;
+            let end = next.is_none();
+            batch.extend(next);
+            if batch.len() < BATCH && !end {
+                continue;
             }
-            stats.new_commits += 1;
-            progress.inc(1);
+            let wanted: Vec<(&str, &str)> = batch
+                .iter()
+                .filter(|c| !is_boundary.contains(c.hash.as_str()))
+                .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
+                .flat_map(|(old, new)| old.into_iter().chain(new))
+                .collect();
+            cache.prefetch(&mut blobs, &wanted)?;
+            for c in batch.drain(..) {
+                let boundary = is_boundary.contains(c.hash.as_str());
+                insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
+                if c.parents.len() > 1 && !boundary {
+                    merges.insert(c.hash.clone(), conn.last_insert_rowid());
+                }
+                stats.new_commits += 1;
+                progress.inc(1);
+            }
+            if end {
+                break;
+            }
         }
         // Merges: only what they changed beyond taking one parent's version (conflict
         // resolutions, evil merges), from git's dense combined diff.
@@ -312,7 +331,41 @@ struct DefCache {
 
 const DEF_CACHE_MAX: usize = 4096;
 
+thread_local! {
+    static PARSER: std::cell::RefCell<tree_sitter::Parser> =
+        std::cell::RefCell::new(tree_sitter::Parser::new());
+}
+
 impl DefCache {
+    /// Reads the blobs of `wanted` that are not cached and parses them in parallel.
+    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(&str, &str)]) -> Result<()> {
+        let mut seen = HashSet::new();
+        let mut todo: Vec<(String, &str, Vec<u8>)> = Vec::new();
+        for &(blob, path) in wanted {
+            if self.map.contains_key(blob) || !seen.insert(blob) {
+                continue;
+            }
+            let bytes = blobs.get(blob)?.unwrap_or_default();
+            todo.push((blob.to_string(), path, bytes));
+        }
+        if self.map.len() + todo.len() > DEF_CACHE_MAX {
+            self.map.clear();
+        }
+        use rayon::prelude::*;
+        let parsed: Vec<(String, Vec<Def>)> = todo
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(blob, path, bytes)| {
+                let defs = PARSER.with(|p| definitions(&mut p.borrow_mut(), path, &bytes));
+                (blob, defs)
+            })
+            .collect();
+        for (blob, defs) in parsed {
+            self.map.insert(blob, std::rc::Rc::new(defs));
+        }
+        Ok(())
+    }
+
     fn defs(&mut self, blobs: &mut Blobs, blob: &str, path: &str) -> Result<std::rc::Rc<Vec<Def>>> {
         if let Some(d) = self.map.get(blob) {
             return Ok(d.clone());
@@ -412,6 +465,39 @@ fn insert_merge(
     Ok(())
 }
 
+/// A blob id and the path it is parsed as.
+type Side<'a> = Option<(&'a str, &'a str)>;
+
+/// For one file's patch in a commit: the versions before and after whose definitions the
+/// hunks are laid over (`None` for a side that does not exist or is no parsed language);
+/// `None` when neither side has definitions to find.
+fn patch_sides<'a>(c: &'a GitCommit, p: &'a git::Patch) -> Option<(Side<'a>, Side<'a>)> {
+    let old_code = p.old_path.as_deref().filter(|x| is_code_path(x));
+    let new_code = p.new_path.as_deref().filter(|x| is_code_path(x));
+    if old_code.is_none() && new_code.is_none() {
+        return None;
+    }
+    // The blob ids come from the raw entry of the same file.
+    let fc = c.files.iter().find(|f| match (&p.new_path, &p.old_path) {
+        (Some(n), _) => &f.path == n,
+        (None, Some(o)) => &f.path == o && matches!(f.status, 'D' | 'T'),
+        (None, None) => false,
+    })?;
+    if fc.old_mode == "160000" || fc.new_mode == "160000" {
+        return None;
+    }
+    let old = old_code
+        .filter(|_| fc.old_blob != NULL_BLOB)
+        .map(|path| (fc.old_blob.as_str(), path));
+    let new = new_code
+        .filter(|_| fc.new_blob != NULL_BLOB)
+        .map(|path| (fc.new_blob.as_str(), path));
+    Some((old, new))
+}
+
+/// Commits read ahead of insertion, so their blobs are parsed in parallel.
+const BATCH: usize = 64;
+
 const NULL_BLOB: &str = "0000000000000000000000000000000000000000";
 
 fn insert_commit(
@@ -462,34 +548,17 @@ fn insert_commit(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for p in &c.patches {
-        let old_code = p.old_path.as_deref().filter(|x| is_code_path(x));
-        let new_code = p.new_path.as_deref().filter(|x| is_code_path(x));
-        if old_code.is_none() && new_code.is_none() {
-            continue;
-        }
-        // The blob ids come from the raw entry of the same file.
-        let Some(fc) = c.files.iter().find(|f| match (&p.new_path, &p.old_path) {
-            (Some(n), _) => &f.path == n,
-            (None, Some(o)) => &f.path == o && matches!(f.status, 'D' | 'T'),
-            (None, None) => false,
-        }) else {
+        let Some((old_side, new_side)) = patch_sides(c, p) else {
             continue;
         };
-        if fc.old_mode == "160000" || fc.new_mode == "160000" {
-            continue;
-        }
         let empty = std::rc::Rc::new(Vec::new());
-        let old_defs = match old_code {
-            Some(path) if fc.old_blob != NULL_BLOB && p.old_path.is_some() => {
-                cache.defs(blobs, &fc.old_blob, path)?
-            }
-            _ => empty.clone(),
+        let old_defs = match old_side {
+            Some((blob, path)) => cache.defs(blobs, blob, path)?,
+            None => empty.clone(),
         };
-        let new_defs = match new_code {
-            Some(path) if fc.new_blob != NULL_BLOB && p.new_path.is_some() => {
-                cache.defs(blobs, &fc.new_blob, path)?
-            }
-            _ => empty,
+        let new_defs = match new_side {
+            Some((blob, path)) => cache.defs(blobs, blob, path)?,
+            None => empty,
         };
         let path = p
             .new_path
