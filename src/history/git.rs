@@ -92,7 +92,18 @@ pub fn git(root: &Path) -> Command {
             "diff.mnemonicPrefix=false",
             "-c",
             "log.showSignature=false",
+            // The root commit's files, and hunks never fused across unchanged lines.
+            "-c",
+            "log.showRoot=true",
+            "-c",
+            "diff.interHunkContext=0",
+            "-c",
+            "diff.relative=false",
         ])
+        // The repository at `root`, whatever a surrounding git process exported.
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
         .env("GIT_PAGER", "cat")
         .env("LC_ALL", "C")
         .stdin(Stdio::null());

@@ -163,6 +163,31 @@ fn path_logs_follow_renames_and_list_the_definitions_touched() {
     ];
     assert_eq!(rows(&repo, &["calc/arith.py"]), arith);
     assert_eq!(rows(&repo, &["./calc/"]), arith, "a directory");
+
+    // The user's git configuration does not change what llmc reads.
+    let dir = repo_dir(&repo);
+    for (k, v) in [
+        ("log.showRoot", "false"),
+        ("diff.interHunkContext", "20"),
+        ("diff.noprefix", "true"),
+        ("color.ui", "always"),
+        ("diff.renames", "false"),
+        ("core.quotePath", "true"),
+    ] {
+        let ok = Command::new("git")
+            .args(["config", k, v])
+            .current_dir(&dir)
+            .status()
+            .expect("git config");
+        assert!(ok.success());
+    }
+    let out = crate::util::llmc_in(&dir, &["index", "-q", "--rebuild"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        rows(&repo, &["calc/arith.py"]),
+        arith,
+        "under odd git config"
+    );
     assert_eq!(
         rows(&repo, &["util.py"]),
         [
