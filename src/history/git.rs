@@ -284,7 +284,11 @@ fn parse_header(out: &mut impl BufRead, first: &[u8]) -> Result<GitCommit> {
         parents: f[1].split_whitespace().map(str::to_string).collect(),
         author: f[2].to_string(),
         email: f[3].to_string(),
-        author_iso: f[4].to_string(),
+        // Git versions differ on a zero offset (`+00:00` or `Z`): always `Z`.
+        author_iso: match f[4].strip_suffix("+00:00") {
+            Some(head) => format!("{head}Z"),
+            None => f[4].to_string(),
+        },
         author_time: f[5].trim().parse().unwrap_or(0),
         commit_time: f[6].trim().parse().unwrap_or(0),
         subject: f[7].to_string(),
