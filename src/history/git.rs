@@ -162,6 +162,8 @@ pub const LOG_ARGS: &[&str] = &[
 pub struct LogStream {
     child: Child,
     out: BufReader<ChildStdout>,
+    /// Collects git's stderr (so warnings can never fill the pipe and stall git).
+    stderr: Option<std::thread::JoinHandle<String>>,
     /// A header read ahead while finishing the previous commit.
     pending: Option<GitCommit>,
     done: bool,
@@ -185,9 +187,11 @@ impl LogStream {
             let _ = stdin.write_all(input.as_bytes());
         });
         let out = BufReader::with_capacity(1 << 16, child.stdout.take().context("git log stdout")?);
+        let stderr = drain(child.stderr.take());
         Ok(LogStream {
             child,
             out,
+            stderr: Some(stderr),
             pending: None,
             done: false,
         })
@@ -244,11 +248,12 @@ impl LogStream {
 
     fn finish(&mut self) -> Result<Option<GitCommit>> {
         self.done = true;
-        let mut err = String::new();
-        if let Some(mut e) = self.child.stderr.take() {
-            let _ = e.read_to_string(&mut err);
-        }
         let status = self.child.wait().context("waiting for git log")?;
+        let err = self
+            .stderr
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default();
         if !status.success() {
             bail!("git log failed: {}", err.trim());
         }
@@ -501,6 +506,17 @@ fn trim_newline(line: &mut Vec<u8>) {
     }
 }
 
+/// Reads a child's stderr to the end on a thread.
+fn drain(stderr: Option<std::process::ChildStderr>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut err = String::new();
+        if let Some(mut e) = stderr {
+            let _ = e.read_to_string(&mut err);
+        }
+        err
+    })
+}
+
 /// A `git cat-file --batch` process: blobs by id, one at a time.
 pub struct Blobs {
     child: Child,
@@ -662,6 +678,7 @@ pub fn merge_changes(root: &Path, merges: &[String]) -> Result<Vec<MergeChange>>
         let _ = stdin.write_all(input.as_bytes());
     });
     let mut out = BufReader::new(child.stdout.take().context("git log stdout")?);
+    let stderr = drain(child.stderr.take());
     let mut result: Vec<MergeChange> = Vec::new();
     let mut line = Vec::new();
     // The file whose hunks are being read, as an index into the current merge's files.
@@ -739,11 +756,8 @@ pub fn merge_changes(root: &Path, merges: &[String]) -> Result<Vec<MergeChange>>
             }
         }
     }
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_string(&mut err);
-    }
     let status = child.wait().context("waiting for git log --cc")?;
+    let err = stderr.join().unwrap_or_default();
     if !status.success() {
         bail!("git log --cc failed: {}", err.trim());
     }
