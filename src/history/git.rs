@@ -767,3 +767,43 @@ pub fn merge_changes(root: &Path, merges: &[String]) -> Result<Vec<MergeChange>>
     }
     Ok(result)
 }
+
+/// HEAD's commit read from the files under `.git` (loose or packed ref), without running
+/// git: `llmc log` checks it on every call. `None` when it cannot tell (then no check).
+pub fn head_from_files(root: &Path) -> Option<String> {
+    let dot_git = root.join(".git");
+    let dir = if dot_git.is_dir() {
+        dot_git
+    } else {
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let p = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+        if p.is_absolute() { p } else { root.join(p) }
+    };
+    let common = match std::fs::read_to_string(dir.join("commondir")) {
+        Ok(c) => {
+            let c = PathBuf::from(c.trim());
+            if c.is_absolute() { c } else { dir.join(c) }
+        }
+        Err(_) => dir.clone(),
+    };
+    let head = std::fs::read_to_string(dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_hash(head).then(|| head.to_string());
+    };
+    for base in [&dir, &common] {
+        if let Ok(v) = std::fs::read_to_string(base.join(name)) {
+            let v = v.trim();
+            return is_hash(v).then(|| v.to_string());
+        }
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+    packed.lines().find_map(|l| {
+        let (hash, r) = l.split_once(' ')?;
+        (r == name && is_hash(hash)).then(|| hash.to_string())
+    })
+}
+
+fn is_hash(s: &str) -> bool {
+    (s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
+}

@@ -257,6 +257,7 @@ fn filters_json_and_exit_codes() {
 
     // Human rows: the first answers "when did X last change, and why".
     let out = crate::util::llmc_in(&dir, &["log", "sub"]);
+    assert!(!stderr(&out).contains("HEAD moved"), "{}", stderr(&out));
     let text = stdout(&out);
     let first = text.lines().next().expect("a row");
     assert!(first.starts_with("2024-01-08  "), "{text}");
@@ -323,6 +324,8 @@ fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
     let text = std::fs::read_to_string(&arith).expect("read");
     std::fs::write(&arith, text.replace("return a * b", "return b * a")).expect("write");
     git(&["commit", "-q", "-am", "Commute mul"]);
+    let out = crate::util::llmc_in(&dir, &["log", "mul"]);
+    assert!(stderr(&out).contains("HEAD moved"), "{}", stderr(&out));
     let h = index();
     assert_eq!(
         (h["commits"].as_u64(), h["new_commits"].as_u64()),
@@ -332,6 +335,11 @@ fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
         rows(&repo, &["mul"])[0],
         "2024-02-01 Dana | Commute mul | calc/arith.py:mul modified +1 -1"
     );
+
+    // HEAD read from packed refs: still up to date.
+    git(&["pack-refs", "--all"]);
+    let out = crate::util::llmc_in(&dir, &["log", "mul"]);
+    assert!(!stderr(&out).contains("HEAD moved"), "{}", stderr(&out));
 
     // Amend: the old commit is dropped, the new one ingested, the rest kept.
     git(&["commit", "-q", "--amend", "-m", "Commute mul, amended"]);
