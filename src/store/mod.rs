@@ -99,6 +99,7 @@ CREATE TABLE commit_symbols (
 
 const SCHEMA_INDEXES: &str = "
 CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX commits_time ON commits(commit_time, id);
 CREATE INDEX commit_files_commit ON commit_files(commit_id);
 CREATE INDEX commit_files_path ON commit_files(path);
 CREATE INDEX commit_files_old_path ON commit_files(old_path) WHERE old_path IS NOT NULL;
