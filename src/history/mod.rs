@@ -105,6 +105,9 @@ pub fn status(store: &crate::store::Store) -> Result<HistoryStatus> {
 pub struct IngestOptions {
     /// Forget the stored history and ingest it all again.
     pub rebuild: bool,
+    /// File versions larger than this many bytes are not parsed (as in the index); their
+    /// commits still list the file. 0: no limit.
+    pub max_file_size: u64,
 }
 
 /// Brings the history in `conn` (the index's open write transaction) up to HEAD of the
@@ -219,7 +222,10 @@ fn ingest_in(
         let is_boundary: HashSet<&str> = boundary.iter().map(String::as_str).collect();
         let mut stream = LogStream::start(root, &revs)?;
         let mut blobs = Blobs::start(root)?;
-        let mut cache = DefCache::default();
+        let mut cache = DefCache {
+            max_size: opts.max_file_size,
+            ..DefCache::default()
+        };
         progress.start("history", 0);
         let mut merges: HashMap<String, i64> = HashMap::new();
         let mut batch: Vec<GitCommit> = Vec::with_capacity(BATCH);
@@ -327,6 +333,7 @@ fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
 struct DefCache {
     map: HashMap<String, std::rc::Rc<Vec<Def>>>,
     parser: tree_sitter::Parser,
+    max_size: u64,
 }
 
 const DEF_CACHE_MAX: usize = 4096;
@@ -351,12 +358,17 @@ impl DefCache {
         if self.map.len() + todo.len() > DEF_CACHE_MAX {
             self.map.clear();
         }
+        let max = self.max_size;
         use rayon::prelude::*;
         let parsed: Vec<(String, Vec<Def>)> = todo
             .into_par_iter()
             .with_max_len(1)
             .map(|(blob, path, bytes)| {
-                let defs = PARSER.with(|p| definitions(&mut p.borrow_mut(), path, &bytes));
+                let defs = if too_big(&bytes, max) {
+                    Vec::new()
+                } else {
+                    PARSER.with(|p| definitions(&mut p.borrow_mut(), path, &bytes))
+                };
                 (blob, defs)
             })
             .collect();
@@ -371,7 +383,10 @@ impl DefCache {
             return Ok(d.clone());
         }
         let defs = match blobs.get(blob)? {
-            Some(bytes) => definitions(&mut self.parser, path, &bytes),
+            Some(bytes) if !too_big(&bytes, self.max_size) => {
+                definitions(&mut self.parser, path, &bytes)
+            }
+            Some(_) => Vec::new(),
             None => Vec::new(),
         };
         if self.map.len() >= DEF_CACHE_MAX {
@@ -381,6 +396,10 @@ impl DefCache {
         self.map.insert(blob.to_string(), defs.clone());
         Ok(defs)
     }
+}
+
+fn too_big(bytes: &[u8], max: u64) -> bool {
+    max > 0 && bytes.len() as u64 > max
 }
 
 /// The definitions of one version of a file (none for a language llmc does not parse).

@@ -276,6 +276,7 @@ pub fn run(
         writer.transaction(),
         crate::history::IngestOptions {
             rebuild: opts.rebuild,
+            max_file_size: cfg.max_file_size,
         },
         progress,
     )
