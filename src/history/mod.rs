@@ -226,7 +226,13 @@ fn ingest_in(
             max_size: opts.max_file_size,
             ..DefCache::default()
         };
-        progress.start("history", 0);
+        // A bar needs a total; HEAD moving forward by a few commits does not need a bar.
+        let total = if old_head.is_some() && revs.len() == 2 {
+            0
+        } else {
+            count_commits(root, &revs)
+        };
+        progress.start("history", total);
         let mut merges: HashMap<String, i64> = HashMap::new();
         let mut batch: Vec<GitCommit> = Vec::with_capacity(BATCH);
         loop {
@@ -280,6 +286,31 @@ fn stats_with_count(conn: &Connection, mut stats: HistoryStats) -> Result<Histor
     stats.commits =
         conn.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64;
     Ok(stats)
+}
+
+/// How many commits `revs` select, for the progress bar (0 when git cannot say).
+fn count_commits(root: &Path, revs: &[String]) -> u64 {
+    let Ok(mut child) = git::git(root)
+        .args(["rev-list", "--count", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    else {
+        return 0;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = revs.join("\n") + "\n";
+        std::thread::spawn(move || {
+            use std::io::Write as _;
+            let _ = stdin.write_all(input.as_bytes());
+        });
+    }
+    child
+        .wait_with_output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .unwrap_or(0)
 }
 
 fn output_lines(root: &Path, args: &[&str]) -> Result<Vec<String>> {
