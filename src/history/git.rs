@@ -710,7 +710,11 @@ pub fn merge_changes(root: &Path, merges: &[String]) -> Result<Vec<MergeChange>>
                 let n = fields.len().saturating_sub(1) / 2;
                 merge.files.push(MergeFile {
                     path: unquote(path),
-                    blob: fields.get(2 * n - 1).unwrap_or(&"").to_string(),
+                    blob: (2 * n)
+                        .checked_sub(1)
+                        .and_then(|i| fields.get(i))
+                        .unwrap_or(&"")
+                        .to_string(),
                     ..MergeFile::default()
                 });
             }
