@@ -49,10 +49,9 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
             reason: "it holds no history".into(),
         }
         .into());
-    } else if let (Some(indexed), Ok(Some(head))) = (
-        store.meta(meta::HEAD)?,
-        git::try_output(&ctx.root, &["rev-parse", "-q", "--verify", "HEAD"]),
-    ) && String::from_utf8_lossy(&head).trim() != indexed
+    } else if let (Some(indexed), Some(head)) =
+        (store.meta(meta::HEAD)?, git::head_from_files(&ctx.root))
+        && head != indexed
     {
         ctx.note("llmc: HEAD moved since the last index: run `llmc index` for the newest commits");
     }

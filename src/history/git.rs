@@ -92,7 +92,18 @@ pub fn git(root: &Path) -> Command {
             "diff.mnemonicPrefix=false",
             "-c",
             "log.showSignature=false",
+            // The root commit's files, and hunks never fused across unchanged lines.
+            "-c",
+            "log.showRoot=true",
+            "-c",
+            "diff.interHunkContext=0",
+            "-c",
+            "diff.relative=false",
         ])
+        // The repository at `root`, whatever a surrounding git process exported.
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
         .env("GIT_PAGER", "cat")
         .env("LC_ALL", "C")
         .stdin(Stdio::null());
@@ -151,6 +162,8 @@ pub const LOG_ARGS: &[&str] = &[
 pub struct LogStream {
     child: Child,
     out: BufReader<ChildStdout>,
+    /// Collects git's stderr (so warnings can never fill the pipe and stall git).
+    stderr: Option<std::thread::JoinHandle<String>>,
     /// A header read ahead while finishing the previous commit.
     pending: Option<GitCommit>,
     done: bool,
@@ -174,9 +187,11 @@ impl LogStream {
             let _ = stdin.write_all(input.as_bytes());
         });
         let out = BufReader::with_capacity(1 << 16, child.stdout.take().context("git log stdout")?);
+        let stderr = drain(child.stderr.take());
         Ok(LogStream {
             child,
             out,
+            stderr: Some(stderr),
             pending: None,
             done: false,
         })
@@ -233,11 +248,12 @@ impl LogStream {
 
     fn finish(&mut self) -> Result<Option<GitCommit>> {
         self.done = true;
-        let mut err = String::new();
-        if let Some(mut e) = self.child.stderr.take() {
-            let _ = e.read_to_string(&mut err);
-        }
         let status = self.child.wait().context("waiting for git log")?;
+        let err = self
+            .stderr
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default();
         if !status.success() {
             bail!("git log failed: {}", err.trim());
         }
@@ -273,7 +289,11 @@ fn parse_header(out: &mut impl BufRead, first: &[u8]) -> Result<GitCommit> {
         parents: f[1].split_whitespace().map(str::to_string).collect(),
         author: f[2].to_string(),
         email: f[3].to_string(),
-        author_iso: f[4].to_string(),
+        // Git versions differ on a zero offset (`+00:00` or `Z`): always `Z`.
+        author_iso: match f[4].strip_suffix("+00:00") {
+            Some(head) => format!("{head}Z"),
+            None => f[4].to_string(),
+        },
         author_time: f[5].trim().parse().unwrap_or(0),
         commit_time: f[6].trim().parse().unwrap_or(0),
         subject: f[7].to_string(),
@@ -486,6 +506,17 @@ fn trim_newline(line: &mut Vec<u8>) {
     }
 }
 
+/// Reads a child's stderr to the end on a thread.
+fn drain(stderr: Option<std::process::ChildStderr>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut err = String::new();
+        if let Some(mut e) = stderr {
+            let _ = e.read_to_string(&mut err);
+        }
+        err
+    })
+}
+
 /// A `git cat-file --batch` process: blobs by id, one at a time.
 pub struct Blobs {
     child: Child,
@@ -592,4 +623,191 @@ mod tests {
         assert_eq!(q.path, "we\"ird\tname.py");
         assert_eq!(unquote("\"caf\\303\\251.rs\""), "café.rs");
     }
+}
+
+/// What a merge changed beyond taking one parent's version: the files and `-U0` hunks of
+/// git's dense combined diff (`--cc`), as lines of the merged result.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MergeChange {
+    pub hash: String,
+    pub files: Vec<MergeFile>,
+}
+
+/// One file of a merge's combined diff.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MergeFile {
+    pub path: String,
+    /// The merged result's blob (all zeros when the merge deleted the file).
+    pub blob: String,
+    /// Hunks as ranges of the merged result (`old_*` unused: zero).
+    pub hunks: Vec<Hunk>,
+    /// Result lines not in some parent, and parent lines not in the result.
+    pub added: u32,
+    pub removed: u32,
+}
+
+/// The dense combined diffs of `merges`, in one `git log --no-walk --cc` run.
+pub fn merge_changes(root: &Path, merges: &[String]) -> Result<Vec<MergeChange>> {
+    if merges.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut child = git(root)
+        .args([
+            "log",
+            "--no-walk=unsorted",
+            "--stdin",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--cc",
+            "--raw",
+            "-U0",
+            "--no-abbrev",
+            "--src-prefix=a/",
+            "--dst-prefix=b/",
+            "--format=%x01%H",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("starting git log --cc")?;
+    let mut stdin = child.stdin.take().context("git log stdin")?;
+    let input = merges.join("\n") + "\n";
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut out = BufReader::new(child.stdout.take().context("git log stdout")?);
+    let stderr = drain(child.stderr.take());
+    let mut result: Vec<MergeChange> = Vec::new();
+    let mut line = Vec::new();
+    // The file whose hunks are being read, as an index into the current merge's files.
+    let mut current: Option<usize> = None;
+    let mut columns = 0usize;
+    loop {
+        line.clear();
+        if out.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        trim_newline(&mut line);
+        if let Some(hash) = line.strip_prefix(&[0x01]) {
+            result.push(MergeChange {
+                hash: String::from_utf8_lossy(hash).trim().to_string(),
+                files: Vec::new(),
+            });
+            current = None;
+            continue;
+        }
+        let Some(merge) = result.last_mut() else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&line);
+        if let Some(rest) = text.strip_prefix("::") {
+            // `::mode… sha… STATUS\tpath`: the result's blob is the last sha.
+            let rest = rest.trim_start_matches(':');
+            if let Some((meta, path)) = rest.split_once('\t') {
+                let fields: Vec<&str> = meta.split(' ').collect();
+                let n = fields.len().saturating_sub(1) / 2;
+                merge.files.push(MergeFile {
+                    path: unquote(path),
+                    blob: (2 * n)
+                        .checked_sub(1)
+                        .and_then(|i| fields.get(i))
+                        .unwrap_or(&"")
+                        .to_string(),
+                    ..MergeFile::default()
+                });
+            }
+            continue;
+        }
+        if let Some(p) = text
+            .strip_prefix("diff --cc ")
+            .or(text.strip_prefix("diff --combined "))
+        {
+            let p = unquote(p);
+            current = merge.files.iter().position(|f| f.path == p);
+            columns = 0;
+            continue;
+        }
+        let Some(i) = current else {
+            continue;
+        };
+        if text.starts_with("@@@") {
+            let ats = text.chars().take_while(|&c| c == '@').count();
+            columns = ats - 1;
+            // `@@@ -a,b -c,d +e,f @@@`: the result's range is the `+` one.
+            if let Some(plus) = text.split(' ').find(|w| w.starts_with('+')) {
+                let r = &plus[1..];
+                let (s, l) = match r.split_once(',') {
+                    Some((s, l)) => (s.parse().unwrap_or(0), l.parse().unwrap_or(0)),
+                    None => (r.parse().unwrap_or(0), 1),
+                };
+                merge.files[i].hunks.push(Hunk {
+                    old_start: 0,
+                    old_len: 0,
+                    new_start: s,
+                    new_len: l,
+                });
+            }
+            continue;
+        }
+        if columns > 0 && line.len() >= columns {
+            let marks = &line[..columns];
+            if marks.contains(&b'-') {
+                merge.files[i].removed += 1;
+            } else if marks.contains(&b'+') {
+                merge.files[i].added += 1;
+            }
+        }
+    }
+    let status = child.wait().context("waiting for git log --cc")?;
+    let err = stderr.join().unwrap_or_default();
+    if !status.success() {
+        bail!("git log --cc failed: {}", err.trim());
+    }
+    for m in &mut result {
+        m.files
+            .retain(|f| !f.hunks.is_empty() || f.blob.chars().all(|c| c == '0'));
+    }
+    Ok(result)
+}
+
+/// HEAD's commit read from the files under `.git` (loose or packed ref), without running
+/// git: `llmc log` checks it on every call. `None` when it cannot tell (then no check).
+pub fn head_from_files(root: &Path) -> Option<String> {
+    let dot_git = root.join(".git");
+    let dir = if dot_git.is_dir() {
+        dot_git
+    } else {
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let p = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+        if p.is_absolute() { p } else { root.join(p) }
+    };
+    let common = match std::fs::read_to_string(dir.join("commondir")) {
+        Ok(c) => {
+            let c = PathBuf::from(c.trim());
+            if c.is_absolute() { c } else { dir.join(c) }
+        }
+        Err(_) => dir.clone(),
+    };
+    let head = std::fs::read_to_string(dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_hash(head).then(|| head.to_string());
+    };
+    for base in [&dir, &common] {
+        if let Ok(v) = std::fs::read_to_string(base.join(name)) {
+            let v = v.trim();
+            return is_hash(v).then(|| v.to_string());
+        }
+    }
+    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+    packed.lines().find_map(|l| {
+        let (hash, r) = l.split_once(' ')?;
+        (r == name && is_hash(hash)).then(|| hash.to_string())
+    })
+}
+
+fn is_hash(s: &str) -> bool {
+    (s.len() == 40 || s.len() == 64) && s.bytes().all(|b| b.is_ascii_hexdigit())
 }

@@ -48,6 +48,8 @@ pub struct HistoryStats {
     pub shallow: bool,
     /// Why there is no history, when there is none.
     pub note: Option<String>,
+    /// Why this run could not update the history (which stays as it was).
+    pub error: Option<String>,
     pub seconds: f64,
 }
 
@@ -56,6 +58,12 @@ impl HistoryStats {
     pub fn summary(&self) -> String {
         if let Some(n) = &self.note {
             return format!("no history ({n})");
+        }
+        if let Some(e) = &self.error {
+            return format!(
+                "history not updated, {} commits kept (warning: {e})",
+                self.commits
+            );
         }
         let mut s = format!("history {} commits ({} new", self.commits, self.new_commits);
         if self.dropped_commits > 0 {
@@ -97,12 +105,44 @@ pub fn status(store: &crate::store::Store) -> Result<HistoryStatus> {
 pub struct IngestOptions {
     /// Forget the stored history and ingest it all again.
     pub rebuild: bool,
+    /// File versions larger than this many bytes are not parsed (as in the index); their
+    /// commits still list the file. 0: no limit.
+    pub max_file_size: u64,
 }
 
 /// Brings the history in `conn` (the index's open write transaction) up to HEAD of the
 /// repository at `root`. Not a repository, an empty one or no git at all: no history and
 /// a note, not an error.
+///
+/// A failure half-way (a corrupt repository, git killed) is not an index failure: what
+/// this run wrote of the history is rolled back, the history stays as it was, and the
+/// stats carry the error.
 pub fn ingest(
+    root: &Path,
+    conn: &Connection,
+    opts: IngestOptions,
+    progress: &dyn Progress,
+) -> Result<HistoryStats> {
+    let started = Instant::now();
+    conn.execute_batch("SAVEPOINT history")?;
+    match ingest_in(root, conn, opts, progress) {
+        Ok(stats) => {
+            conn.execute_batch("RELEASE history")?;
+            Ok(stats)
+        }
+        Err(e) => {
+            progress.finish();
+            conn.execute_batch("ROLLBACK TO history; RELEASE history")?;
+            let stats = HistoryStats {
+                error: Some(format!("{e:#}")),
+                ..HistoryStats::default()
+            };
+            Ok(finish(stats_with_count(conn, stats)?, started))
+        }
+    }
+}
+
+fn ingest_in(
     root: &Path,
     conn: &Connection,
     opts: IngestOptions,
@@ -182,13 +222,53 @@ pub fn ingest(
         let is_boundary: HashSet<&str> = boundary.iter().map(String::as_str).collect();
         let mut stream = LogStream::start(root, &revs)?;
         let mut blobs = Blobs::start(root)?;
-        let mut cache = DefCache::default();
-        progress.start("history", 0);
-        while let Some(c) = stream.next_commit()? {
-            let boundary = is_boundary.contains(c.hash.as_str());
-            insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
-            stats.new_commits += 1;
-            progress.inc(1);
+        let mut cache = DefCache {
+            max_size: opts.max_file_size,
+            ..DefCache::default()
+        };
+        // A bar needs a total; HEAD moving forward by a few commits does not need a bar.
+        let total = if old_head.is_some() && revs.len() == 2 {
+            0
+        } else {
+            count_commits(root, &revs)
+        };
+        progress.start("history", total);
+        let mut merges: HashMap<String, i64> = HashMap::new();
+        let mut batch: Vec<GitCommit> = Vec::with_capacity(BATCH);
+        loop {
+            let next = stream.next_commit()?;
+            let end = next.is_none();
+            batch.extend(next);
+            if batch.len() < BATCH && !end {
+                continue;
+            }
+            let wanted: Vec<(&str, &str)> = batch
+                .iter()
+                .filter(|c| !is_boundary.contains(c.hash.as_str()))
+                .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
+                .flat_map(|(old, new)| old.into_iter().chain(new))
+                .collect();
+            cache.prefetch(&mut blobs, &wanted)?;
+            for c in batch.drain(..) {
+                let boundary = is_boundary.contains(c.hash.as_str());
+                insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
+                if c.parents.len() > 1 && !boundary {
+                    merges.insert(c.hash.clone(), conn.last_insert_rowid());
+                }
+                stats.new_commits += 1;
+                progress.inc(1);
+            }
+            if end {
+                break;
+            }
+        }
+        // Merges: only what they changed beyond taking one parent's version (conflict
+        // resolutions, evil merges), from git's dense combined diff.
+        let hashes: Vec<String> = merges.keys().cloned().collect();
+        for m in git::merge_changes(root, &hashes)? {
+            if let Some(&id) = merges.get(&m.hash) {
+                insert_merge(conn, id, &m, &mut blobs, &mut cache)?;
+            }
         }
         progress.finish();
     }
@@ -206,6 +286,31 @@ fn stats_with_count(conn: &Connection, mut stats: HistoryStats) -> Result<Histor
     stats.commits =
         conn.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64;
     Ok(stats)
+}
+
+/// How many commits `revs` select, for the progress bar (0 when git cannot say).
+fn count_commits(root: &Path, revs: &[String]) -> u64 {
+    let Ok(mut child) = git::git(root)
+        .args(["rev-list", "--count", "--stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    else {
+        return 0;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = revs.join("\n") + "\n";
+        std::thread::spawn(move || {
+            use std::io::Write as _;
+            let _ = stdin.write_all(input.as_bytes());
+        });
+    }
+    child
+        .wait_with_output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .unwrap_or(0)
 }
 
 fn output_lines(root: &Path, args: &[&str]) -> Result<Vec<String>> {
@@ -259,17 +364,60 @@ fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
 struct DefCache {
     map: HashMap<String, std::rc::Rc<Vec<Def>>>,
     parser: tree_sitter::Parser,
+    max_size: u64,
 }
 
 const DEF_CACHE_MAX: usize = 4096;
 
+thread_local! {
+    static PARSER: std::cell::RefCell<tree_sitter::Parser> =
+        std::cell::RefCell::new(tree_sitter::Parser::new());
+}
+
 impl DefCache {
+    /// Reads the blobs of `wanted` that are not cached and parses them in parallel.
+    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(&str, &str)]) -> Result<()> {
+        let mut seen = HashSet::new();
+        let mut todo: Vec<(String, &str, Vec<u8>)> = Vec::new();
+        for &(blob, path) in wanted {
+            if self.map.contains_key(blob) || !seen.insert(blob) {
+                continue;
+            }
+            let bytes = blobs.get(blob)?.unwrap_or_default();
+            todo.push((blob.to_string(), path, bytes));
+        }
+        if self.map.len() + todo.len() > DEF_CACHE_MAX {
+            self.map.clear();
+        }
+        let max = self.max_size;
+        use rayon::prelude::*;
+        let parsed: Vec<(String, Vec<Def>)> = todo
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(blob, path, bytes)| {
+                let defs = if too_big(&bytes, max) {
+                    Vec::new()
+                } else {
+                    PARSER.with(|p| definitions(&mut p.borrow_mut(), path, &bytes))
+                };
+                (blob, defs)
+            })
+            .collect();
+        for (blob, defs) in parsed {
+            self.map.insert(blob, std::rc::Rc::new(defs));
+        }
+        Ok(())
+    }
+
     fn defs(&mut self, blobs: &mut Blobs, blob: &str, path: &str) -> Result<std::rc::Rc<Vec<Def>>> {
         if let Some(d) = self.map.get(blob) {
             return Ok(d.clone());
         }
         let defs = match blobs.get(blob)? {
-            Some(bytes) => definitions(&mut self.parser, path, &bytes),
+            Some(bytes) if !too_big(&bytes, self.max_size) => {
+                definitions(&mut self.parser, path, &bytes)
+            }
+            Some(_) => Vec::new(),
             None => Vec::new(),
         };
         if self.map.len() >= DEF_CACHE_MAX {
@@ -279,6 +427,10 @@ impl DefCache {
         self.map.insert(blob.to_string(), defs.clone());
         Ok(defs)
     }
+}
+
+fn too_big(bytes: &[u8], max: u64) -> bool {
+    max > 0 && bytes.len() as u64 > max
 }
 
 /// The definitions of one version of a file (none for a language llmc does not parse).
@@ -309,6 +461,92 @@ pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -
 fn is_code_path(path: &str) -> bool {
     matches!(lang::detect(Path::new(path), b""), FileLang::Code(_))
 }
+
+/// Rows for a merge's own changes: files as `M` (or `D`), definitions whose lines in the
+/// merged result the combined hunks overlap, as modified.
+fn insert_merge(
+    conn: &Connection,
+    id: i64,
+    m: &git::MergeChange,
+    blobs: &mut Blobs,
+    cache: &mut DefCache,
+) -> Result<()> {
+    for f in &m.files {
+        let deleted = f.blob.chars().all(|c| c == '0');
+        conn.prepare_cached(
+            "INSERT INTO commit_files (commit_id, path, old_path, status, added, removed)
+             VALUES (?1, ?2, NULL, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            id,
+            f.path,
+            if deleted { "D" } else { "M" },
+            f.added,
+            f.removed
+        ])?;
+        if deleted || !is_code_path(&f.path) {
+            continue;
+        }
+        let defs = cache.defs(blobs, &f.blob, &f.path)?;
+        for t in touch::touched(&defs, &defs, &f.hunks) {
+            conn.prepare_cached(
+                "INSERT INTO commit_symbols (commit_id, path, name, qualname, kind, change, added,
+                                             removed, start_line, end_line, hunks)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'modified', ?6, 0, ?7, ?8, ?9)",
+            )?
+            .execute(params![
+                id,
+                f.path,
+                t.name,
+                t.qualname,
+                t.kind,
+                t.added,
+                t.start_line,
+                t.end_line,
+                f.hunks
+                    .iter()
+                    .filter(|h| h.new_start <= t.end_line && h.new_start + h.new_len > t.start_line)
+                    .map(|h| format!("@@@ +{},{} @@@", h.new_start, h.new_len))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// A blob id and the path it is parsed as.
+type Side<'a> = Option<(&'a str, &'a str)>;
+
+/// For one file's patch in a commit: the versions before and after whose definitions the
+/// hunks are laid over (`None` for a side that does not exist or is no parsed language);
+/// `None` when neither side has definitions to find.
+fn patch_sides<'a>(c: &'a GitCommit, p: &'a git::Patch) -> Option<(Side<'a>, Side<'a>)> {
+    let old_code = p.old_path.as_deref().filter(|x| is_code_path(x));
+    let new_code = p.new_path.as_deref().filter(|x| is_code_path(x));
+    if old_code.is_none() && new_code.is_none() {
+        return None;
+    }
+    // The blob ids come from the raw entry of the same file.
+    let fc = c.files.iter().find(|f| match (&p.new_path, &p.old_path) {
+        (Some(n), _) => &f.path == n,
+        (None, Some(o)) => &f.path == o && matches!(f.status, 'D' | 'T'),
+        (None, None) => false,
+    })?;
+    if fc.old_mode == "160000" || fc.new_mode == "160000" {
+        return None;
+    }
+    let old = old_code
+        .filter(|_| fc.old_blob != NULL_BLOB)
+        .map(|path| (fc.old_blob.as_str(), path));
+    let new = new_code
+        .filter(|_| fc.new_blob != NULL_BLOB)
+        .map(|path| (fc.new_blob.as_str(), path));
+    Some((old, new))
+}
+
+/// Commits read ahead of insertion, so their blobs are parsed in parallel.
+const BATCH: usize = 64;
 
 const NULL_BLOB: &str = "0000000000000000000000000000000000000000";
 
@@ -360,34 +598,17 @@ fn insert_commit(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for p in &c.patches {
-        let old_code = p.old_path.as_deref().filter(|x| is_code_path(x));
-        let new_code = p.new_path.as_deref().filter(|x| is_code_path(x));
-        if old_code.is_none() && new_code.is_none() {
-            continue;
-        }
-        // The blob ids come from the raw entry of the same file.
-        let Some(fc) = c.files.iter().find(|f| match (&p.new_path, &p.old_path) {
-            (Some(n), _) => &f.path == n,
-            (None, Some(o)) => &f.path == o && matches!(f.status, 'D' | 'T'),
-            (None, None) => false,
-        }) else {
+        let Some((old_side, new_side)) = patch_sides(c, p) else {
             continue;
         };
-        if fc.old_mode == "160000" || fc.new_mode == "160000" {
-            continue;
-        }
         let empty = std::rc::Rc::new(Vec::new());
-        let old_defs = match old_code {
-            Some(path) if fc.old_blob != NULL_BLOB && p.old_path.is_some() => {
-                cache.defs(blobs, &fc.old_blob, path)?
-            }
-            _ => empty.clone(),
+        let old_defs = match old_side {
+            Some((blob, path)) => cache.defs(blobs, blob, path)?,
+            None => empty.clone(),
         };
-        let new_defs = match new_code {
-            Some(path) if fc.new_blob != NULL_BLOB && p.new_path.is_some() => {
-                cache.defs(blobs, &fc.new_blob, path)?
-            }
-            _ => empty,
+        let new_defs = match new_side {
+            Some((blob, path)) => cache.defs(blobs, blob, path)?,
+            None => empty,
         };
         let path = p
             .new_path

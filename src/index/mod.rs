@@ -326,6 +326,7 @@ pub fn run_with(
         writer.transaction(),
         crate::history::IngestOptions {
             rebuild: opts.rebuild,
+            max_file_size: cfg.max_file_size,
         },
         progress,
     )

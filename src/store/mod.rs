@@ -139,6 +139,7 @@ CREATE INDEX calls_caller ON calls(caller_id);
 CREATE INDEX calls_name ON calls(name);
 CREATE INDEX calls_receiver_call ON calls(receiver_call);
 CREATE INDEX imports_target ON imports(target_file_id);
+CREATE INDEX commits_time ON commits(commit_time, id);
 CREATE INDEX commit_files_commit ON commit_files(commit_id);
 CREATE INDEX commit_files_path ON commit_files(path);
 CREATE INDEX commit_files_old_path ON commit_files(old_path) WHERE old_path IS NOT NULL;

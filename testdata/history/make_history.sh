@@ -14,6 +14,9 @@
 #  9 2024-01-09 Alice  merge feature into main (no conflict)
 # 10 2024-01-10 Bob    delete util.py
 # 11 2024-01-11 Carol  add util.py again, with a different lerp
+# 12 2024-01-12 Bob    on branch hotfix: lerp clamps t
+# 13 2024-01-13 Carol  on main: lerp checks t, conflicting with hotfix
+# 14 2024-01-14 Alice  merge hotfix, resolving the conflict in lerp by hand
 set -eu
 dest=$1
 mkdir -p "$dest"
@@ -113,7 +116,7 @@ mv calc/arith.tmp calc/arith.py
 commit "Handle negative differences in sub"
 
 who Alice 09
-git merge -q --no-ff -m "Merge branch feature" feature
+git merge -q --no-ff -m "Merge branch feature" feature > /dev/null
 
 who Bob 10
 git rm -q util.py
@@ -126,3 +129,35 @@ def lerp(a, b, t):
     return a * (1 - t) + b * t
 PY
 commit "Bring util back with a stable lerp"
+
+who Bob 12
+git checkout -q -b hotfix
+cat > util.py <<'PY'
+def lerp(a, b, t):
+    """Linear interpolation."""
+    t = max(0.0, min(t, 1.0))
+    return a * (1 - t) + b * t
+PY
+commit "Clamp t in lerp"
+
+who Carol 13
+git checkout -q main
+cat > util.py <<'PY'
+def lerp(a, b, t):
+    """Linear interpolation."""
+    assert 0.0 <= t <= 1.0
+    return a * (1 - t) + b * t
+PY
+commit "Check t in lerp"
+
+who Alice 14
+git merge -q hotfix > /dev/null 2>&1 || true
+cat > util.py <<'PY'
+def lerp(a, b, t):
+    """Linear interpolation."""
+    if not 0.0 <= t <= 1.0:
+        t = max(0.0, min(t, 1.0))
+    return a * (1 - t) + b * t
+PY
+git add util.py
+git commit -q --no-edit -m "Merge branch hotfix"

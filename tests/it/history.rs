@@ -124,10 +124,13 @@ fn symbol_logs_follow_renames_moves_reverts_and_merges() {
             "2024-01-01 Alice | Add calculator and helpers | util.py:clamp added +2 -0",
         ]
     );
-    // The file deleted and added again.
+    // The file deleted and added again; a merge resolving a conflict inside lerp.
     assert_eq!(
         rows(&repo, &["lerp"]),
         [
+            "2024-01-14 Alice | Merge branch hotfix | util.py:lerp modified +2 -0",
+            "2024-01-13 Carol | Check t in lerp | util.py:lerp modified +1 -0",
+            "2024-01-12 Bob | Clamp t in lerp | util.py:lerp modified +1 -0",
             "2024-01-11 Carol | Bring util back with a stable lerp | util.py:lerp added +3 -0",
             "2024-01-10 Bob | Drop util | util.py:lerp deleted +0 -2",
             "2024-01-01 Alice | Add calculator and helpers | util.py:lerp added +2 -0",
@@ -160,9 +163,37 @@ fn path_logs_follow_renames_and_list_the_definitions_touched() {
     ];
     assert_eq!(rows(&repo, &["calc/arith.py"]), arith);
     assert_eq!(rows(&repo, &["./calc/"]), arith, "a directory");
+
+    // The user's git configuration does not change what llmc reads.
+    let dir = repo_dir(&repo);
+    for (k, v) in [
+        ("log.showRoot", "false"),
+        ("diff.interHunkContext", "20"),
+        ("diff.noprefix", "true"),
+        ("color.ui", "always"),
+        ("diff.renames", "false"),
+        ("core.quotePath", "true"),
+    ] {
+        let ok = Command::new("git")
+            .args(["config", k, v])
+            .current_dir(&dir)
+            .status()
+            .expect("git config");
+        assert!(ok.success());
+    }
+    let out = crate::util::llmc_in(&dir, &["index", "-q", "--rebuild"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        rows(&repo, &["calc/arith.py"]),
+        arith,
+        "under odd git config"
+    );
     assert_eq!(
         rows(&repo, &["util.py"]),
         [
+            "2024-01-14 Alice | Merge branch hotfix | M util.py +2 -2 | lerp modified",
+            "2024-01-13 Carol | Check t in lerp | M util.py +1 -0 | lerp modified",
+            "2024-01-12 Bob | Clamp t in lerp | M util.py +1 -0 | lerp modified",
             "2024-01-11 Carol | Bring util back with a stable lerp | A util.py +3 -0 | lerp added",
             "2024-01-10 Bob | Drop util | D util.py +0 -2 | lerp deleted",
             "2024-01-04 Carol | Move clamp into calc | M util.py +0 -4 | clamp deleted",
@@ -220,12 +251,13 @@ fn filters_json_and_exit_codes() {
         .iter()
         .map(|c| c["subject"].as_str().expect("subject"))
         .collect();
-    assert_eq!(subjects.len(), 11);
-    assert_eq!(subjects[0], "Bring util back with a stable lerp");
-    assert_eq!(subjects[2], "Merge branch feature");
+    assert_eq!(subjects.len(), 14);
+    assert_eq!(subjects[0], "Merge branch hotfix");
+    assert_eq!(subjects[5], "Merge branch feature");
 
     // Human rows: the first answers "when did X last change, and why".
     let out = crate::util::llmc_in(&dir, &["log", "sub"]);
+    assert!(!stderr(&out).contains("HEAD moved"), "{}", stderr(&out));
     let text = stdout(&out);
     let first = text.lines().next().expect("a row");
     assert!(first.starts_with("2024-01-08  "), "{text}");
@@ -285,22 +317,29 @@ fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
     let h = index();
     assert_eq!(
         (h["commits"].as_u64(), h["new_commits"].as_u64()),
-        (Some(11), Some(0))
+        (Some(14), Some(0))
     );
 
     let arith = dir.join("calc/arith.py");
     let text = std::fs::read_to_string(&arith).expect("read");
     std::fs::write(&arith, text.replace("return a * b", "return b * a")).expect("write");
     git(&["commit", "-q", "-am", "Commute mul"]);
+    let out = crate::util::llmc_in(&dir, &["log", "mul"]);
+    assert!(stderr(&out).contains("HEAD moved"), "{}", stderr(&out));
     let h = index();
     assert_eq!(
         (h["commits"].as_u64(), h["new_commits"].as_u64()),
-        (Some(12), Some(1))
+        (Some(15), Some(1))
     );
     assert_eq!(
         rows(&repo, &["mul"])[0],
         "2024-02-01 Dana | Commute mul | calc/arith.py:mul modified +1 -1"
     );
+
+    // HEAD read from packed refs: still up to date.
+    git(&["pack-refs", "--all"]);
+    let out = crate::util::llmc_in(&dir, &["log", "mul"]);
+    assert!(!stderr(&out).contains("HEAD moved"), "{}", stderr(&out));
 
     // Amend: the old commit is dropped, the new one ingested, the rest kept.
     git(&["commit", "-q", "--amend", "-m", "Commute mul, amended"]);
@@ -311,7 +350,7 @@ fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
             h["new_commits"].as_u64(),
             h["dropped_commits"].as_u64()
         ),
-        (Some(12), Some(1), Some(1))
+        (Some(15), Some(1), Some(1))
     );
     let mul = rows(&repo, &["mul"]);
     assert_eq!(mul.len(), 2);
@@ -320,7 +359,8 @@ fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
         "2024-02-01 Dana | Commute mul, amended | calc/arith.py:mul modified +1 -1"
     );
 
-    // Reset back two commits: nothing new, two dropped.
+    // Reset back past the conflict merge: nothing new; the merge, the amended commit and
+    // the merged branch's own commit are dropped.
     git(&["reset", "-q", "--hard", "HEAD~2"]);
     let h = index();
     assert_eq!(
@@ -329,13 +369,14 @@ fn new_commits_are_ingested_incrementally_and_rewrites_drop_the_old_ones() {
             h["new_commits"].as_u64(),
             h["dropped_commits"].as_u64()
         ),
-        (Some(10), Some(0), Some(2))
+        (Some(12), Some(0), Some(3))
     );
-    assert!(
-        rows(&repo, &["lerp"])
-            .iter()
-            .all(|r| !r.contains("stable lerp"))
+    let lerp = rows(&repo, &["lerp"]);
+    assert_eq!(
+        lerp[0],
+        "2024-01-13 Carol | Check t in lerp | util.py:lerp modified +1 -0"
     );
+    assert!(lerp.iter().all(|r| !r.contains("Clamp t")));
 }
 
 #[test]
@@ -357,7 +398,7 @@ fn shallow_clones_stop_at_their_boundary_and_status_says_so() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["history"]["shallow"], true);
-    assert!(v["history"]["commits"].as_u64().expect("commits") < 11);
+    assert!(v["history"]["commits"].as_u64().expect("commits") < 14);
     let out = crate::util::llmc_in(&clone, &["status"]);
     assert!(stdout(&out).contains("shallow"), "{}", stdout(&out));
     // The boundary commit is listed, but what it changed is unknown: not "added".
@@ -398,4 +439,40 @@ fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["history"]["new_commits"], 1);
     assert!(v["history"]["note"].is_null());
+}
+
+#[test]
+fn a_broken_repository_keeps_the_history_it_had_and_rebuild_reads_it_all_again() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    let out = crate::util::llmc_in(&dir, &["index", "--rebuild", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["history"]["new_commits"], 14);
+
+    // A new commit whose blob is then lost: git log cannot diff it.
+    std::fs::write(dir.join("calc/arith.py"), "def add(a, b):\n    return 0\n").expect("write");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(&dir)
+            .env("GIT_AUTHOR_NAME", "Eve")
+            .env("GIT_AUTHOR_EMAIL", "eve@example.com")
+            .env("GIT_COMMITTER_NAME", "Eve")
+            .env("GIT_COMMITTER_EMAIL", "eve@example.com")
+            .output()
+            .expect("git")
+    };
+    assert!(git(&["commit", "-q", "-am", "Break"]).status.success());
+    let blob = String::from_utf8_lossy(&git(&["rev-parse", "HEAD:calc/arith.py"]).stdout)
+        .trim()
+        .to_string();
+    std::fs::remove_file(dir.join(".git/objects").join(&blob[..2]).join(&blob[2..]))
+        .expect("remove the loose blob");
+    let out = crate::util::llmc_in(&dir, &["index", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert!(v["history"]["error"].is_string(), "{v}");
+    assert_eq!(v["history"]["commits"], 14, "the old history is kept");
+    assert_eq!(rows(&repo, &["add"]).len(), 4);
 }
