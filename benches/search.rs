@@ -170,7 +170,16 @@ fn chunk_texts(tree: &Path) -> Vec<String> {
         let size = bytes.len() as u64;
         let file = llmc::index::index_bytes(&rel, bytes, String::new(), size, 0, None, cfg);
         for c in &file.chunks {
-            out.push(embed_text(&rel, c.symbol.as_deref().unwrap_or(""), &c.text));
+            let doc = c
+                .symbol_index
+                .and_then(|i| file.symbols.get(i))
+                .map_or("", |s| s.doc.as_str());
+            out.push(embed_text(
+                &rel,
+                c.symbol.as_deref().unwrap_or(""),
+                doc,
+                &c.text,
+            ));
         }
     }
     out
