@@ -2,8 +2,8 @@
 //! with a scale per vector, in a main set (`base-*.vec`) and a small delta
 //! (`delta-*.vec`) of vectors added since the main set was last rebuilt. Deleted or
 //! replaced chunks are masked in the main set by position. Past
-//! `search.hnsw_min_vectors`, an HNSW graph (instant-distance) over the main set is kept
-//! beside it (`hnsw-*.bin`); the delta is always scanned exactly.
+//! `search.hnsw_min_vectors` (when set), an HNSW graph (instant-distance) over the main
+//! set is kept beside it (`hnsw-*.bin`); the delta is always scanned exactly.
 //!
 //! `manifest.json` names the files of the current state, the embedder that made the
 //! vectors and the index generation they belong to; it is replaced by a rename, so a
@@ -491,7 +491,7 @@ impl<'e> VectorWriter<'e> {
             manifest.base = Some(name);
             manifest.masked.clear();
             manifest.hnsw = None;
-            if base.len() >= self.cfg.hnsw_min_vectors && !base.is_empty() {
+            if self.cfg.hnsw_min_vectors > 0 && base.len() >= self.cfg.hnsw_min_vectors {
                 let points: Vec<QVec> = (0..base.len())
                     .map(|i| QVec {
                         values: base.vector(i).to_vec(),
