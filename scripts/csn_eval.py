@@ -173,6 +173,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--llmc", default="target/release/llmc")
     ap.add_argument("--queries", type=int, default=500, help="queries sampled (seed 0)")
+    ap.add_argument("--offset", type=int, default=0, help="skip this many sampled queries")
     ap.add_argument("--bench", type=int, default=0, help="timed searches per mode")
     ap.add_argument("--keep", help="build the copies here and keep them")
     args = ap.parse_args()
@@ -182,7 +183,7 @@ def main():
     try:
         with_docs, no_docs, queries = build_copies(stdlib, work)
         random.Random(0).shuffle(queries)
-        queries = queries[: args.queries]
+        queries = queries[args.offset : args.offset + args.queries]
         print(f"stdlib {stdlib}: {len(queries)} queries", flush=True)
         report = {"stdlib": stdlib, "queries": len(queries), "copies": {}}
         for name, repo in (("with_docs", with_docs), ("no_docs", no_docs)):

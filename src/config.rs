@@ -89,7 +89,7 @@ pub struct SearchConfig {
     /// the main vector set; past this many, the next index run folds them in.
     pub delta_max: usize,
     /// From this many vectors on, an HNSW graph is built over the main vector set and
-    /// searched instead of scanning it; below, the exact scan is used.
+    /// searched instead of scanning it; 0 (the default) never builds one.
     pub hnsw_min_vectors: usize,
 }
 
@@ -103,7 +103,7 @@ impl Default for SearchConfig {
             semantic_weight: 1.0,
             candidates: 50,
             delta_max: 2000,
-            hnsw_min_vectors: 200_000,
+            hnsw_min_vectors: 0,
         }
     }
 }

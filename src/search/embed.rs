@@ -41,7 +41,7 @@ pub struct HashEmbedder {
 }
 
 /// Bumped whenever the features change, so old vectors are re-embedded.
-const HASH_VERSION: u32 = 1;
+const HASH_VERSION: u32 = 2;
 
 const WORD_WEIGHT: f32 = 1.0;
 const IDENT_WEIGHT: f32 = 0.7;

@@ -179,7 +179,11 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
     }
     if matches!(req.mode, Mode::Semantic | Mode::Hybrid) {
         let t = Instant::now();
-        let index = vectors::VectorIndex::open(&vectors::vectors_dir(&dir))
+        let vdir = vectors::vectors_dir(&dir);
+        // An index run that commits meanwhile removes the files of the state it replaces:
+        // read the new manifest once more.
+        let index = vectors::VectorIndex::open(&vdir)
+            .or_else(|_| vectors::VectorIndex::open(&vdir))
             .map_err(|e| missing(&dir, &format!("{e:#}")))?
             .ok_or_else(|| missing(&dir, "the vector index is missing"))?;
         step("vectors_open", t);

@@ -156,7 +156,7 @@ impl SearchWriter<'_> {
                 kind: c.kind.as_str(),
                 lang,
             })?;
-            self.vec.add(id, embed_text(path, symbol, &c.text))?;
+            self.vec.add(id, embed_text(path, symbol, doc, &c.text))?;
         }
         Ok(())
     }
@@ -173,8 +173,9 @@ impl SearchWriter<'_> {
     }
 }
 
-/// The text a chunk is embedded as: its file's name, its symbol and its text.
-pub fn embed_text(path: &str, symbol: &str, text: &str) -> String {
+/// The text a chunk is embedded as: its file's name, its symbol, its doc comment (which
+/// the text holds too: words that describe the code count twice) and its text.
+pub fn embed_text(path: &str, symbol: &str, doc: &str, text: &str) -> String {
     let file = path.rsplit('/').next().unwrap_or(path);
-    format!("{file}\n{symbol}\n{text}")
+    format!("{file}\n{symbol}\n{doc}\n{text}")
 }

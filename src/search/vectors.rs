@@ -2,8 +2,8 @@
 //! with a scale per vector, in a main set (`base-*.vec`) and a small delta
 //! (`delta-*.vec`) of vectors added since the main set was last rebuilt. Deleted or
 //! replaced chunks are masked in the main set by position. Past
-//! `search.hnsw_min_vectors`, an HNSW graph (instant-distance) over the main set is kept
-//! beside it (`hnsw-*.bin`); the delta is always scanned exactly.
+//! `search.hnsw_min_vectors` (when set), an HNSW graph (instant-distance) over the main
+//! set is kept beside it (`hnsw-*.bin`); the delta is always scanned exactly.
 //!
 //! `manifest.json` names the files of the current state, the embedder that made the
 //! vectors and the index generation they belong to; it is replaced by a rename, so a
@@ -99,37 +99,40 @@ impl Segment {
         out
     }
 
-    fn from_bytes(bytes: &[u8]) -> Result<Segment> {
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
-            bail!("not a vector file");
+    /// Reads a segment file with one copy: the header, ids and scales are parsed, the
+    /// vectors are read straight into their buffer.
+    fn read(path: &Path) -> Result<Segment> {
+        use std::io::Read as _;
+        let ctx = || format!("reading {}", path.display());
+        let mut f = std::fs::File::open(path).with_context(ctx)?;
+        let len = f.metadata().with_context(ctx)?.len() as usize;
+        let mut head = [0u8; 16];
+        f.read_exact(&mut head).with_context(ctx)?;
+        if &head[..8] != MAGIC {
+            bail!("{} is not a vector file", path.display());
         }
-        let dim = u32_at(bytes, 8) as usize;
-        let n = u32_at(bytes, 12) as usize;
-        let ids_end = 16 + n * 8;
-        let scales_end = ids_end + n * 4;
-        if bytes.len() != scales_end + n * dim {
-            bail!("truncated vector file");
+        let dim = u32_at(&head, 8) as usize;
+        let n = u32_at(&head, 12) as usize;
+        if len != 16 + n * (12 + dim) {
+            bail!("{} is truncated", path.display());
         }
-        let ids = bytes[16..ids_end]
-            .chunks_exact(8)
-            .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-            .collect();
-        let scales = bytes[ids_end..scales_end]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
-            .collect();
-        let data = bytes[scales_end..].iter().map(|&b| b as i8).collect();
+        let mut meta = vec![0u8; n * 12];
+        f.read_exact(&mut meta).with_context(ctx)?;
+        let mut raw = vec![0u8; n * dim];
+        f.read_exact(&mut raw).with_context(ctx)?;
+        let (ids, scales) = meta.split_at(n * 8);
         Ok(Segment {
             dim,
-            ids,
-            scales,
-            data,
+            ids: ids
+                .chunks_exact(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                .collect(),
+            scales: scales
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
+                .collect(),
+            data: raw.into_iter().map(|b| b as i8).collect(),
         })
-    }
-
-    fn read(path: &Path) -> Result<Segment> {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        Segment::from_bytes(&bytes).with_context(|| format!("reading {}", path.display()))
     }
 }
 
@@ -488,7 +491,7 @@ impl<'e> VectorWriter<'e> {
             manifest.base = Some(name);
             manifest.masked.clear();
             manifest.hnsw = None;
-            if base.len() >= self.cfg.hnsw_min_vectors && !base.is_empty() {
+            if self.cfg.hnsw_min_vectors > 0 && base.len() >= self.cfg.hnsw_min_vectors {
                 let points: Vec<QVec> = (0..base.len())
                     .map(|i| QVec {
                         values: base.vector(i).to_vec(),

@@ -206,6 +206,34 @@ fn out_of_step_or_missing_search_indexes_are_rebuilt() {
     assert!(rebuilt.contains("lexical"), "{rebuilt}");
     assert_eq!(top(&s, "maxDepth", Mode::Lexical, 1)[0].1, "Store.maxDepth");
 
+    // A run killed between the search commits and the store's leaves the vectors a
+    // generation ahead: readers warn, the next run rebuilds.
+    let vdir = s.path().join(".llmc/vectors");
+    let mut m = llmc::search::vectors::read_manifest(&vdir)
+        .expect("manifest")
+        .expect("exists");
+    m.generation += 1;
+    std::fs::write(
+        vdir.join("manifest.json"),
+        serde_json::to_vec(&m).expect("json"),
+    )
+    .expect("write");
+    let r = search::search(
+        s.path(),
+        &Config::default(),
+        &req("keys", Mode::Semantic, 3),
+    )
+    .expect("still searchable");
+    assert!(r.warning.is_some());
+    let rebuilt = s.index().search.and_then(|x| x.rebuilt).expect("rebuilt");
+    assert!(
+        rebuilt.contains("vector index is at generation"),
+        "{rebuilt}"
+    );
+    let r = search::search(s.path(), &Config::default(), &req("keys", Mode::Hybrid, 3))
+        .expect("search");
+    assert!(r.warning.is_none());
+
     // Another embedder (here: another dimension) re-embeds everything.
     let mut cfg = Config::default();
     cfg.embed.dim = 256;
