@@ -1,0 +1,3 @@
+//! `llmc ask`: one question, routed to the right memories, checked, answered.
+
+pub mod classify;
