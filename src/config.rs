@@ -24,6 +24,7 @@ pub struct Config {
     pub index: IndexConfig,
     pub search: SearchConfig,
     pub embed: EmbedConfig,
+    pub route: RouteConfig,
 }
 
 /// `[index]`: what is indexed and how.
@@ -54,6 +55,62 @@ impl Default for IndexConfig {
             threads: 0,
             window_lines: 60,
             max_chunk_lines: 150,
+        }
+    }
+}
+
+/// `[route]`: which retrievers each intent of `ask` consults, with their fusion weights
+/// (`"graph=1.0 lexical=0.3"`), and when an unsure classification widens the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RouteConfig {
+    pub callers: String,
+    pub callees: String,
+    pub definition: String,
+    pub imports: String,
+    pub history: String,
+    pub concept: String,
+    pub howto: String,
+    pub locate: String,
+    pub compare: String,
+    /// Below this classifier confidence, every retriever joins the plan.
+    pub widen_below: f32,
+    /// The weight of a retriever added by widening.
+    pub widen_weight: f32,
+}
+
+impl Default for RouteConfig {
+    fn default() -> Self {
+        RouteConfig {
+            callers: "graph=1.0 lexical=0.3".into(),
+            callees: "graph=1.0 lexical=0.3".into(),
+            definition: "graph=1.0 lexical=0.6 semantic=0.3".into(),
+            imports: "graph=1.0 lexical=0.3".into(),
+            history: "history=1.0 semantic=0.3".into(),
+            concept: "semantic=1.0 lexical=0.8 graph=0.2".into(),
+            howto: "semantic=1.0 lexical=0.7".into(),
+            locate: "lexical=1.0 semantic=1.0 graph=0.2".into(),
+            compare: "graph=1.0 lexical=0.8 semantic=0.6".into(),
+            widen_below: 0.5,
+            widen_weight: 0.5,
+        }
+    }
+}
+
+impl RouteConfig {
+    /// The table entry for an intent.
+    pub fn entry(&self, intent: crate::ask::classify::Intent) -> &str {
+        use crate::ask::classify::Intent;
+        match intent {
+            Intent::Callers => &self.callers,
+            Intent::Callees => &self.callees,
+            Intent::Definition => &self.definition,
+            Intent::Imports => &self.imports,
+            Intent::History => &self.history,
+            Intent::Concept => &self.concept,
+            Intent::Howto => &self.howto,
+            Intent::Locate => &self.locate,
+            Intent::Compare => &self.compare,
         }
     }
 }
@@ -340,6 +397,13 @@ mod tests {
             &["index.threads=4"],
         )?;
         assert_eq!(c.index.threads, 4);
+        Ok(())
+    }
+
+    #[test]
+    fn an_integer_is_a_number() -> Result<()> {
+        let c = load_with("[route]\nwiden_weight = 1\n", &[], &["route.widen_below=0"])?;
+        assert_eq!((c.route.widen_weight, c.route.widen_below), (1.0, 0.0));
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! Data flows `cli → app → index → store → model`; see ARCHITECTURE.md for the map.
 
 pub mod app;
+pub mod ask;
 pub mod cli;
 pub mod config;
 pub mod error;

@@ -1,0 +1,191 @@
+//! The second stage of `ask`: from a classification to a plan — which retrievers to run,
+//! with which weights. The default table lives in `[route]` of the configuration (and in
+//! `llmc.toml.example`); low classifier confidence widens the plan.
+
+use serde::Serialize;
+
+use super::classify::{Classification, Intent};
+use crate::config::RouteConfig;
+
+/// A memory to consult.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Retriever {
+    Graph,
+    History,
+    Lexical,
+    Semantic,
+}
+
+impl Retriever {
+    /// Every retriever, in a stable order.
+    pub const ALL: [Retriever; 4] = [
+        Retriever::Graph,
+        Retriever::History,
+        Retriever::Lexical,
+        Retriever::Semantic,
+    ];
+
+    /// The name used in the route table and the trace.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Retriever::Graph => "graph",
+            Retriever::History => "history",
+            Retriever::Lexical => "lexical",
+            Retriever::Semantic => "semantic",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Retriever> {
+        Retriever::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+/// One retriever in a plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    pub retriever: Retriever,
+    /// Its weight in reciprocal-rank fusion.
+    pub weight: f32,
+    /// The intent it serves.
+    pub intent: Intent,
+}
+
+/// What to run for a question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    /// The plan was widened because the classifier was unsure.
+    pub widened: bool,
+}
+
+/// Parses one route-table entry: `"graph=1.0 lexical=0.3"`.
+pub fn parse_entry(entry: &str) -> Result<Vec<(Retriever, f32)>, String> {
+    let mut out = Vec::new();
+    for part in entry.split([' ', ',']).filter(|p| !p.is_empty()) {
+        let (name, weight) = part
+            .split_once('=')
+            .ok_or_else(|| format!("`{part}`: expected RETRIEVER=WEIGHT, e.g. graph=1.0"))?;
+        let retriever = Retriever::parse(name.trim()).ok_or_else(|| {
+            format!("`{name}`: unknown retriever (known: graph, history, lexical, semantic)")
+        })?;
+        let weight: f32 = weight
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{part}`: the weight must be a number"))?;
+        if !(0.0..=10.0).contains(&weight) {
+            return Err(format!("`{part}`: the weight must be between 0 and 10"));
+        }
+        out.push((retriever, weight));
+    }
+    if out.is_empty() {
+        return Err("a route needs at least one retriever".into());
+    }
+    Ok(out)
+}
+
+/// Builds the plan for a classification. Several intents merge their routes (a
+/// retriever keeps its highest weight); a confidence under `cfg.widen_below` adds every
+/// retriever the table does not already use, at `cfg.widen_weight`.
+pub fn route(c: &Classification, cfg: &RouteConfig) -> Result<Plan, String> {
+    let mut steps: Vec<Step> = Vec::new();
+    for &intent in &c.intents {
+        for (retriever, weight) in parse_entry(cfg.entry(intent))? {
+            match steps.iter_mut().find(|s| s.retriever == retriever) {
+                Some(s) if s.weight < weight => {
+                    s.weight = weight;
+                    s.intent = intent;
+                }
+                Some(_) => {}
+                None => steps.push(Step {
+                    retriever,
+                    weight,
+                    intent,
+                }),
+            }
+        }
+    }
+    let widened = c.confidence < cfg.widen_below;
+    if widened {
+        let intent = c.intents.first().copied().unwrap_or(Intent::Locate);
+        for retriever in Retriever::ALL {
+            if !steps.iter().any(|s| s.retriever == retriever) {
+                steps.push(Step {
+                    retriever,
+                    weight: cfg.widen_weight,
+                    intent,
+                });
+            }
+        }
+    }
+    steps.sort_by(|a, b| {
+        b.weight
+            .total_cmp(&a.weight)
+            .then(a.retriever.cmp(&b.retriever))
+    });
+    Ok(Plan { steps, widened })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ask::classify::classify;
+
+    fn plan(q: &str) -> Vec<(&'static str, f32)> {
+        route(&classify(q), &RouteConfig::default())
+            .expect("default routes parse")
+            .steps
+            .iter()
+            .map(|s| (s.retriever.as_str(), s.weight))
+            .collect()
+    }
+
+    #[test]
+    fn structural_questions_go_to_the_graph_first() {
+        assert_eq!(plan("who calls parse_config")[0].0, "graph");
+        assert_eq!(plan("what does src/main.rs import")[0].0, "graph");
+    }
+
+    #[test]
+    fn history_questions_go_to_history_with_some_semantic_context() {
+        let p = plan("when was shelf_weight last changed");
+        assert_eq!(p[0].0, "history");
+        assert!(p.iter().any(|s| s.0 == "semantic"));
+    }
+
+    #[test]
+    fn two_intents_merge_their_routes() {
+        let p = plan("what does shelf_weight do and who changed it last");
+        for r in ["history", "lexical", "semantic"] {
+            assert!(p.iter().any(|s| s.0 == r), "{r} in {p:?}");
+        }
+    }
+
+    #[test]
+    fn low_confidence_widens_the_plan() {
+        let c = classify("area");
+        let p = route(&c, &RouteConfig::default()).expect("plan");
+        assert!(c.confidence < RouteConfig::default().widen_below);
+        assert!(p.widened);
+        assert_eq!(p.steps.len(), 4);
+    }
+
+    #[test]
+    fn bad_entries_are_explained() {
+        assert!(
+            parse_entry("graph")
+                .expect_err("rejected")
+                .contains("RETRIEVER=WEIGHT")
+        );
+        assert!(
+            parse_entry("grep=1")
+                .expect_err("rejected")
+                .contains("unknown retriever")
+        );
+        assert!(
+            parse_entry("graph=x")
+                .expect_err("rejected")
+                .contains("number")
+        );
+    }
+}
