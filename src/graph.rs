@@ -192,38 +192,35 @@ fn placeholders(n: usize) -> String {
 }
 
 fn callers_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
-    let sql = format!(
-        "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates, k.caller_id
+    edges(
+        c,
+        "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates,
+                k.caller_id, NULL
          FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
          WHERE k.callee_id IN ({}) ORDER BY f.path, k.line, k.col",
-        placeholders(ids.len())
-    );
-    let mut stmt = c.prepare(&sql)?;
-    let rows = stmt.query_map(params_from_iter(ids), |r| {
-        Ok(Row {
-            path: r.get(0)?,
-            line: r.get(1)?,
-            symbol: r.get(2)?,
-            resolution: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-            candidates: r.get(4)?,
-            depth,
-            target: String::new(),
-            defined_at: None,
-            next: r.get(5)?,
-        })
-    })?;
-    rows.collect()
+        ids,
+        depth,
+    )
 }
 
 fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
-    let sql = format!(
+    edges(
+        c,
         "SELECT f.path, k.line, coalesce(s.qualname, k.external, k.name), k.resolution, k.candidates,
                 k.callee_id, cf.path || ':' || s.start_line
          FROM calls k JOIN files f ON f.id = k.file_id
          LEFT JOIN symbols s ON s.id = k.callee_id LEFT JOIN files cf ON cf.id = s.file_id
          WHERE k.caller_id IN ({}) ORDER BY f.path, k.line, k.col",
-        placeholders(ids.len())
-    );
+        ids,
+        depth,
+    )
+}
+
+/// Runs an edge query whose `{}` takes the ids and whose columns are: path, line, the
+/// symbol at the other end, resolution, candidates, the id to follow next, and where
+/// that symbol is defined.
+fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
+    let sql = sql.replace("{}", &placeholders(ids.len()));
     let mut stmt = c.prepare(&sql)?;
     let rows = stmt.query_map(params_from_iter(ids), |r| {
         Ok(Row {
