@@ -165,21 +165,7 @@ fn sigkill_during_an_index_leaves_the_previous_generation_readable() {
     let before = repo.store().dump().expect("dump");
     // Enough work that the second index is still running when it is killed.
     bulk(&repo, 800);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
-        .args(["index", "-q"])
-        .current_dir(repo.path())
-        .spawn()
-        .expect("spawn");
-    // The walk takes milliseconds; the parse-and-write phase takes seconds. Kill it in
-    // the middle of that phase.
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let still_running = child.try_wait().expect("try_wait").is_none();
-    child.kill().expect("kill");
-    child.wait().expect("wait");
-    assert!(
-        still_running,
-        "the index finished before it could be killed; make it bigger"
-    );
+    kill_index_midway(&repo);
 
     let status = repo.llmc(&["status", "--json"]);
     assert!(status.status.success(), "{}", stderr(&status));
@@ -199,6 +185,29 @@ fn sigkill_during_an_index_leaves_the_previous_generation_readable() {
     assert_eq!(v["changed"]["added"].as_array().expect("added").len(), 0);
 }
 
+/// Starts `llmc index -q` in the repository.
+fn spawn_index(repo: &Scratch) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
+        .args(["index", "-q"])
+        .current_dir(repo.path())
+        .spawn()
+        .expect("spawn")
+}
+
+/// Starts an index and SIGKILLs it in its parse-and-write phase (the walk takes
+/// milliseconds, that phase seconds on a `bulk` repository).
+fn kill_index_midway(repo: &Scratch) {
+    let mut child = spawn_index(repo);
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let still_running = child.try_wait().expect("try_wait").is_none();
+    child.kill().expect("kill");
+    child.wait().expect("wait");
+    assert!(
+        still_running,
+        "the index finished before it could be killed; make it bigger"
+    );
+}
+
 /// A repository big enough that indexing it takes a while in a debug build.
 fn bulk(repo: &Scratch, files: usize) {
     let body: String = (0..300)
@@ -214,11 +223,7 @@ fn a_reader_during_an_index_sees_the_previous_generation() {
     let repo = Scratch::fixture("python");
     assert!(repo.llmc(&["index", "-q"]).status.success());
     bulk(&repo, 800);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
-        .args(["index", "-q"])
-        .current_dir(repo.path())
-        .spawn()
-        .expect("spawn");
+    let mut child = spawn_index(&repo);
     std::thread::sleep(std::time::Duration::from_millis(500));
     let during = repo.llmc(&["status", "--json"]);
     let was_running = child.try_wait().expect("try_wait").is_none();
@@ -239,19 +244,7 @@ fn a_reader_during_an_index_sees_the_previous_generation() {
 fn sigkill_during_the_first_index_leaves_no_half_store() {
     let repo = Scratch::fixture("python");
     bulk(&repo, 800);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"))
-        .args(["index", "-q"])
-        .current_dir(repo.path())
-        .spawn()
-        .expect("spawn");
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let still_running = child.try_wait().expect("try_wait").is_none();
-    child.kill().expect("kill");
-    child.wait().expect("wait");
-    assert!(
-        still_running,
-        "the index finished before it could be killed; make it bigger"
-    );
+    kill_index_midway(&repo);
     let status = repo.llmc(&["status"]);
     assert_eq!(
         status.status.code(),
