@@ -27,6 +27,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Ask a question about the repository: an answer with sources, a confidence and a
+    /// trace (indexes first when needed)
+    Ask(AskArgs),
     /// Index the repository (incrementally: only new and changed files are parsed)
     Index(IndexArgs),
     /// Show what the index holds and what changed since
@@ -82,6 +85,38 @@ pub struct GraphArgs {
     /// Print as JSON on stdout
     #[arg(long)]
     pub json: bool,
+}
+
+/// `llmc ask`.
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// The question, e.g. "who calls parse_config?" (several words are joined)
+    #[arg(required = true, num_args = 1.., value_name = "QUESTION")]
+    pub question: Vec<String>,
+
+    /// Print one JSON document on stdout (documented in the README)
+    #[arg(long)]
+    pub json: bool,
+
+    /// Show every stage's decision, reasons and milliseconds
+    #[arg(long)]
+    pub trace: bool,
+
+    /// Show this many sources (default from `ask.k`)
+    #[arg(long, short = 'k', value_name = "N")]
+    pub k: Option<usize>,
+
+    /// Answer from the index as it is, even if files changed since it was built
+    #[arg(long)]
+    pub no_refresh: bool,
+
+    /// Neither read nor write the answer cache
+    #[arg(long)]
+    pub no_cache: bool,
+
+    /// Do not call the configured LLM: the programmatic answer only
+    #[arg(long)]
+    pub no_llm: bool,
 }
 
 /// `llmc index`.
@@ -174,6 +209,7 @@ impl Command {
     /// Whether the output (and so any error) is JSON.
     pub fn json(&self) -> bool {
         match self {
+            Command::Ask(a) => a.json,
             Command::Index(a) => a.json,
             Command::Status(a) => a.json,
             Command::Graph(a) => a.json,

@@ -25,6 +25,71 @@ pub struct Config {
     pub search: SearchConfig,
     pub embed: EmbedConfig,
     pub route: RouteConfig,
+    pub ask: AskConfig,
+}
+
+/// `[ask]`: the stages of `llmc ask` after routing, each of which can be switched off to
+/// fall back to the simpler path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AskConfig {
+    /// Sources in an answer.
+    pub k: usize,
+    /// Candidates each retriever contributes before fusion.
+    pub candidates: usize,
+    /// Fuse the retrievers' lists by weighted reciprocal rank; off keeps only the list of
+    /// the heaviest retriever.
+    pub fuse: bool,
+    /// The constant of reciprocal rank fusion.
+    pub rrf_k: f64,
+    /// Ask the nearest labelled example questions for a second opinion on the intent.
+    pub prototypes: bool,
+    /// Add graph neighbours of the best candidates.
+    pub expand: bool,
+    /// How many of the best candidates are expanded.
+    pub expand_top: usize,
+    /// Neighbours added per expanded candidate.
+    pub expand_neighbours: usize,
+    /// A neighbour's score is its candidate's times this.
+    pub expand_decay: f64,
+    /// A definition with more call edges than this is a hub and is not expanded unless
+    /// the question names it.
+    pub hub_edges: usize,
+    /// Check the evidence and compute the confidence; off trusts the first retrieval.
+    pub verify: bool,
+    /// Retry with another strategy when the evidence is weak.
+    pub refine: bool,
+    /// Extra attempts refine may make.
+    pub max_refine: usize,
+    /// Below this confidence the evidence is weak and refine tries again.
+    pub refine_below: f64,
+    /// Below this confidence llmc abstains (exit code 1) instead of answering.
+    pub abstain_below: f64,
+    /// Keep answers under `.llmc/cache/` until a file they cite changes.
+    pub cache: bool,
+}
+
+impl Default for AskConfig {
+    fn default() -> Self {
+        AskConfig {
+            k: 8,
+            candidates: 30,
+            fuse: true,
+            rrf_k: 60.0,
+            prototypes: true,
+            expand: true,
+            expand_top: 5,
+            expand_neighbours: 3,
+            expand_decay: 0.5,
+            hub_edges: 50,
+            verify: true,
+            refine: true,
+            max_refine: 2,
+            refine_below: 0.6,
+            abstain_below: 0.35,
+            cache: true,
+        }
+    }
 }
 
 /// `[index]`: what is indexed and how.

@@ -37,7 +37,7 @@ pub struct GraphQuery {
 }
 
 /// A definition the target names.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Def {
     #[serde(skip)]
     pub id: i64,
@@ -50,7 +50,7 @@ pub struct Def {
 
 /// One row of an answer: a call site (or an import line) and the symbol at its other
 /// end.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Row {
     /// Where the edge is written: the call site or the import line.
     pub path: String,

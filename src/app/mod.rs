@@ -1,6 +1,7 @@
 //! The commands: each `cmd_*` resolves its arguments, calls the library and prints the
 //! result. Only this module writes to stdout and stderr.
 
+pub mod ask;
 pub mod graph;
 pub mod index;
 pub mod log;
@@ -49,6 +50,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         quiet: cli.quiet,
     };
     match &cli.command {
+        Command::Ask(args) => ask::cmd_ask(&ctx, args),
         Command::Index(args) => index::cmd_index(&ctx, args),
         Command::Status(args) => status::cmd_status(&ctx, args),
         Command::Graph(args) => graph::cmd_graph(&ctx, args),

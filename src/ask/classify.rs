@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// What a question asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Intent {
     /// Who calls X.
@@ -65,7 +65,7 @@ impl Intent {
 }
 
 /// What kind of thing an entity is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EntityKind {
     /// A code identifier: `backticked`, CamelCase, snake_case, dotted or `::` paths.
@@ -79,7 +79,7 @@ pub enum EntityKind {
 }
 
 /// Something the question names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Entity {
     pub text: String,
     pub kind: EntityKind,

@@ -39,7 +39,7 @@ pub struct LogFilter {
 }
 
 /// One commit of a log.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct LogCommit {
     pub commit: String,
     /// Author date, ISO 8601.
@@ -56,7 +56,7 @@ pub struct LogCommit {
 }
 
 /// A file a commit changed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct LogFile {
     pub path: String,
     pub old_path: Option<String>,
@@ -67,7 +67,7 @@ pub struct LogFile {
 }
 
 /// A definition a commit touched.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct LogSymbol {
     pub path: String,
     pub symbol: String,

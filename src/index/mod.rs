@@ -130,6 +130,47 @@ pub fn plan(root: &Path, cfg: &IndexConfig, known: &HashMap<String, FileState>) 
     plan
 }
 
+/// A cheap check for changes since the last index run, without walking the tree: a
+/// stored file whose size or modification time differs or that is gone, a directory of
+/// stored files modified since the run (a file added or removed there), or a git HEAD
+/// moved since. A new directory shows as its parent's modification.
+pub fn looks_stale(root: &Path, store: &Store) -> Result<bool> {
+    let checked: i64 = store
+        .meta("checked_at")?
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let newer = |p: &Path| {
+        std::fs::metadata(p)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .is_some_and(|d| d.as_secs() as i64 >= checked)
+    };
+    for git in [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"] {
+        if newer(&root.join(git)) {
+            return Ok(true);
+        }
+    }
+    let known = store.file_states()?;
+    let mut dirs = std::collections::HashSet::new();
+    dirs.insert(root.to_path_buf());
+    for (rel, state) in &known {
+        let abs = root.join(rel);
+        match std::fs::metadata(&abs) {
+            Ok(m) if m.len() == state.size && walk::mtime_ns(&m) == state.mtime_ns => {}
+            _ => return Ok(true),
+        }
+        let mut dir = abs.parent();
+        while let Some(d) = dir {
+            if d == root || !dirs.insert(d.to_path_buf()) {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    Ok(dirs.iter().any(|d| newer(d)))
+}
+
 fn walk_config(cfg: &IndexConfig) -> WalkConfig {
     WalkConfig {
         max_file_size: cfg.max_file_size,

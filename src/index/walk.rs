@@ -120,11 +120,7 @@ pub fn walk(root: &Path, cfg: &WalkConfig) -> (Vec<WalkedFile>, SkipCounts) {
                     skip(SkipReason::TooLarge);
                     return WalkState::Continue;
                 }
-                let mtime_ns = meta
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                    .map_or(0, |d| d.as_nanos() as i64);
+                let mtime_ns = mtime_ns(&meta);
                 if let Ok(mut f) = files.lock() {
                     f.push(WalkedFile {
                         rel,
@@ -290,4 +286,12 @@ mod tests {
             assert!(!is_secret_name(n), "{n}");
         }
     }
+}
+
+/// A file's modification time in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64)
 }

@@ -1,0 +1,193 @@
+//! `llmc ask`: makes sure the index is there and fresh, asks, prints the answer.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+
+use super::{Ctx, print_json, print_out};
+use crate::ask::{self, AskRequest, Freshness, Outcome};
+use crate::cli::AskArgs;
+use crate::error::{Exit, LlmcError};
+use crate::index::{self, IndexOptions};
+use crate::progress::Bar;
+use crate::store::Store;
+
+/// Answers one question and prints it; exit code 1 when llmc abstains.
+pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
+    let question = args.question.join(" ");
+    if question.trim().is_empty() {
+        return Err(LlmcError::Config("the question is empty: llmc ask \"who calls main?\"".into()).into());
+    }
+    let freshness = ensure_index(ctx, args)?;
+    let req = AskRequest {
+        question,
+        k: args.k,
+        no_cache: args.no_cache,
+        no_llm: args.no_llm,
+    };
+    let mut outcome = ask::ask(&ctx.root, &ctx.config, &req)?;
+    outcome.freshness = Freshness {
+        generation: outcome.freshness.generation,
+        ..freshness
+    };
+    if args.json {
+        print_json(serde_json::to_value(&outcome)?)?;
+    } else {
+        for w in &outcome.warnings {
+            ctx.note(&format!("warning: {w}"));
+        }
+        print_out(&render(&outcome, args.trace))?;
+    }
+    Ok(if outcome.status == "answered" {
+        Exit::Ok
+    } else {
+        Exit::NotFound
+    })
+}
+
+/// Builds the index when there is none; re-indexes changed files unless told not to.
+fn ensure_index(ctx: &Ctx, args: &AskArgs) -> Result<Freshness> {
+    let store = match Store::open_existing(&ctx.root) {
+        Ok(s) => Some(s),
+        Err(e)
+            if e.chain().any(|c| {
+                matches!(c.downcast_ref::<LlmcError>(), Some(LlmcError::IndexMissing(_)))
+            }) =>
+        {
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let stale = match &store {
+        None => {
+            ctx.note(&format!(
+                "no index yet: indexing {} first",
+                ctx.root.display()
+            ));
+            true
+        }
+        Some(s) => index::looks_stale(&ctx.root, s)?,
+    };
+    let indexed_at = |s: &Store| s.meta("indexed_at").ok().flatten();
+    if !stale {
+        return Ok(Freshness {
+            indexed_at: store.as_ref().and_then(indexed_at),
+            ..Freshness::default()
+        });
+    }
+    if args.no_refresh && store.is_some() {
+        ctx.note("warning: files changed since the index; answering from it as it is (--no-refresh)");
+        return Ok(Freshness {
+            indexed_at: store.as_ref().and_then(indexed_at),
+            stale: true,
+            ..Freshness::default()
+        });
+    }
+    drop(store);
+    let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
+    let stats = index::run_with(
+        &ctx.root,
+        &ctx.config,
+        &IndexOptions { rebuild: false },
+        &bar,
+    )?;
+    if let Err(e) = crate::root::exclude_store(&ctx.root) {
+        ctx.note(&format!(
+            "warning: could not add .llmc/ to .git/info/exclude: {e:#}"
+        ));
+    }
+    let refreshed = stats.parsed + stats.deleted;
+    if refreshed > 0 {
+        ctx.note(&format!(
+            "re-indexed {refreshed} changed file(s) first ({:.2} s)",
+            stats.seconds
+        ));
+    }
+    let store = Store::open_existing(&ctx.root)?;
+    Ok(Freshness {
+        indexed_at: indexed_at(&store),
+        refreshed_files: refreshed,
+        ..Freshness::default()
+    })
+}
+
+/// The human rendering.
+pub fn render(o: &Outcome, trace: bool) -> String {
+    let mut s = String::new();
+    if let Some(a) = &o.answer {
+        if let Some(syn) = &a.synthesis {
+            let _ = writeln!(s, "{}", syn.text.trim_end());
+            if !syn.grounded {
+                let _ = writeln!(
+                    s,
+                    "\n[!] This answer failed the grounding check ({}): trust the sources below, not the prose.",
+                    syn.problems.join("; ")
+                );
+            }
+            let _ = writeln!(s, "\nFrom the index:");
+        }
+        let _ = writeln!(s, "{}", a.text);
+    }
+    if let Some(ab) = &o.abstention {
+        let _ = writeln!(s, "Not answered. {}", ab.message);
+        if !ab.nearest.is_empty() {
+            let _ = writeln!(s, "\nNearest:");
+            for c in &ab.nearest {
+                let _ = writeln!(s, "  {}", source_line(c));
+            }
+        }
+        if !ab.try_identifiers.is_empty() {
+            let _ = writeln!(s, "\nTry asking about: {}", ab.try_identifiers.join(", "));
+        }
+    }
+    if !o.sources.is_empty() {
+        let _ = writeln!(s, "\nSources:");
+        for (i, c) in o.sources.iter().enumerate() {
+            let routes: Vec<String> = c
+                .evidence
+                .iter()
+                .map(|e| format!("{}#{}", e.route, e.rank))
+                .collect();
+            let _ = writeln!(s, "  [{}] {}  [{}]", i + 1, source_line(c), routes.join(" "));
+        }
+    }
+    let c = &o.confidence;
+    let _ = writeln!(
+        s,
+        "\nConfidence: {:.2} {} (retrieval {:.2}, coverage {:.2}, grounding {:.2})",
+        c.score, c.label, c.retrieval, c.coverage, c.grounding
+    );
+    let f = &o.freshness;
+    let mut fresh = format!("Index: generation {}", f.generation);
+    if f.refreshed_files > 0 {
+        let _ = write!(fresh, ", {} changed file(s) re-indexed first", f.refreshed_files);
+    }
+    if f.stale {
+        fresh.push_str(", files changed since (not re-indexed: --no-refresh)");
+    }
+    if o.cached {
+        fresh.push_str(", answer from the cache");
+    }
+    let _ = writeln!(s, "{fresh}");
+    if trace {
+        let _ = writeln!(s, "\nTrace:");
+        for t in &o.trace {
+            let _ = writeln!(s, "  {:<16} {:>8.2} ms  {}", t.stage, t.ms, t.decision);
+            for r in &t.reasons {
+                let _ = writeln!(s, "  {:<16} {:>11}  - {r}", "", "");
+            }
+        }
+    }
+    s
+}
+
+fn source_line(c: &ask::Candidate) -> String {
+    let mut s = format!("{}:{}-{}", c.path, c.start_line, c.end_line);
+    if let Some(sym) = &c.symbol {
+        let _ = write!(s, "  {sym} ({})", c.kind);
+    }
+    if let Some(from) = &c.expanded_from {
+        let _ = write!(s, "  (neighbour of {from})");
+    }
+    s
+}

@@ -1,0 +1,324 @@
+//! The answer stage: programmatic first. A structural question is answered exactly
+//! from the graph (each call site with its enclosing definition), a history question
+//! from commits, others as ranked sources with the lines that matter. When the evidence
+//! does not hold, llmc abstains and tells "nothing here matches" apart from "related
+//! code found, but not what you asked", with the nearest misses and names to try.
+
+use std::fmt::Write as _;
+
+use super::classify::{EntityKind, Intent};
+use super::refine::{names_from_words, nearest_names};
+use super::retrieve::{self, GraphFact, HistoryFact};
+use super::text::{covered, stems};
+use super::{Abstention, AnswerText, Candidate, Freshness, Line, Outcome, State};
+
+/// Rows listed per fact before "… and N more".
+const ROWS_SHOWN: usize = 20;
+
+/// Builds the outcome from the best pass.
+pub fn answer(state: &mut State, k: usize) -> Outcome {
+    let Some(best) = state.best.clone() else {
+        return abstain(state, Vec::new(), Vec::new(), Vec::new(), k);
+    };
+    let abstain_below = state.memories.config.ask.abstain_below;
+    let mut sources: Vec<Candidate> = best.candidates.iter().take(k).cloned().collect();
+    for s in &mut sources {
+        s.lines = lines_that_matter(state, s);
+    }
+    if best.confidence.score < abstain_below {
+        let mut o = abstain(state, sources, best.graph, best.history, k);
+        o.confidence = best.confidence;
+        return o;
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut text = String::new();
+    for &intent in &state.classification.intents {
+        let section = match intent {
+            Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports => {
+                let facts: Vec<&GraphFact> =
+                    best.graph.iter().filter(|f| f.intent == intent).collect();
+                if facts.is_empty() {
+                    None
+                } else {
+                    kinds.push("graph");
+                    Some(facts.iter().map(|f| graph_text(f)).collect::<String>())
+                }
+            }
+            Intent::History => {
+                let facts: Vec<&HistoryFact> =
+                    best.history.iter().filter(|h| !h.commits.is_empty()).collect();
+                if facts.is_empty() {
+                    None
+                } else {
+                    kinds.push("history");
+                    Some(facts.iter().map(|h| history_text(h)).collect::<String>())
+                }
+            }
+            _ => None,
+        };
+        match section {
+            Some(s) => {
+                if !text.contains(&s) {
+                    text.push_str(&s);
+                }
+            }
+            None if !kinds.contains(&"sources") => {
+                kinds.push("sources");
+                text.push_str(&sources_text(&sources));
+            }
+            None => {}
+        }
+    }
+    kinds.dedup();
+    Outcome {
+        question: state.question.clone(),
+        status: "answered".into(),
+        intents: state.classification.intents.clone(),
+        entities: state.classification.entities.clone(),
+        answer: Some(AnswerText {
+            kind: kinds.join("+"),
+            text: text.trim_end().to_string(),
+            synthesis: None,
+        }),
+        sources,
+        graph: best.graph,
+        history: best.history,
+        confidence: best.confidence,
+        abstention: None,
+        refine: state.attempts.clone(),
+        warnings: Vec::new(),
+        freshness: Freshness::default(),
+        cached: false,
+        trace: Vec::new(),
+    }
+}
+
+fn graph_text(f: &GraphFact) -> String {
+    let mut s = String::new();
+    let defs: Vec<String> = f
+        .definitions
+        .iter()
+        .map(|d| {
+            if d.kind == "file" {
+                d.path.clone()
+            } else {
+                format!("{} ({} at {}:{}-{})", d.symbol, d.kind, d.path, d.line, d.end_line)
+            }
+        })
+        .collect();
+    let what = if defs.len() == 1 {
+        defs[0].clone()
+    } else {
+        format!("`{}` ({} definitions)", f.target, defs.len())
+    };
+    let more = |n: usize| {
+        if n > ROWS_SHOWN {
+            format!("  … and {} more\n", n - ROWS_SHOWN)
+        } else {
+            String::new()
+        }
+    };
+    match f.intent {
+        Intent::Callers => {
+            let _ = writeln!(
+                s,
+                "{what} is called from {} place(s):",
+                f.rows.len()
+            );
+            for r in f.rows.iter().take(ROWS_SHOWN) {
+                let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
+            }
+            s.push_str(&more(f.rows.len()));
+        }
+        Intent::Callees => {
+            let _ = writeln!(s, "{what} makes {} call(s):", f.rows.len());
+            for r in f.rows.iter().take(ROWS_SHOWN) {
+                let at = r
+                    .defined_at
+                    .as_deref()
+                    .map_or_else(|| format!(" ({})", r.resolution), |d| format!(" → {d}"));
+                let _ = writeln!(s, "  {}:{}  {}{at}", r.path, r.line, r.symbol);
+            }
+            s.push_str(&more(f.rows.len()));
+        }
+        Intent::Imports if f.definitions.iter().any(|d| d.kind == "file") => {
+            let _ = writeln!(s, "{what}: {} import line(s):", f.rows.len());
+            for r in f.rows.iter().take(ROWS_SHOWN) {
+                let _ = writeln!(s, "  {}:{}  {}", r.path, r.line, r.symbol);
+            }
+            s.push_str(&more(f.rows.len()));
+        }
+        _ => {
+            for d in &f.definitions {
+                let _ = writeln!(
+                    s,
+                    "{} is a {} defined at {}:{}-{}",
+                    d.symbol, d.kind, d.path, d.line, d.end_line
+                );
+            }
+        }
+    }
+    s
+}
+
+fn history_text(h: &HistoryFact) -> String {
+    let mut s = String::new();
+    let what = if h.target == "*" {
+        "the repository".to_string()
+    } else {
+        format!("`{}`", h.target)
+    };
+    let n = h.commits.len();
+    let _ = writeln!(
+        s,
+        "{n}{} commit(s) touched {what}, newest first:",
+        if n >= 20 { "+" } else { "" }
+    );
+    for c in h.commits.iter().take(10) {
+        let short: String = c.commit.chars().take(10).collect();
+        let date: String = c.date.chars().take(10).collect();
+        let _ = writeln!(s, "  {short} {date} {}: {}", c.author, c.subject);
+    }
+    s
+}
+
+fn sources_text(sources: &[Candidate]) -> String {
+    let mut s = String::new();
+    if let Some(best) = sources.first() {
+        let _ = writeln!(
+            s,
+            "Best match: {}:{}-{}{}",
+            best.path,
+            best.start_line,
+            best.end_line,
+            best.symbol
+                .as_deref()
+                .map(|x| format!("  {x} ({})", best.kind))
+                .unwrap_or_default()
+        );
+        for l in &best.lines {
+            let _ = writeln!(s, "  {:>5} | {}", l.line, l.text.trim_end());
+        }
+    }
+    s
+}
+
+/// Up to three lines of a source that hold the question's words (else its first line).
+fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
+    let mut words: Vec<String> = state
+        .classification
+        .entities
+        .iter()
+        .filter(|e| e.kind != EntityKind::Date)
+        .map(|e| e.text.rsplit(['.', ':']).next().unwrap_or(&e.text).to_string())
+        .collect();
+    words.extend(state.terms.iter().cloned());
+    let lines: Vec<String> = state
+        .text
+        .lines(&c.path, c.start_line, c.end_line)
+        .to_vec();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if out.len() >= 3 {
+            break;
+        }
+        let s = stems(l);
+        if words.iter().any(|w| covered(w, &s)) {
+            out.push(Line {
+                line: c.start_line + i as u32,
+                text: clip(l),
+            });
+        }
+    }
+    if out.is_empty()
+        && let Some(l) = lines.first()
+    {
+        out.push(Line {
+            line: c.start_line,
+            text: clip(l),
+        });
+    }
+    out
+}
+
+fn clip(l: &str) -> String {
+    if l.chars().count() > 160 {
+        l.chars().take(157).collect::<String>() + "..."
+    } else {
+        l.to_string()
+    }
+}
+
+fn abstain(
+    state: &mut State,
+    nearest: Vec<Candidate>,
+    graph: Vec<GraphFact>,
+    history: Vec<HistoryFact>,
+    k: usize,
+) -> Outcome {
+    // Does anything in the repository hold the question's words at all?
+    let mut words: Vec<String> = state
+        .classification
+        .entities
+        .iter()
+        .filter(|e| e.kind != EntityKind::Date)
+        .map(|e| e.text.clone())
+        .collect();
+    words.extend(state.terms.iter().cloned());
+    let mut any = false;
+    for c in nearest.iter().take(k) {
+        let mut s = stems(&state.text.text(&c.path, c.start_line, c.end_line));
+        s.extend(stems(&c.path));
+        if words.iter().any(|w| covered(w, &s)) {
+            any = true;
+            break;
+        }
+    }
+    let vocab = state.memories.read(retrieve::vocabulary).unwrap_or_default();
+    let mut try_identifiers: Vec<String> = Vec::new();
+    for e in &state.classification.entities {
+        if e.kind == EntityKind::Identifier {
+            try_identifiers.extend(nearest_names(&e.text, &vocab, 3));
+        }
+    }
+    for n in names_from_words(&state.terms, &vocab, 5) {
+        if !try_identifiers.contains(&n) {
+            try_identifiers.push(n);
+        }
+    }
+    try_identifiers.truncate(5);
+    let (reason, message) = if any {
+        (
+            "off_target",
+            "Related code was found, but not what you asked: the evidence does not answer the question.".to_string(),
+        )
+    } else {
+        (
+            "no_match",
+            "Nothing in this repository matches the question.".to_string(),
+        )
+    };
+    let nearest: Vec<Candidate> = nearest.into_iter().take(3).collect();
+    Outcome {
+        question: state.question.clone(),
+        status: "abstained".into(),
+        intents: state.classification.intents.clone(),
+        entities: state.classification.entities.clone(),
+        answer: None,
+        sources: Vec::new(),
+        graph,
+        history,
+        confidence: super::verify::unverified(),
+        abstention: Some(Abstention {
+            reason: reason.into(),
+            message,
+            nearest,
+            try_identifiers,
+        }),
+        refine: state.attempts.clone(),
+        warnings: Vec::new(),
+        freshness: Freshness::default(),
+        cached: false,
+        trace: Vec::new(),
+    }
+}

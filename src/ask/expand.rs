@@ -1,0 +1,80 @@
+//! The graph-expand stage: the best candidates bring their graph neighbours (callers
+//! and callees) at a decayed score, so an answer about a function also shows what it
+//! leans on and who leans on it. Hubs are skipped unless the question names them.
+
+use anyhow::Result;
+
+use super::{Candidate, Evidence, State, retrieve};
+
+/// Adds neighbours to `candidates`; returns how many, and the reasons for the trace.
+pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usize, Vec<String>)> {
+    let cfg = &state.memories.config.ask;
+    let (top, per, decay, hub) = (
+        cfg.expand_top,
+        cfg.expand_neighbours,
+        cfg.expand_decay,
+        cfg.hub_edges,
+    );
+    let named: Vec<String> = state
+        .classification
+        .entities
+        .iter()
+        .map(|e| e.text.rsplit(['.', ':']).next().unwrap_or(&e.text).to_string())
+        .collect();
+    let mut added = Vec::new();
+    let mut reasons = Vec::new();
+    for c in candidates.iter().take(top) {
+        let Some(sym) = c.symbol_id else {
+            continue;
+        };
+        let (ids, edges) = state.memories.read(|conn| retrieve::neighbours(conn, sym))?;
+        let name = c.symbol.clone().unwrap_or_default();
+        let bare = name.rsplit(['.', ':']).next().unwrap_or(&name).to_string();
+        if edges > hub && !named.contains(&bare) {
+            reasons.push(format!(
+                "{name}: a hub with {edges} call edges (> ask.hub_edges {hub}), not expanded"
+            ));
+            continue;
+        }
+        let mut n = 0;
+        for id in ids {
+            if n >= per {
+                break;
+            }
+            if candidates.iter().any(|x| x.chunk_id == id)
+                || added.iter().any(|x: &Candidate| x.chunk_id == id)
+            {
+                continue;
+            }
+            let Some(f) = state.memories.read(|conn| retrieve::chunk_facts(conn, id))? else {
+                continue;
+            };
+            added.push(Candidate {
+                path: f.path,
+                start_line: f.start_line,
+                end_line: f.end_line,
+                symbol: f.symbol,
+                kind: f.kind,
+                lang: f.lang,
+                score: c.score * decay,
+                evidence: vec![Evidence {
+                    route: "graph-expand".into(),
+                    rank: n + 1,
+                    score: (c.score * decay) as f32,
+                }],
+                expanded_from: Some(name.clone()),
+                lines: Vec::new(),
+                chunk_id: id,
+                symbol_id: f.symbol_id,
+            });
+            n += 1;
+        }
+        if n > 0 {
+            reasons.push(format!("{name}: {n} neighbour(s) at × {decay}"));
+        }
+    }
+    let count = added.len();
+    candidates.extend(added);
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    Ok((count, reasons))
+}

@@ -1,0 +1,435 @@
+//! The retrieve stage: each retriever of the plan turns the question into a ranked list
+//! of chunk ids (for fusion) and, for the graph and history, the structured facts the
+//! answer is read from. Indexes are opened lazily: a structural question never loads
+//! the vectors.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension};
+use serde::Serialize;
+
+use super::classify::Intent;
+use crate::config::Config;
+use crate::graph::{self, Def, GraphQuery, Relation, Row};
+use crate::history::query::{self as hq, LogCommit, LogFilter, Target};
+use crate::search::embed::{self, Embedder};
+use crate::search::fuse::RankedList;
+use crate::search::lexical::{LexicalIndex, lexical_dir};
+use crate::search::vectors::{VectorIndex, vectors_dir};
+use crate::search::IdFilter;
+use crate::store::{Store, store_dir};
+
+/// The memories of one repository, opened as needed.
+pub struct Memories<'a> {
+    pub root: &'a Path,
+    pub config: &'a Config,
+    pub store: Store,
+    pub generation: u64,
+    lexical: Option<Option<LexicalIndex>>,
+    vectors: Option<Option<(VectorIndex, Box<dyn Embedder>)>>,
+    /// Warnings for the answer (an index out of step, a missing memory).
+    pub warnings: Vec<String>,
+}
+
+impl<'a> Memories<'a> {
+    pub fn open(root: &'a Path, config: &'a Config) -> Result<Memories<'a>> {
+        let store = Store::open_existing(root)?;
+        let generation = store.generation()?;
+        Ok(Memories {
+            root,
+            config,
+            store,
+            generation,
+            lexical: None,
+            vectors: None,
+            warnings: Vec::new(),
+        })
+    }
+
+    fn warn(&mut self, w: String) {
+        if !self.warnings.contains(&w) {
+            self.warnings.push(w);
+        }
+    }
+
+    /// BM25 over the chunks.
+    pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        if self.lexical.is_none() {
+            let dir = lexical_dir(&store_dir(self.root));
+            let lex = LexicalIndex::open(&dir)?;
+            match &lex {
+                None => self.warn("the lexical index is missing: run `llmc index`".into()),
+                Some(l) if l.generation() != Some(self.generation) => self.warn(out_of_step()),
+                Some(_) => {}
+            }
+            self.lexical = Some(lex);
+        }
+        match self.lexical.as_ref().and_then(Option::as_ref) {
+            Some(l) => l.search(query, k, None, &IdFilter::default()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Nearest chunks by embedding.
+    pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        if self.vectors.is_none() {
+            let dir = vectors_dir(&store_dir(self.root));
+            let index = VectorIndex::open(&dir).or_else(|_| VectorIndex::open(&dir))?;
+            let opened = match index {
+                None => {
+                    self.warn("the vector index is missing: run `llmc index`".into());
+                    None
+                }
+                Some(index) => {
+                    let embedder = embed::from_config(&self.config.embed)?;
+                    if index.manifest.embedder != embedder.id() {
+                        self.warn(format!(
+                            "the vectors were made by `{}`, the configuration asks for `{}`: \
+                             semantic retrieval skipped; run `llmc index` to re-embed",
+                            index.manifest.embedder,
+                            embedder.id()
+                        ));
+                        None
+                    } else {
+                        if index.manifest.generation != self.generation {
+                            self.warn(out_of_step());
+                        }
+                        Some((index, embedder))
+                    }
+                }
+            };
+            self.vectors = Some(opened);
+        }
+        let Some(Some((index, embedder))) = &self.vectors else {
+            return Ok(Vec::new());
+        };
+        let q = embedder
+            .embed(&[query])?
+            .pop()
+            .context("the embedder returned no vector")?;
+        let (hits, _) = index.search(&q, k, &|_| true)?;
+        Ok(hits)
+    }
+
+    /// Runs `f` on the store's connection.
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
+        self.store.read(f)
+    }
+}
+
+fn out_of_step() -> String {
+    "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
+}
+
+/// What the graph says about one named target for one intent.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct GraphFact {
+    pub intent: Intent,
+    /// The name as the question wrote it (or as refine corrected it).
+    pub target: String,
+    /// The definitions it names.
+    pub definitions: Vec<Def>,
+    /// Call sites (callers, callees) or import lines.
+    pub rows: Vec<Row>,
+}
+
+/// What the history says about one target.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct HistoryFact {
+    /// The target as the question named it; `*` for the whole repository.
+    pub target: String,
+    pub commits: Vec<LogCommit>,
+}
+
+/// The graph retriever: definitions, callers, callees or imports of each target, as
+/// facts and as one ranked list of chunks (definitions first, then call sites).
+pub fn graph_facts(
+    m: &Memories,
+    intents: &[Intent],
+    targets: &[String],
+    limit: usize,
+) -> Result<(Vec<GraphFact>, Vec<(i64, f32)>)> {
+    let mut facts = Vec::new();
+    let mut ranked: Vec<(i64, f32)> = Vec::new();
+    let mut push = |id: Option<i64>, score: f32| {
+        if let Some(id) = id
+            && !ranked.iter().any(|(r, _)| *r == id)
+        {
+            ranked.push((id, score));
+        }
+    };
+    for target in targets {
+        for &intent in intents {
+            let relation = match intent {
+                Intent::Callers => Relation::Callers,
+                Intent::Callees => Relation::Callees,
+                Intent::Imports if looks_like_path(target) => Relation::Imports,
+                Intent::Imports => Relation::Defs,
+                _ => Relation::Defs,
+            };
+            let answer = graph::query(
+                &m.store,
+                &GraphQuery {
+                    relation,
+                    target: target.clone(),
+                    depth: 1,
+                    min_resolution: None,
+                },
+            )?;
+            let mut rows = answer.results;
+            if relation == Relation::Defs {
+                rows.clear();
+            }
+            // Imports of a file, and the files importing it, answer "imports" together.
+            if relation == Relation::Imports {
+                let importers = graph::query(
+                    &m.store,
+                    &GraphQuery {
+                        relation: Relation::Importers,
+                        target: target.clone(),
+                        depth: 1,
+                        min_resolution: None,
+                    },
+                )?;
+                rows.extend(importers.results);
+            }
+            rows.truncate(limit);
+            m.read(|c| {
+                for d in &answer.candidates {
+                    if d.kind == "file" {
+                        push(first_chunk(c, &d.path)?, 1.0);
+                    } else {
+                        push(def_chunk(c, d)?, 1.0);
+                    }
+                }
+                for r in &rows {
+                    push(line_chunk(c, &r.path, r.line)?, 0.8);
+                    if let Some((p, l)) = r.defined_at.as_deref().and_then(split_at_line) {
+                        push(line_chunk(c, p, l)?, 0.7);
+                    }
+                }
+                Ok(())
+            })?;
+            if !answer.candidates.is_empty() && !facts_have(&facts, intent, target) {
+                facts.push(GraphFact {
+                    intent,
+                    target: target.clone(),
+                    definitions: answer.candidates,
+                    rows,
+                });
+            }
+        }
+    }
+    Ok((facts, ranked))
+}
+
+fn facts_have(facts: &[GraphFact], intent: Intent, target: &str) -> bool {
+    facts.iter().any(|f| f.intent == intent && f.target == target)
+}
+
+fn looks_like_path(t: &str) -> bool {
+    t.contains('/')
+        || t.rsplit_once('.').is_some_and(|(_, ext)| {
+            matches!(
+                ext,
+                "rs" | "py" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "go" | "java" | "c"
+                    | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "md" | "toml" | "json"
+            )
+        })
+}
+
+fn split_at_line(s: &str) -> Option<(&str, u32)> {
+    let (p, l) = s.rsplit_once(':')?;
+    Some((p, l.parse().ok()?))
+}
+
+/// The chunk of a definition.
+pub fn def_chunk(c: &Connection, d: &Def) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached(
+        "SELECT c.id FROM files f JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi
+         WHERE f.path = ?1 AND c.symbol_id = ?2 LIMIT 1",
+    )?
+    .query_row(rusqlite::params![d.path, d.id], |r| r.get(0))
+    .optional()
+}
+
+/// The narrowest chunk holding a line.
+pub fn line_chunk(c: &Connection, path: &str, line: u32) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached(
+        "SELECT c.id FROM files f JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi
+         WHERE f.path = ?1 AND c.start_line <= ?2 AND c.end_line >= ?2
+         ORDER BY c.end_line - c.start_line LIMIT 1",
+    )?
+    .query_row(rusqlite::params![path, line], |r| r.get(0))
+    .optional()
+}
+
+fn first_chunk(c: &Connection, path: &str) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached("SELECT chunk_lo FROM files WHERE path = ?1")?
+        .query_row([path], |r| r.get(0))
+        .optional()
+        .map(Option::flatten)
+}
+
+/// The current chunk of a definition named by path and qualified name.
+fn qualname_chunk(c: &Connection, path: &str, qualname: &str) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached(
+        "SELECT c.id FROM files f JOIN symbols s ON s.id BETWEEN f.sym_lo AND f.sym_hi
+         JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi AND c.symbol_id = s.id
+         WHERE f.path = ?1 AND s.qualname = ?2 LIMIT 1",
+    )?
+    .query_row([path, qualname], |r| r.get(0))
+    .optional()
+}
+
+/// The history retriever: the commits of each target (or of the whole repository when
+/// none is named), newest first; the chunks of the definitions they touched, ranked by
+/// recency.
+pub fn history_facts(
+    m: &Memories,
+    targets: &[String],
+    since: Option<i64>,
+    until: Option<i64>,
+    limit: usize,
+) -> Result<(Vec<HistoryFact>, Vec<(i64, f32)>)> {
+    let mut facts = Vec::new();
+    let filter = LogFilter {
+        since,
+        until,
+        limit: Some(limit),
+        ..LogFilter::default()
+    };
+    let conn_targets: Vec<(String, Target)> = if targets.is_empty() {
+        vec![("*".to_string(), Target::All)]
+    } else {
+        let mut out = Vec::new();
+        for t in targets {
+            let target = m.read(|c| Ok(hq::resolve(c, m.root, t)))?;
+            if let Ok(target) = target {
+                out.push((t.clone(), target));
+            }
+        }
+        out
+    };
+    let mut ranked: Vec<(i64, f32)> = Vec::new();
+    for (name, target) in conn_targets {
+        let log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
+        if log.commits.is_empty() {
+            continue;
+        }
+        m.read(|c| {
+            for (i, commit) in log.commits.iter().enumerate() {
+                let score = 1.0 / (1.0 + i as f32);
+                for s in &commit.symbols {
+                    if let Some(id) = qualname_chunk(c, &s.path, &s.symbol)?
+                        && !ranked.iter().any(|(r, _)| *r == id)
+                    {
+                        ranked.push((id, score));
+                    }
+                }
+                if commit.symbols.is_empty() {
+                    for f in &commit.files {
+                        if let Some(id) = first_chunk(c, &f.path)?
+                            && !ranked.iter().any(|(r, _)| *r == id)
+                        {
+                            ranked.push((id, score));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        facts.push(HistoryFact {
+            target: name,
+            commits: log.commits,
+        });
+    }
+    Ok((facts, ranked))
+}
+
+/// A list for fusion.
+pub fn list(route: &'static str, weight: f32, hits: Vec<(i64, f32)>) -> RankedList {
+    RankedList {
+        route,
+        weight: f64::from(weight),
+        hits,
+    }
+}
+
+/// Facts of a chunk, from the store.
+#[derive(Debug, Clone)]
+pub struct ChunkFacts {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub symbol: Option<String>,
+    pub symbol_id: Option<i64>,
+    pub kind: String,
+    pub lang: String,
+}
+
+/// The facts of a chunk; `None` when the store no longer has it.
+pub fn chunk_facts(c: &Connection, id: i64) -> rusqlite::Result<Option<ChunkFacts>> {
+    c.prepare_cached(
+        "SELECT f.path, c.start_line, c.end_line, c.symbol, c.symbol_id, coalesce(s.kind, c.kind), f.lang
+         FROM chunks c JOIN files f ON f.id = c.file_id
+         LEFT JOIN symbols s ON s.id = c.symbol_id WHERE c.id = ?1",
+    )?
+    .query_row([id], |r| {
+        Ok(ChunkFacts {
+            path: r.get(0)?,
+            start_line: r.get(1)?,
+            end_line: r.get(2)?,
+            symbol: r.get(3)?,
+            symbol_id: r.get(4)?,
+            kind: r.get(5)?,
+            lang: r.get(6)?,
+        })
+    })
+    .optional()
+}
+
+/// Graph neighbours of a definition (callers' and callees' definitions), with the
+/// number of call edges it has in all.
+pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>, usize)> {
+    let edges: usize = c
+        .prepare_cached(
+            "SELECT (SELECT count(*) FROM calls WHERE callee_id = ?1)
+                  + (SELECT count(*) FROM calls WHERE caller_id = ?1)",
+        )?
+        .query_row([symbol_id], |r| r.get::<_, i64>(0))? as usize;
+    let mut stmt = c.prepare_cached(
+        "SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.caller_id
+         JOIN files f ON f.id = s.file_id
+         JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
+         WHERE k.callee_id = ?1 AND k.caller_id != ?1
+         UNION ALL
+         SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.callee_id
+         JOIN files f ON f.id = s.file_id
+         JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
+         WHERE k.caller_id = ?1 AND k.callee_id != ?1",
+    )?;
+    let ids = stmt
+        .query_map([symbol_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    let mut seen = std::collections::HashSet::new();
+    let ids = ids.into_iter().filter(|i| seen.insert(*i)).collect();
+    Ok((ids, edges))
+}
+
+/// Every distinct definition name in the index: the repository's vocabulary.
+pub fn vocabulary(c: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = c.prepare_cached("SELECT DISTINCT name FROM symbols")?;
+    stmt.query_map([], |r| r.get(0))?.collect()
+}
+
+/// Whether some definition has exactly this name.
+pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
+    c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?
+        .query_row([bare], |_| Ok(()))
+        .optional()
+        .map(|o| o.is_some())
+}
+

@@ -1,0 +1,197 @@
+//! Words of a question and of source text, compared loosely: lower-cased, identifiers
+//! split into their parts, crude suffixes stripped. Used to build retrieval queries and
+//! to check evidence against the question. Pure, except [`SourceText`], which reads
+//! files once per question.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::classify::{Classification, EntityKind};
+use crate::search::tokenize;
+
+/// Words that carry no subject in a question about code: question words, function words
+/// and the cue verbs of the intents themselves.
+const STOP: &[&str] = &[
+    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be",
+    "been", "before", "being", "between", "both", "but", "by", "call", "called", "caller",
+    "callers", "calling", "calls", "callee", "callees", "can", "change", "changed",
+    "changes", "code", "commit", "commits", "could", "define", "defined", "definition",
+    "describe", "did", "difference", "differences", "do", "does", "doing", "done", "each",
+    "explain", "file", "files", "find", "for", "from", "function", "functions", "get",
+    "gets", "had", "has", "have", "how", "i", "if", "implement", "implemented", "implements",
+    "import", "imported", "imports", "in", "into", "is", "it", "its", "last", "latest",
+    "let", "like", "list", "located", "look", "made", "me", "method", "methods", "modified",
+    "most", "my", "need", "of", "on", "one", "or", "other", "our", "recent", "recently",
+    "repo", "repository", "should", "show", "since", "so", "some", "tell", "than", "that",
+    "the", "their", "them", "then", "there", "these", "they", "this", "those", "through",
+    "to", "touched", "use", "used", "uses", "using", "vs", "versus", "was", "we", "were",
+    "what", "whats", "when", "where", "which", "while", "who", "whom", "why", "will",
+    "with", "work", "works", "would", "wrote", "you", "your",
+];
+
+/// Whether a lower-case word is a stop word.
+pub fn is_stop(word: &str) -> bool {
+    STOP.binary_search(&word).is_ok()
+}
+
+/// A crude stem: lower-case, without common English suffixes, so that "parsing",
+/// "parsed" and "parser" meet "parse".
+pub fn stem(word: &str) -> String {
+    let w = word.to_ascii_lowercase();
+    for suffix in [
+        "ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s",
+    ] {
+        if let Some(base) = w.strip_suffix(suffix)
+            && base.len() >= 3
+        {
+            return base.trim_end_matches('e').to_string();
+        }
+    }
+    w.trim_end_matches('e').to_string()
+}
+
+/// Identifier parts, lower-cased: `parseConfig` → `parse`, `config`; `Stack::push` →
+/// `stack`, `push`.
+pub fn split_identifier(ident: &str) -> Vec<String> {
+    words(ident)
+        .flat_map(|w| {
+            tokenize::split_identifier(w)
+                .into_iter()
+                .map(move |(a, b)| w[a..b].to_lowercase())
+        })
+        .collect()
+}
+
+/// The words of a text, as written (identifiers whole).
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    tokenize::words(text).map(|(_, w)| w)
+}
+
+/// The subject words of a question: not stop words, not dates, at least two letters,
+/// identifiers kept whole. In question order, without repeats.
+pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
+    let dates: Vec<String> = c
+        .entities
+        .iter()
+        .filter(|e| e.kind == EntityKind::Date)
+        .flat_map(|e| words(&e.text).map(str::to_lowercase).collect::<Vec<_>>())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for w in words(question) {
+        let lower = w.to_lowercase();
+        if lower.len() < 2 || is_stop(&lower) || dates.contains(&lower) {
+            continue;
+        }
+        if lower.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        if !out.iter().any(|o| o.eq_ignore_ascii_case(w)) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
+/// The stems a text covers: every word, every identifier part, stemmed.
+pub fn stems(text: &str) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for w in words(text) {
+        if w.len() > 64 {
+            continue;
+        }
+        out.insert(stem(w));
+        for p in split_identifier(w) {
+            out.insert(stem(&p));
+        }
+    }
+    out
+}
+
+/// Whether a term (a word or an identifier) is covered by a text's stems: all of its
+/// parts are.
+pub fn covered(term: &str, stems: &std::collections::HashSet<String>) -> bool {
+    let parts = split_identifier(term);
+    !parts.is_empty() && parts.iter().all(|p| stems.contains(&stem(p)))
+}
+
+/// The text of files, read once per question, by line range.
+#[derive(Debug)]
+pub struct SourceText {
+    root: PathBuf,
+    files: HashMap<String, Option<Vec<String>>>,
+}
+
+impl SourceText {
+    pub fn new(root: &Path) -> SourceText {
+        SourceText {
+            root: root.to_path_buf(),
+            files: HashMap::new(),
+        }
+    }
+
+    /// Lines `start..=end` (1-based) of `path`, or nothing when the file is unreadable.
+    pub fn lines(&mut self, path: &str, start: u32, end: u32) -> &[String] {
+        let root = &self.root;
+        let lines = self.files.entry(path.to_string()).or_insert_with(|| {
+            let bytes = std::fs::read(root.join(path)).ok()?;
+            Some(
+                String::from_utf8_lossy(&bytes)
+                    .lines()
+                    .map(str::to_string)
+                    .collect(),
+            )
+        });
+        match lines {
+            Some(l) => {
+                let lo = (start.max(1) as usize - 1).min(l.len());
+                let hi = (end as usize).clamp(lo, l.len());
+                &l[lo..hi]
+            }
+            None => &[],
+        }
+    }
+
+    /// The joined text of a range.
+    pub fn text(&mut self, path: &str, start: u32, end: u32) -> String {
+        self.lines(path, start, end).join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        let mut sorted = STOP.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted, STOP);
+    }
+
+    #[test]
+    fn identifiers_split_on_case_digits_and_underscores() {
+        assert_eq!(split_identifier("parseConfig"), ["parse", "config"]);
+        assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
+        assert_eq!(split_identifier("MAX_LEN2"), ["max", "len", "2"]);
+        assert_eq!(split_identifier("Stack::push"), ["stack", "push"]);
+    }
+
+    #[test]
+    fn stems_meet_across_inflections() {
+        assert_eq!(stem("parsing"), stem("parse"));
+        assert_eq!(stem("parsed"), stem("parser"));
+        assert_eq!(stem("configs"), stem("config"));
+        let s = stems("fn load_config(path: &Path) -> Config");
+        assert!(covered("parseConfig", &stems("parse the config")));
+        assert!(covered("configs", &s));
+        assert!(!covered("kubernetes", &s));
+    }
+
+    #[test]
+    fn content_terms_drop_question_words_and_dates() {
+        let q = "who changed `parse_config` since last week and why?";
+        let c = super::super::classify::classify(q);
+        assert_eq!(content_terms(q, &c), ["parse_config"]);
+    }
+}

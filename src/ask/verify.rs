@@ -1,0 +1,245 @@
+//! The verify stage: does the evidence hold? Entity coverage, score margin, both sides
+//! of a comparison, and grounding — how much of what the question asks the best
+//! evidence states. A structural answer read straight from the graph, and a history
+//! answer read from commits, are grounded by construction.
+//!
+//! Confidence = 0.30 × retrieval strength + 0.15 × coverage + 0.55 × grounding.
+
+use super::classify::{EntityKind, Intent};
+use super::text::{covered, stems};
+use super::{Confidence, Pass, State};
+
+/// The label of a confidence score.
+pub fn label(score: f64) -> &'static str {
+    if score >= 0.80 {
+        "High"
+    } else if score >= 0.60 {
+        "Medium"
+    } else if score >= 0.35 {
+        "Low"
+    } else {
+        "Very Low"
+    }
+}
+
+fn confidence(retrieval: f64, coverage: f64, grounding: f64, margin: f64) -> Confidence {
+    let score = (0.30 * retrieval + 0.15 * coverage + 0.55 * grounding).clamp(0.0, 1.0);
+    Confidence {
+        score: round(score),
+        label: label(score).into(),
+        retrieval: round(retrieval),
+        coverage: round(coverage),
+        grounding: round(grounding),
+        margin: round(margin),
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Before verification.
+pub fn unverified() -> Confidence {
+    confidence(0.0, 0.0, 0.0, 0.0)
+}
+
+/// With verification off: whatever was found is trusted.
+pub fn trusted(pass: &Pass) -> Confidence {
+    let x = if pass.candidates.is_empty() { 0.0 } else { 1.0 };
+    confidence(x, x, x, 0.0)
+}
+
+/// Scores `pass` and marks it weak with reasons; returns the reasons for the trace.
+pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
+    let mut reasons = Vec::new();
+    let cfg = &state.memories.config.ask;
+    let (rrf_k, refine_below, k) = (cfg.rrf_k, cfg.refine_below, cfg.k.max(3));
+    // Retrieval strength: the best fused score against the best possible one (rank 1
+    // in the heaviest retriever), and its margin over the second.
+    let heaviest = pass
+        .query
+        .plan
+        .steps
+        .iter()
+        .map(|s| f64::from(s.weight))
+        .fold(0.0, f64::max);
+    let ideal = heaviest / (rrf_k + 1.0);
+    let top = pass.candidates.first().map_or(0.0, |c| c.score);
+    let second = pass.candidates.get(1).map_or(0.0, |c| c.score);
+    let strength = if ideal > 0.0 {
+        (top / ideal).min(1.0)
+    } else {
+        0.0
+    };
+    let margin = if top > 0.0 { (top - second) / top } else { 0.0 };
+    let routes_on_top = pass.candidates.first().map_or(0, |c| c.evidence.len());
+    let retrieval = (0.8 * strength + 0.2 * margin.max(if routes_on_top > 1 { 0.5 } else { 0.0 }))
+        .min(1.0);
+    reasons.push(format!(
+        "retrieval {retrieval:.2}: best {top:.4} of an ideal {ideal:.4}, margin {margin:.2}, found by {routes_on_top} route(s)"
+    ));
+
+    // The text of the best candidates.
+    let mut top_stems = Vec::new();
+    for c in pass.candidates.iter().take(k) {
+        let body = state.text.text(&c.path, c.start_line, c.end_line);
+        let mut s = stems(&body);
+        s.extend(stems(&c.path));
+        if let Some(sym) = &c.symbol {
+            s.extend(stems(sym));
+        }
+        top_stems.push(s);
+    }
+    let any_covers = |term: &str, n: usize| top_stems.iter().take(n).any(|s| covered(term, s));
+
+    // Coverage: the named entities (or, when none, the subject words) the candidates hold.
+    let named: Vec<&str> = state
+        .classification
+        .entities
+        .iter()
+        .filter(|e| e.kind != EntityKind::Date)
+        .map(|e| e.text.as_str())
+        .collect();
+    let graph_named = |e: &str| pass.graph.iter().any(|f| f.target == e);
+    let (coverage, missing): (f64, Vec<String>) = if !named.is_empty() {
+        let missing: Vec<String> = named
+            .iter()
+            .filter(|e| !graph_named(e) && !any_covers(e, k))
+            .map(|e| e.to_string())
+            .collect();
+        (
+            1.0 - missing.len() as f64 / named.len() as f64,
+            missing,
+        )
+    } else if !state.terms.is_empty() {
+        let missing: Vec<String> = state
+            .terms
+            .iter()
+            .filter(|t| !any_covers(t, 3))
+            .cloned()
+            .collect();
+        (
+            1.0 - missing.len() as f64 / state.terms.len() as f64,
+            missing,
+        )
+    } else {
+        (if pass.candidates.is_empty() { 0.0 } else { 0.5 }, Vec::new())
+    };
+    if missing.is_empty() {
+        reasons.push(format!("coverage {coverage:.2}"));
+    } else {
+        reasons.push(format!(
+            "coverage {coverage:.2}: not found: {}",
+            missing.join(", ")
+        ));
+        if !named.is_empty() {
+            pass.weak
+                .push(format!("named but not found: {}", missing.join(", ")));
+        }
+    }
+
+    // Grounding, per intent.
+    let mut per_intent = Vec::new();
+    let words: Vec<&str> = if named.is_empty() {
+        state.terms.iter().map(String::as_str).collect()
+    } else {
+        named.clone()
+    };
+    let source_grounding = |top_stems: &[std::collections::HashSet<String>]| -> f64 {
+        let Some(best) = top_stems.first() else {
+            return 0.0;
+        };
+        let support = if words.is_empty() {
+            0.5
+        } else {
+            words.iter().filter(|w| covered(w, best)).count() as f64 / words.len() as f64
+        };
+        let agree = if routes_on_top > 1 { 1.0 } else { 0.0 };
+        0.75 * support + 0.25 * agree
+    };
+    for &intent in &state.classification.intents {
+        let g = match intent {
+            Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports => {
+                if pass.graph.iter().any(|f| f.intent == intent) {
+                    1.0
+                } else {
+                    source_grounding(&top_stems) * 0.8
+                }
+            }
+            Intent::History => {
+                if pass.history.iter().any(|h| !h.commits.is_empty()) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            Intent::Compare => {
+                let sides: Vec<&str> = named.iter().copied().take(2).collect();
+                let covered_sides = sides
+                    .iter()
+                    .filter(|e| graph_named(e) || any_covers(e, k))
+                    .count();
+                if sides.len() < 2 || covered_sides < 2 {
+                    pass.weak
+                        .push("compare: both sides are not covered".to_string());
+                    source_grounding(&top_stems) * 0.5
+                } else if sides.iter().all(|e| graph_named(e)) {
+                    1.0
+                } else {
+                    source_grounding(&top_stems).max(0.75)
+                }
+            }
+            _ => source_grounding(&top_stems),
+        };
+        per_intent.push((intent, g));
+    }
+    let grounding = if per_intent.is_empty() {
+        0.0
+    } else {
+        per_intent.iter().map(|(_, g)| g).sum::<f64>() / per_intent.len() as f64
+    };
+    reasons.push(format!(
+        "grounding {grounding:.2}: {}",
+        per_intent
+            .iter()
+            .map(|(i, g)| format!("{} {g:.2}", i.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    pass.confidence = confidence(retrieval, coverage, grounding, margin);
+    if pass.candidates.is_empty() {
+        pass.weak.push("nothing retrieved".into());
+    }
+    if pass.confidence.score < refine_below {
+        pass.weak.push(format!(
+            "confidence {:.2} < ask.refine_below {refine_below:.2}",
+            pass.confidence.score
+        ));
+    }
+    reasons.extend(pass.weak.iter().map(|w| format!("weak: {w}")));
+    reasons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_follow_the_documented_thresholds() {
+        assert_eq!(label(0.80), "High");
+        assert_eq!(label(0.79), "Medium");
+        assert_eq!(label(0.60), "Medium");
+        assert_eq!(label(0.59), "Low");
+        assert_eq!(label(0.35), "Low");
+        assert_eq!(label(0.34), "Very Low");
+    }
+
+    #[test]
+    fn confidence_weighs_grounding_most() {
+        let c = confidence(1.0, 1.0, 0.0, 0.0);
+        assert_eq!(c.score, 0.45);
+        let c = confidence(0.0, 0.0, 1.0, 0.0);
+        assert_eq!(c.score, 0.55);
+        assert_eq!(confidence(1.0, 1.0, 1.0, 1.0).label, "High");
+    }
+}
