@@ -261,18 +261,42 @@ pub fn find_defs(c: &Connection, target: &str) -> rusqlite::Result<Vec<Def>> {
     let all: Vec<Def> = rows.collect::<rusqlite::Result<_>>()?;
     let qualified = name.len() > bare.len();
     let normalized = name.replace("::", ".");
-    Ok(all
+    let all: Vec<Def> = all
         .into_iter()
         .filter(|d| path.is_none_or(|p| d.path == p || d.path.ends_with(&format!("/{p}"))))
+        // A Rust impl block shares its type's name; the type is the definition.
+        .filter(|d| d.kind != "impl")
+        .collect();
+    if !qualified {
+        return Ok(all);
+    }
+    let by_name: Vec<Def> = all
+        .iter()
         .filter(|d| {
-            if !qualified {
-                return true;
-            }
             let q = d.symbol.replace("::", ".");
             q == normalized || q.ends_with(&format!(".{normalized}"))
         })
-        // A Rust impl block shares its type's name; the type is the definition.
-        .filter(|d| d.kind != "impl")
+        .cloned()
+        .collect();
+    if !by_name.is_empty() {
+        return Ok(by_name);
+    }
+    // A package- or module-qualified name (`store.Parse` in Go, `models.Item` in
+    // Python): the qualifier names a directory or the file's stem.
+    let qualifier = normalized
+        .rsplit_once('.')
+        .map(|(q, _)| q.rsplit('.').next().unwrap_or(q))
+        .unwrap_or("");
+    Ok(all
+        .into_iter()
+        .filter(|d| {
+            d.path.split('/').any(|seg| {
+                seg == qualifier
+                    || seg
+                        .split_once('.')
+                        .is_some_and(|(stem, _)| stem == qualifier)
+            })
+        })
         .collect())
 }
 

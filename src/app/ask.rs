@@ -16,7 +16,10 @@ use crate::store::Store;
 pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
     let question = args.question.join(" ");
     if question.trim().is_empty() {
-        return Err(LlmcError::Config("the question is empty: llmc ask \"who calls main?\"".into()).into());
+        return Err(LlmcError::Config(
+            "the question is empty: llmc ask \"who calls main?\"".into(),
+        )
+        .into());
     }
     let freshness = ensure_index(ctx, args)?;
     let req = AskRequest {
@@ -51,7 +54,10 @@ fn ensure_index(ctx: &Ctx, args: &AskArgs) -> Result<Freshness> {
         Ok(s) => Some(s),
         Err(e)
             if e.chain().any(|c| {
-                matches!(c.downcast_ref::<LlmcError>(), Some(LlmcError::IndexMissing(_)))
+                matches!(
+                    c.downcast_ref::<LlmcError>(),
+                    Some(LlmcError::IndexMissing(_))
+                )
             }) =>
         {
             None
@@ -76,7 +82,9 @@ fn ensure_index(ctx: &Ctx, args: &AskArgs) -> Result<Freshness> {
         });
     }
     if args.no_refresh && store.is_some() {
-        ctx.note("warning: files changed since the index; answering from it as it is (--no-refresh)");
+        ctx.note(
+            "warning: files changed since the index; answering from it as it is (--no-refresh)",
+        );
         return Ok(Freshness {
             indexed_at: store.as_ref().and_then(indexed_at),
             stale: true,
@@ -148,7 +156,13 @@ pub fn render(o: &Outcome, trace: bool) -> String {
                 .iter()
                 .map(|e| format!("{}#{}", e.route, e.rank))
                 .collect();
-            let _ = writeln!(s, "  [{}] {}  [{}]", i + 1, source_line(c), routes.join(" "));
+            let _ = writeln!(
+                s,
+                "  [{}] {}  [{}]",
+                i + 1,
+                source_line(c),
+                routes.join(" ")
+            );
         }
     }
     let c = &o.confidence;
@@ -160,7 +174,11 @@ pub fn render(o: &Outcome, trace: bool) -> String {
     let f = &o.freshness;
     let mut fresh = format!("Index: generation {}", f.generation);
     if f.refreshed_files > 0 {
-        let _ = write!(fresh, ", {} changed file(s) re-indexed first", f.refreshed_files);
+        let _ = write!(
+            fresh,
+            ", {} changed file(s) re-indexed first",
+            f.refreshed_files
+        );
     }
     if f.stale {
         fresh.push_str(", files changed since (not re-indexed: --no-refresh)");

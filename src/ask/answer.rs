@@ -45,8 +45,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
                 }
             }
             Intent::History => {
-                let facts: Vec<&HistoryFact> =
-                    best.history.iter().filter(|h| !h.commits.is_empty()).collect();
+                let facts: Vec<&HistoryFact> = best.history.iter().collect();
                 if facts.is_empty() {
                     None
                 } else {
@@ -102,7 +101,10 @@ fn graph_text(f: &GraphFact) -> String {
             if d.kind == "file" {
                 d.path.clone()
             } else {
-                format!("{} ({} at {}:{}-{})", d.symbol, d.kind, d.path, d.line, d.end_line)
+                format!(
+                    "{} ({} at {}:{}-{})",
+                    d.symbol, d.kind, d.path, d.line, d.end_line
+                )
             }
         })
         .collect();
@@ -120,11 +122,7 @@ fn graph_text(f: &GraphFact) -> String {
     };
     match f.intent {
         Intent::Callers => {
-            let _ = writeln!(
-                s,
-                "{what} is called from {} place(s):",
-                f.rows.len()
-            );
+            let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
             }
@@ -168,10 +166,24 @@ fn history_text(h: &HistoryFact) -> String {
     } else {
         format!("`{}`", h.target)
     };
+    let mut window = String::new();
+    if let Some(a) = &h.author {
+        let _ = write!(window, " by {a}");
+    }
+    if let Some(d) = &h.since {
+        let _ = write!(window, " since {d}");
+    }
+    if let Some(d) = &h.until {
+        let _ = write!(window, " until {d}");
+    }
     let n = h.commits.len();
+    if n == 0 {
+        let _ = writeln!(s, "No commit touched {what}{window}.");
+        return s;
+    }
     let _ = writeln!(
         s,
-        "{n}{} commit(s) touched {what}, newest first:",
+        "{n}{} commit(s) touched {what}{window}, newest first:",
         if n >= 20 { "+" } else { "" }
     );
     for c in h.commits.iter().take(10) {
@@ -210,13 +222,16 @@ fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
         .entities
         .iter()
         .filter(|e| e.kind != EntityKind::Date)
-        .map(|e| e.text.rsplit(['.', ':']).next().unwrap_or(&e.text).to_string())
+        .map(|e| {
+            e.text
+                .rsplit(['.', ':'])
+                .next()
+                .unwrap_or(&e.text)
+                .to_string()
+        })
         .collect();
     words.extend(state.terms.iter().cloned());
-    let lines: Vec<String> = state
-        .text
-        .lines(&c.path, c.start_line, c.end_line)
-        .to_vec();
+    let lines: Vec<String> = state.text.lines(&c.path, c.start_line, c.end_line).to_vec();
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         if out.len() >= 3 {
@@ -274,7 +289,10 @@ fn abstain(
             break;
         }
     }
-    let vocab = state.memories.read(retrieve::vocabulary).unwrap_or_default();
+    let vocab = state
+        .memories
+        .read(retrieve::vocabulary)
+        .unwrap_or_default();
     let mut try_identifiers: Vec<String> = Vec::new();
     for e in &state.classification.entities {
         if e.kind == EntityKind::Identifier {

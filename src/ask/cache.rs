@@ -44,7 +44,10 @@ pub fn key(req: &AskRequest, config: &Config) -> String {
 }
 
 fn path_of(root: &Path, key: &str) -> PathBuf {
-    store_dir(root).join("cache").join("ask").join(format!("{key}.json"))
+    store_dir(root)
+        .join("cache")
+        .join("ask")
+        .join(format!("{key}.json"))
 }
 
 fn stat(root: &Path, rel: &str) -> Option<(u64, i64)> {

@@ -19,7 +19,13 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
         .classification
         .entities
         .iter()
-        .map(|e| e.text.rsplit(['.', ':']).next().unwrap_or(&e.text).to_string())
+        .map(|e| {
+            e.text
+                .rsplit(['.', ':'])
+                .next()
+                .unwrap_or(&e.text)
+                .to_string()
+        })
         .collect();
     let mut added = Vec::new();
     let mut reasons = Vec::new();
@@ -27,7 +33,9 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
         let Some(sym) = c.symbol_id else {
             continue;
         };
-        let (ids, edges) = state.memories.read(|conn| retrieve::neighbours(conn, sym))?;
+        let (ids, edges) = state
+            .memories
+            .read(|conn| retrieve::neighbours(conn, sym))?;
         let name = c.symbol.clone().unwrap_or_default();
         let bare = name.rsplit(['.', ':']).next().unwrap_or(&name).to_string();
         if edges > hub && !named.contains(&bare) {
@@ -46,7 +54,10 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
             {
                 continue;
             }
-            let Some(f) = state.memories.read(|conn| retrieve::chunk_facts(conn, id))? else {
+            let Some(f) = state
+                .memories
+                .read(|conn| retrieve::chunk_facts(conn, id))?
+            else {
                 continue;
             };
             added.push(Candidate {

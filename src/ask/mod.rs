@@ -202,7 +202,12 @@ pub struct Query {
 
 impl Query {
     fn signature(&self) -> String {
-        format!("{}|{}|{}", self.text, self.targets.join(","), plan_text(&self.plan))
+        format!(
+            "{}|{}|{}",
+            self.text,
+            self.targets.join(","),
+            plan_text(&self.plan)
+        )
     }
 }
 
@@ -266,9 +271,7 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
             hit.trace.push(StageTrace {
                 stage: "cache".into(),
                 decision: "hit".into(),
-                reasons: vec![
-                    "same question and options; no cited file changed since".into(),
-                ],
+                reasons: vec!["same question and options; no cited file changed since".into()],
                 ms: t.elapsed().as_secs_f64() * 1000.0,
             });
             return Ok(hit);
@@ -291,7 +294,11 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
             .collect::<Vec<_>>()
             .join(" + "),
         classification.confidence,
-        if classification.recency { ", recent first" } else { "" },
+        if classification.recency {
+            ", recent first"
+        } else {
+            ""
+        },
         if classification.entities.is_empty() {
             "none".to_string()
         } else {
@@ -369,7 +376,9 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     };
     state.record("answer", t, decision, Vec::new());
     outcome.trace = std::mem::take(&mut state.trace);
-    outcome.warnings.extend(state.memories.warnings.iter().cloned());
+    outcome
+        .warnings
+        .extend(state.memories.warnings.iter().cloned());
     outcome.freshness.generation = state.memories.generation;
     if config.ask.cache && !req.no_cache {
         cache::put(root, &state.memories, &cache_key, &outcome)?;
@@ -470,13 +479,13 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
                 ("graph", hits)
             }
             Retriever::History => {
-                let (facts, hits) = retrieve::history_facts(
-                    &state.memories,
-                    &query.targets,
-                    state.since,
-                    state.until,
-                    20,
-                )?;
+                let ask = retrieve::HistoryAsk {
+                    targets: &query.targets,
+                    terms: &state.terms,
+                    since: state.since,
+                    until: state.until,
+                };
+                let (facts, hits) = retrieve::history_facts(&state.memories, &ask, 20)?;
                 history = facts;
                 ("history", hits)
             }
@@ -566,7 +575,9 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
     }
     let mut reasons = Vec::new();
     if stale > 0 {
-        reasons.push(format!("{stale} hit(s) dropped: their chunks left the store"));
+        reasons.push(format!(
+            "{stale} hit(s) dropped: their chunks left the store"
+        ));
     }
     if let Some(top) = candidates.first() {
         reasons.push(format!(

@@ -68,7 +68,14 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
         reasons.push("prototypes: no example question is near".into());
         return;
     };
-    let no_cue = c.confidence <= 0.3;
+    // The rules' default for a bare name (a definition) stands: a name is not a sentence.
+    let named = c.entities.iter().any(|e| {
+        matches!(
+            e.kind,
+            super::classify::EntityKind::Identifier | super::classify::EntityKind::Path
+        )
+    });
+    let no_cue = c.confidence <= 0.3 && !named;
     if c.intents.contains(&intent) {
         c.confidence = (c.confidence + 0.1).min(0.95);
         reasons.push(format!(

@@ -212,11 +212,7 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                     .map(|s| s.weight)
             };
             let (lex, sem) = (weight(Retriever::Lexical), weight(Retriever::Semantic));
-            let intent = q
-                .plan
-                .steps
-                .first()
-                .map_or(Intent::Locate, |s| s.intent);
+            let intent = q.plan.steps.first().map_or(Intent::Locate, |s| s.intent);
             let (new_lex, new_sem) = match (lex, sem) {
                 (Some(l), Some(s)) if (l - s).abs() > f32::EPSILON => (s, l),
                 (Some(l), Some(_)) => (l * 0.5, l),
@@ -319,7 +315,11 @@ fn capitalize(s: &str) -> String {
 /// Defined names within a small edit distance of `name` (case-insensitive), nearest
 /// first.
 pub fn nearest_names(name: &str, vocab: &[String], n: usize) -> Vec<String> {
-    let target = name.rsplit(['.', ':']).next().unwrap_or(name).to_lowercase();
+    let target = name
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(name)
+        .to_lowercase();
     let max = (target.chars().count() / 4).clamp(1, 3);
     let mut scored: Vec<(usize, &String)> = vocab
         .iter()

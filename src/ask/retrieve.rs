@@ -13,11 +13,11 @@ use super::classify::Intent;
 use crate::config::Config;
 use crate::graph::{self, Def, GraphQuery, Relation, Row};
 use crate::history::query::{self as hq, LogCommit, LogFilter, Target};
+use crate::search::IdFilter;
 use crate::search::embed::{self, Embedder};
 use crate::search::fuse::RankedList;
 use crate::search::lexical::{LexicalIndex, lexical_dir};
 use crate::search::vectors::{VectorIndex, vectors_dir};
-use crate::search::IdFilter;
 use crate::store::{Store, store_dir};
 
 /// The memories of one repository, opened as needed.
@@ -139,7 +139,26 @@ pub struct GraphFact {
 pub struct HistoryFact {
     /// The target as the question named it; `*` for the whole repository.
     pub target: String,
+    /// Only commits by this author (a name the question gives).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// The date window, as dates (YYYY-MM-DD).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
     pub commits: Vec<LogCommit>,
+}
+
+/// What the history retriever looks for.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryAsk<'q> {
+    /// Names and paths the question gives.
+    pub targets: &'q [String],
+    /// Subject words, used when no name is given: file names, definition names, authors.
+    pub terms: &'q [String],
+    pub since: Option<i64>,
+    pub until: Option<i64>,
 }
 
 /// The graph retriever: definitions, callers, callees or imports of each target, as
@@ -225,7 +244,9 @@ pub fn graph_facts(
 }
 
 fn facts_have(facts: &[GraphFact], intent: Intent, target: &str) -> bool {
-    facts.iter().any(|f| f.intent == intent && f.target == target)
+    facts
+        .iter()
+        .any(|f| f.intent == intent && f.target == target)
 }
 
 fn looks_like_path(t: &str) -> bool {
@@ -233,8 +254,25 @@ fn looks_like_path(t: &str) -> bool {
         || t.rsplit_once('.').is_some_and(|(_, ext)| {
             matches!(
                 ext,
-                "rs" | "py" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "go" | "java" | "c"
-                    | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "md" | "toml" | "json"
+                "rs" | "py"
+                    | "js"
+                    | "mjs"
+                    | "cjs"
+                    | "jsx"
+                    | "ts"
+                    | "tsx"
+                    | "go"
+                    | "java"
+                    | "c"
+                    | "h"
+                    | "cc"
+                    | "cpp"
+                    | "cxx"
+                    | "hpp"
+                    | "hh"
+                    | "md"
+                    | "toml"
+                    | "json"
             )
         })
 }
@@ -288,34 +326,74 @@ fn qualname_chunk(c: &Connection, path: &str, qualname: &str) -> rusqlite::Resul
 /// recency.
 pub fn history_facts(
     m: &Memories,
-    targets: &[String],
-    since: Option<i64>,
-    until: Option<i64>,
+    q: &HistoryAsk,
     limit: usize,
 ) -> Result<(Vec<HistoryFact>, Vec<(i64, f32)>)> {
     let mut facts = Vec::new();
-    let filter = LogFilter {
-        since,
-        until,
+    let mut filter = LogFilter {
+        since: q.since,
+        until: q.until,
         limit: Some(limit),
         ..LogFilter::default()
     };
-    let conn_targets: Vec<(String, Target)> = if targets.is_empty() {
-        vec![("*".to_string(), Target::All)]
-    } else {
-        let mut out = Vec::new();
-        for t in targets {
-            let target = m.read(|c| Ok(hq::resolve(c, m.root, t)))?;
-            if let Ok(target) = target {
-                out.push((t.clone(), target));
+    let mut conn_targets: Vec<(String, Target)> = Vec::new();
+    if !q.targets.is_empty() {
+        for t in q.targets {
+            for name in m.read(|c| file_names(c, t))? {
+                let target = m.read(|c| Ok(hq::resolve(c, m.root, &name)))?;
+                if let Ok(target) = target {
+                    conn_targets.push((t.clone(), target));
+                }
             }
         }
-        out
-    };
+    } else {
+        // No name given: the subject words may name an author, files or definitions.
+        let mut rest = Vec::new();
+        for t in q.terms {
+            match m.read(|c| author_named(c, t))? {
+                Some(a) if filter.author.is_none() => filter.author = Some(a),
+                _ => rest.push(t.clone()),
+            }
+        }
+        for t in &rest {
+            for p in m.read(|c| files_named_by_word(c, t))? {
+                if !conn_targets
+                    .iter()
+                    .any(|(_, x)| *x == (Target::File { path: p.clone() }))
+                {
+                    conn_targets.push((p.clone(), Target::File { path: p }));
+                }
+            }
+        }
+        if conn_targets.is_empty() && !rest.is_empty() {
+            let vocab = m.read(vocabulary)?;
+            for n in super::refine::names_from_words(&rest, &vocab, 2) {
+                let parts = super::text::split_identifier(&n);
+                let all_words = parts.iter().all(|p| {
+                    rest.iter()
+                        .any(|r| super::text::stem(r) == super::text::stem(p))
+                });
+                if all_words {
+                    conn_targets.push((
+                        n.clone(),
+                        Target::Symbol {
+                            name: n,
+                            path: None,
+                        },
+                    ));
+                }
+            }
+        }
+        if rest.is_empty() {
+            conn_targets.push(("*".to_string(), Target::All));
+        }
+    }
+    let window = q.since.is_some() || q.until.is_some() || filter.author.is_some();
     let mut ranked: Vec<(i64, f32)> = Vec::new();
     for (name, target) in conn_targets {
         let log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
-        if log.commits.is_empty() {
+        // No commit in a window is an answer; no commit at all for a name is not.
+        if log.commits.is_empty() && !window {
             continue;
         }
         m.read(|c| {
@@ -342,10 +420,74 @@ pub fn history_facts(
         })?;
         facts.push(HistoryFact {
             target: name,
+            author: filter.author.clone(),
+            since: q.since.map(day),
+            until: q.until.map(day),
             commits: log.commits,
         });
     }
     Ok((facts, ranked))
+}
+
+fn day(s: i64) -> String {
+    jiff::Timestamp::from_second(s)
+        .map(|t| t.strftime("%Y-%m-%d").to_string())
+        .unwrap_or_else(|_| s.to_string())
+}
+
+/// A bare file name (`eval.c`) as the stored paths ending with it; anything else as is.
+fn file_names(c: &Connection, t: &str) -> rusqlite::Result<Vec<String>> {
+    if t.contains('/') || !looks_like_path(t) {
+        return Ok(vec![t.to_string()]);
+    }
+    let mut stmt = c.prepare_cached(
+        "SELECT path FROM files WHERE path = ?1 OR path LIKE '%/' || ?1 ORDER BY path LIMIT 5",
+    )?;
+    let found: Vec<String> = stmt
+        .query_map([t], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(if found.is_empty() {
+        vec![t.to_string()]
+    } else {
+        found
+    })
+}
+
+/// An author whose name starts with `word` (any case).
+fn author_named(c: &Connection, word: &str) -> rusqlite::Result<Option<String>> {
+    if word.len() < 3 {
+        return Ok(None);
+    }
+    c.prepare_cached(
+        "SELECT author FROM commits WHERE author LIKE ?1 || '%' OR author LIKE '% ' || ?1 || '%'
+         GROUP BY author ORDER BY count(*) DESC LIMIT 1",
+    )?
+    .query_row([word], |r| r.get(0))
+    .optional()
+}
+
+/// Files with a path segment (or its stem) that is `word`, up to three.
+fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
+    if word.len() < 3 {
+        return Ok(Vec::new());
+    }
+    let lower = word.to_lowercase();
+    let mut stmt = c.prepare_cached(
+        "SELECT path FROM files WHERE lower(path) LIKE '%' || ?1 || '%' ORDER BY length(path) LIMIT 50",
+    )?;
+    let paths: Vec<String> = stmt
+        .query_map([&lower], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(paths
+        .into_iter()
+        .filter(|p| {
+            p.to_lowercase().split('/').any(|seg| {
+                let stem = seg.split('.').next().unwrap_or(seg);
+                stem == lower
+            })
+        })
+        .take(3)
+        .collect())
 }
 
 /// A list for fusion.
@@ -432,4 +574,3 @@ pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
         .optional()
         .map(|o| o.is_some())
 }
-

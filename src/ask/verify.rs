@@ -73,8 +73,8 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
     };
     let margin = if top > 0.0 { (top - second) / top } else { 0.0 };
     let routes_on_top = pass.candidates.first().map_or(0, |c| c.evidence.len());
-    let retrieval = (0.8 * strength + 0.2 * margin.max(if routes_on_top > 1 { 0.5 } else { 0.0 }))
-        .min(1.0);
+    let retrieval =
+        (0.8 * strength + 0.2 * margin.max(if routes_on_top > 1 { 0.5 } else { 0.0 })).min(1.0);
     reasons.push(format!(
         "retrieval {retrieval:.2}: best {top:.4} of an ideal {ideal:.4}, margin {margin:.2}, found by {routes_on_top} route(s)"
     ));
@@ -107,10 +107,7 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
             .filter(|e| !graph_named(e) && !any_covers(e, k))
             .map(|e| e.to_string())
             .collect();
-        (
-            1.0 - missing.len() as f64 / named.len() as f64,
-            missing,
-        )
+        (1.0 - missing.len() as f64 / named.len() as f64, missing)
     } else if !state.terms.is_empty() {
         let missing: Vec<String> = state
             .terms
@@ -123,7 +120,10 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
             missing,
         )
     } else {
-        (if pass.candidates.is_empty() { 0.0 } else { 0.5 }, Vec::new())
+        (
+            if pass.candidates.is_empty() { 0.0 } else { 0.5 },
+            Vec::new(),
+        )
     };
     if missing.is_empty() {
         reasons.push(format!("coverage {coverage:.2}"));
@@ -167,7 +167,7 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
                 }
             }
             Intent::History => {
-                if pass.history.iter().any(|h| !h.commits.is_empty()) {
+                if !pass.history.is_empty() {
                     1.0
                 } else {
                     0.0
