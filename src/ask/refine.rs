@@ -42,6 +42,16 @@ pub fn refine(state: &mut State) -> Result<()> {
         );
         return Ok(());
     }
+    // A name the index lacks is most likely misspelled or renamed: the repository's own
+    // vocabulary goes first then.
+    let mut order = STRATEGIES.to_vec();
+    let mut unknown = false;
+    for t in &first.query.targets {
+        unknown |= !state.memories.read(|c| retrieve::is_defined(c, t))?;
+    }
+    if unknown {
+        order.swap(0, 1);
+    }
     let mut seen: HashSet<String> = HashSet::from([first.query.signature()]);
     let mut used: Vec<&'static str> = Vec::new();
     let mut reasons = first.weak.clone();
@@ -50,7 +60,7 @@ pub fn refine(state: &mut State) -> Result<()> {
             break;
         };
         let mut next = None;
-        for strategy in STRATEGIES {
+        for &strategy in &order {
             if used.contains(&strategy) {
                 continue;
             }

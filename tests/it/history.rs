@@ -7,7 +7,7 @@ use std::process::Command;
 use crate::util::{Scratch, stderr, stdout, testdata};
 
 /// A fresh copy of the fixture history, built by its script in a temp dir, and indexed.
-fn fixture_history() -> Scratch {
+pub fn fixture_history() -> Scratch {
     let s = Scratch::empty();
     let dest = s.path().join("repo");
     let out = Command::new("sh")
@@ -26,7 +26,7 @@ fn fixture_history() -> Scratch {
     repo
 }
 
-fn repo_dir(s: &Scratch) -> std::path::PathBuf {
+pub fn repo_dir(s: &Scratch) -> std::path::PathBuf {
     s.path().join("repo")
 }
 

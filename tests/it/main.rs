@@ -1,6 +1,7 @@
 //! The one integration-test binary: real fixtures under `testdata/`, through the library
 //! and through the built `llmc` binary.
 
+mod ask;
 mod cli;
 mod config;
 mod fixtures;

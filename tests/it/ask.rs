@@ -1,0 +1,528 @@
+//! `llmc ask` end to end on the fixtures: every intent, two intents at once, a
+//! comparison, an out-of-scope question, a misspelled name that refine recovers, the
+//! labelled question set, auto-indexing and refresh, the cache, stage switches, and
+//! snapshots of the human and JSON output.
+
+use std::path::Path;
+
+use llmc::ask::{self, AskRequest, Outcome};
+use llmc::config::Config;
+use serde_json::Value;
+
+use crate::history::{fixture_history, repo_dir};
+use crate::util::{Scratch, llmc_in, stderr, stdout, testdata};
+
+fn ask_json(dir: &Path, args: &[&str]) -> (Value, i32) {
+    let mut full = vec!["ask", "--json", "--no-cache"];
+    full.extend_from_slice(args);
+    let out = llmc_in(dir, &full);
+    let v: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("json ({e}): {}\n{}", stdout(&out), stderr(&out)));
+    (v, out.status.code().unwrap_or(-1))
+}
+
+fn python() -> Scratch {
+    let s = Scratch::git_fixture("python");
+    s.index();
+    s
+}
+
+fn rows(v: &Value, intent: &str) -> Vec<String> {
+    v["graph"]
+        .as_array()
+        .expect("graph")
+        .iter()
+        .filter(|f| f["intent"] == intent)
+        .flat_map(|f| f["rows"].as_array().cloned().unwrap_or_default())
+        .map(|r| {
+            format!(
+                "{}:{} {}",
+                r["path"].as_str().unwrap_or(""),
+                r["line"],
+                r["symbol"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+fn source_symbols(v: &Value) -> Vec<String> {
+    v["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter_map(|s| s["symbol"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn callers_are_read_from_the_graph_with_their_enclosing_function() {
+    let s = python();
+    let (v, code) = ask_json(s.path(), &["who calls shelf_weight?"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "answered");
+    assert_eq!(v["intents"], serde_json::json!(["callers"]));
+    assert_eq!(
+        rows(&v, "callers"),
+        [
+            "app/report.py:19 shelf_report",
+            "inventory/models.py:77 shelf_weight"
+        ]
+    );
+    assert_eq!(v["confidence"]["label"], "High");
+    assert_eq!(v["confidence"]["grounding"], 1.0);
+    assert!(
+        v["answer"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("app/report.py:19  in shelf_report")
+    );
+    assert!(v["schema_version"].is_number());
+}
+
+#[test]
+fn callees_and_definitions_and_imports_come_from_the_graph() {
+    let s = python();
+    let (v, code) = ask_json(s.path(), &["what does shelf_report call?"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["intents"], serde_json::json!(["callees"]));
+    let callees = rows(&v, "callees");
+    assert!(
+        callees.iter().any(|r| r.ends_with("shelf_weight")),
+        "{callees:?}"
+    );
+
+    let (v, code) = ask_json(s.path(), &["where is `Item` defined?"]);
+    assert_eq!(code, 0);
+    let defs = &v["graph"][0]["definitions"][0];
+    assert_eq!(defs["path"], "inventory/models.py");
+    assert_eq!(
+        (defs["line"].as_u64(), defs["end_line"].as_u64()),
+        (Some(9), Some(29))
+    );
+    assert_eq!(defs["kind"], "class");
+    assert_eq!(source_symbols(&v).first().map(String::as_str), Some("Item"));
+
+    let (v, code) = ask_json(s.path(), &["what does app/report.py import?"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["intents"], serde_json::json!(["imports"]));
+    let imports = rows(&v, "imports");
+    assert!(
+        imports.iter().any(|r| r.starts_with("app/report.py:")),
+        "{imports:?}"
+    );
+}
+
+#[test]
+fn history_questions_are_answered_from_commits_newest_first() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    let (v, code) = ask_json(&dir, &["who changed lerp last?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["history"]));
+    let first = &v["history"][0]["commits"][0];
+    assert_eq!(first["author"], "Alice");
+    assert_eq!(first["subject"], "Merge branch hotfix");
+    assert!(
+        v["answer"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Merge branch hotfix")
+    );
+
+    // A date window with no commit in it is an exact answer, not a failure.
+    let (v, code) = ask_json(&dir, &["what changed in util.py since 2025-01-01?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["history"][0]["commits"].as_array().map(Vec::len), Some(0));
+    assert!(
+        v["answer"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("No commit touched")
+    );
+
+    // An author the question names filters the commits.
+    let (v, code) = ask_json(&dir, &["what did Carol change?"]);
+    assert_eq!(code, 0, "{v}");
+    let authors: Vec<&str> = v["history"][0]["commits"]
+        .as_array()
+        .expect("commits")
+        .iter()
+        .filter_map(|c| c["author"].as_str())
+        .collect();
+    assert!(
+        !authors.is_empty() && authors.iter().all(|a| *a == "Carol"),
+        "{authors:?}"
+    );
+}
+
+#[test]
+fn a_question_with_two_intents_answers_both() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    let (v, code) = ask_json(&dir, &["what does clamp do and who changed it last?"]);
+    assert_eq!(code, 0, "{v}");
+    let intents: Vec<&str> = v["intents"]
+        .as_array()
+        .expect("intents")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        intents.contains(&"history") && intents.len() == 2,
+        "{intents:?}"
+    );
+    let kind = v["answer"]["kind"].as_str().unwrap_or("");
+    assert!(kind.contains("history"), "{kind}");
+    assert!(source_symbols(&v).iter().any(|s| s == "clamp"), "{v}");
+    assert!(
+        !v["history"][0]["commits"]
+            .as_array()
+            .expect("commits")
+            .is_empty()
+    );
+}
+
+#[test]
+fn concept_howto_and_locate_questions_rank_the_right_code_first() {
+    let s = python();
+    for (q, want) in [
+        ("how is the weight of a shelf computed?", "shelf_weight"),
+        ("where do we compute the VAT?", "apply_vat"),
+        ("how do I load the stored items?", "load"),
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{q}: {v}");
+        let top: Vec<String> = source_symbols(&v).into_iter().take(3).collect();
+        assert!(
+            top.iter().any(|t| t.ends_with(want)),
+            "{q}: want {want} in the top 3, got {top:?}"
+        );
+    }
+}
+
+#[test]
+fn a_comparison_covers_both_sides() {
+    let s = python();
+    let (v, code) = ask_json(
+        s.path(),
+        &["what is the difference between Item.total_weight and Shelf.weight?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["compare"]));
+    let syms = source_symbols(&v);
+    assert!(syms.iter().any(|s| s == "Item.total_weight"), "{syms:?}");
+    assert!(syms.iter().any(|s| s == "Shelf.weight"), "{syms:?}");
+    assert_eq!(v["confidence"]["coverage"], 1.0);
+}
+
+#[test]
+fn an_out_of_scope_question_abstains_with_exit_code_1() {
+    let s = python();
+    let (v, code) = ask_json(
+        s.path(),
+        &["how do I configure the kubernetes ingress controller?"],
+    );
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "abstained");
+    assert_eq!(v["abstention"]["reason"], "no_match");
+    assert!(v["sources"].as_array().is_some_and(Vec::is_empty));
+    let out = s.llmc(&[
+        "ask",
+        "--no-cache",
+        "how do I configure the kubernetes ingress controller?",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("Not answered. Nothing in this repository matches"));
+}
+
+#[test]
+fn refine_recovers_a_misspelled_or_restyled_name() {
+    let s = python();
+    let (v, code) = ask_json(s.path(), &["who calls shelf_wieght?"]);
+    assert_eq!(code, 0, "{v}");
+    let kept: Vec<&str> = v["refine"]
+        .as_array()
+        .expect("refine")
+        .iter()
+        .filter(|a| a["kept"] == true)
+        .filter_map(|a| a["strategy"].as_str())
+        .collect();
+    assert_eq!(kept, ["repository-vocabulary"], "{}", v["refine"]);
+    assert!(rows(&v, "callers").contains(&"app/report.py:19 shelf_report".to_string()));
+
+    // camelCase for a snake_case name: split-identifiers finds it.
+    let (v, code) = ask_json(s.path(), &["who calls shelfWeight?"]);
+    assert_eq!(code, 0, "{v}");
+    assert!(rows(&v, "callers").contains(&"app/report.py:19 shelf_report".to_string()));
+    assert!(v["refine"].as_array().is_some_and(|a| !a.is_empty()));
+}
+
+/// The labelled set: routing accuracy, abstention on out-of-scope questions and false
+/// abstention on answerable ones, over the nine fixtures, through the library.
+#[test]
+fn labelled_questions_route_and_abstain_as_labelled() {
+    let text = std::fs::read_to_string(testdata().join("ask/questions.jsonl")).expect("set");
+    let rows: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("jsonl row"))
+        .collect();
+    assert!(rows.len() >= 150);
+    let mut repos: std::collections::BTreeMap<String, Scratch> = Default::default();
+    let (mut routed, mut oos, mut oos_abstained, mut answerable, mut false_abstained) =
+        (0, 0, 0, 0, 0);
+    let (mut weak, mut improved) = (0, 0);
+    let mut misses = Vec::new();
+    let config = Config::default();
+    for r in &rows {
+        let repo = r["repo"].as_str().expect("repo");
+        let scratch = repos.entry(repo.to_string()).or_insert_with(|| {
+            let s = Scratch::git_fixture(repo);
+            s.git(&["add", "-A"]);
+            s.git(&["commit", "-qm", "fixture"]);
+            s.index();
+            s
+        });
+        let q = r["question"].as_str().expect("question");
+        let o: Outcome = ask::ask(
+            scratch.path(),
+            &config,
+            &AskRequest {
+                question: q.to_string(),
+                k: None,
+                no_cache: true,
+                no_llm: true,
+            },
+        )
+        .expect("ask runs");
+        let mut want: Vec<&str> = r["intents"]
+            .as_array()
+            .expect("intents")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut got: Vec<&str> = o.intents.iter().map(|i| i.as_str()).collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        if want == got {
+            routed += 1;
+        } else {
+            misses.push(format!("route {q:?}: {got:?} != {want:?}"));
+        }
+        let abstained = o.status == "abstained";
+        if r["answerable"] == true {
+            answerable += 1;
+            if abstained {
+                false_abstained += 1;
+                misses.push(format!("false abstention {repo}: {q:?}"));
+            }
+        } else {
+            oos += 1;
+            if abstained {
+                oos_abstained += 1;
+            } else {
+                misses.push(format!("answered out of scope {repo}: {q:?}"));
+            }
+        }
+        if !o.refine.is_empty() {
+            weak += 1;
+            improved += usize::from(o.refine.iter().any(|a| a.kept));
+        }
+    }
+    let routing = f64::from(routed) / rows.len() as f64;
+    let oos_rate = f64::from(oos_abstained) / f64::from(oos);
+    let false_rate = f64::from(false_abstained) / f64::from(answerable);
+    println!(
+        "labelled set: {} questions; routing {routed}/{} = {routing:.3}; out-of-scope abstained \
+         {oos_abstained}/{oos} = {oos_rate:.3}; false abstentions {false_abstained}/{answerable} = \
+         {false_rate:.3}; refine improved {improved} of {weak} weak first retrievals",
+        rows.len(),
+        rows.len()
+    );
+    for m in &misses {
+        println!("  {m}");
+    }
+    assert!(routing >= 0.95, "routing {routing:.3}");
+    assert!(oos_rate >= 0.90, "out-of-scope abstention {oos_rate:.3}");
+    assert!(false_rate <= 0.05, "false abstention {false_rate:.3}");
+}
+
+#[test]
+fn ask_indexes_a_repository_without_an_index_and_refreshes_a_stale_one() {
+    let s = Scratch::git_fixture("python");
+    let out = s.llmc(&["ask", "who calls apply_vat"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no index yet: indexing"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("is called from"));
+
+    // A new caller appears: the answer must include it.
+    let path = s.path().join("app/extra.py");
+    std::fs::write(
+        &path,
+        "from inventory.pricing import apply_vat\n\n\ndef with_tax(x):\n    return apply_vat(x)\n",
+    )
+    .expect("write");
+    let (v, code) = ask_json(s.path(), &["who calls apply_vat"]);
+    assert_eq!(code, 0);
+    assert!(
+        v["freshness"]["refreshed_files"].as_u64() >= Some(1),
+        "{}",
+        v["freshness"]
+    );
+    assert!(rows(&v, "callers").contains(&"app/extra.py:5 with_tax".to_string()));
+
+    // --no-refresh answers from the index as it is, and says so.
+    std::fs::write(&path, "def unrelated():\n    pass\n").expect("write");
+    let out = s.llmc(&["ask", "--no-refresh", "--json", "who calls apply_vat"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["freshness"]["stale"], true);
+    assert!(stderr(&out).contains("--no-refresh"));
+}
+
+#[test]
+fn the_cache_answers_again_until_a_cited_file_changes() {
+    let s = python();
+    let q = "who calls shelf_weight?";
+    let first = s.llmc(&["ask", "--json", "--no-refresh", q]);
+    let v: Value = serde_json::from_str(&stdout(&first)).expect("json");
+    assert_eq!(v["cached"], false);
+    let second = s.llmc(&["ask", "--json", "--no-refresh", q]);
+    let v: Value = serde_json::from_str(&stdout(&second)).expect("json");
+    assert_eq!(v["cached"], true);
+    assert!(
+        v["trace"]
+            .as_array()
+            .expect("trace")
+            .iter()
+            .any(|t| t["stage"] == "cache" && t["decision"] == "hit")
+    );
+    // Normalized: case and spacing do not matter.
+    let third = s.llmc(&["ask", "--json", "--no-refresh", "WHO  calls shelf_weight?"]);
+    let v: Value = serde_json::from_str(&stdout(&third)).expect("json");
+    assert_eq!(v["cached"], true);
+    // A cited file changes: the entry is no longer valid.
+    let report = s.path().join("app/report.py");
+    let text = std::fs::read_to_string(&report).expect("read");
+    std::fs::write(&report, format!("{text}\n# touched\n")).expect("write");
+    let fourth = s.llmc(&["ask", "--json", "--no-refresh", q]);
+    let v: Value = serde_json::from_str(&stdout(&fourth)).expect("json");
+    assert_eq!(v["cached"], false);
+}
+
+#[test]
+fn every_stage_after_routing_can_be_switched_off() {
+    let s = python();
+    let q = "how is the weight of a shelf computed?";
+    let (on, _) = ask_json(s.path(), &[q]);
+    let stage = |v: &Value, name: &str| -> String {
+        v["trace"]
+            .as_array()
+            .expect("trace")
+            .iter()
+            .find(|t| t["stage"] == name)
+            .map(|t| t["decision"].as_str().unwrap_or("").to_string())
+            .unwrap_or_default()
+    };
+    assert!(stage(&on, "fuse").starts_with("weighted reciprocal rank fusion"));
+    for (key, name) in [
+        ("ask.fuse=false", "fuse"),
+        ("ask.expand=false", "expand"),
+        ("ask.verify=false", "verify"),
+        ("ask.refine=false", "refine"),
+    ] {
+        let (v, _) = ask_json(s.path(), &["--config", key, q]);
+        let d = stage(&v, name);
+        assert!(d.contains("off") || d.contains("fusion off"), "{key}: {d}");
+    }
+}
+
+#[test]
+fn ask_on_an_unusable_index_exits_3_with_a_json_error() {
+    let s = python();
+    std::fs::write(s.path().join(".llmc/index.db"), b"not a database at all").expect("write");
+    let out = s.llmc(&["ask", "--json", "--no-refresh", "who calls shelf_weight?"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("json error");
+    assert!(v["error"].is_object() || v["error"].is_string(), "{v}");
+}
+
+/// Replaces what varies between runs: milliseconds (and the padding before them).
+fn normalize_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let words: Vec<&str> = s.split(' ').collect();
+    for (i, w) in words.iter().enumerate() {
+        let next_is_ms = words.get(i + 1).is_some_and(|n| n.starts_with("ms"));
+        let numeric = !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.');
+        if next_is_ms && numeric {
+            let kept = out.trim_end_matches(' ').len();
+            out.truncate(kept);
+            out.push_str(" N");
+        } else {
+            out.push_str(w);
+        }
+        if i + 1 < words.len() {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+fn normalize_json(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                if matches!(k.as_str(), "ms" | "score") && x.is_number() {
+                    *x = Value::from(0);
+                } else if k == "indexed_at" {
+                    *x = Value::from("<time>");
+                } else {
+                    normalize_json(x);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(normalize_json),
+        Value::String(s) => *s = normalize_text(s),
+        _ => {}
+    }
+}
+
+fn snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/it/snapshots")
+        .join(name);
+    if std::env::var_os("LLMC_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, actual).expect("write snapshot");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        expected == actual,
+        "{name} differs from the snapshot (rerun with LLMC_UPDATE_SNAPSHOTS=1 if intended):\n--- expected\n{expected}\n--- actual\n{actual}"
+    );
+}
+
+#[test]
+fn human_and_json_output_match_their_snapshots() {
+    let s = python();
+    let q = "who calls shelf_weight?";
+    let out = s.llmc(&["ask", "--no-cache", "--trace", q]);
+    assert_eq!(out.status.code(), Some(0));
+    snapshot("ask_callers.txt", &normalize_text(&stdout(&out)));
+    let (mut v, _) = ask_json(s.path(), &[q]);
+    normalize_json(&mut v);
+    snapshot(
+        "ask_callers.json",
+        &(serde_json::to_string_pretty(&v).expect("json") + "\n"),
+    );
+    let out = s.llmc(&[
+        "ask",
+        "--no-cache",
+        "how do I configure the kubernetes ingress controller?",
+    ]);
+    snapshot("ask_abstain.txt", &normalize_text(&stdout(&out)));
+}
