@@ -56,11 +56,8 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
             _ => None,
         };
         match section {
-            Some(s) => {
-                if !text.contains(&s) {
-                    text.push_str(&s);
-                }
-            }
+            Some(s) if !text.contains(&s) => text.push_str(&s),
+            Some(_) => {}
             None if !kinds.contains(&"sources") => {
                 kinds.push("sources");
                 text.push_str(&sources_text(&sources));

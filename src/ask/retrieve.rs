@@ -122,6 +122,9 @@ fn out_of_step() -> String {
     "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
 }
 
+/// A retriever's ranked chunk ids with its own scores, best first.
+pub type Hits = Vec<(i64, f32)>;
+
 /// What the graph says about one named target for one intent.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct GraphFact {
@@ -168,7 +171,7 @@ pub fn graph_facts(
     intents: &[Intent],
     targets: &[String],
     limit: usize,
-) -> Result<(Vec<GraphFact>, Vec<(i64, f32)>)> {
+) -> Result<(Vec<GraphFact>, Hits)> {
     let mut facts = Vec::new();
     let mut ranked: Vec<(i64, f32)> = Vec::new();
     let mut push = |id: Option<i64>, score: f32| {
@@ -328,7 +331,7 @@ pub fn history_facts(
     m: &Memories,
     q: &HistoryAsk,
     limit: usize,
-) -> Result<(Vec<HistoryFact>, Vec<(i64, f32)>)> {
+) -> Result<(Vec<HistoryFact>, Hits)> {
     let mut facts = Vec::new();
     let mut filter = LogFilter {
         since: q.since,

@@ -264,6 +264,14 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(8192)].contains(&0)
 }
 
+/// A file's modification time in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,12 +294,4 @@ mod tests {
             assert!(!is_secret_name(n), "{n}");
         }
     }
-}
-
-/// A file's modification time in nanoseconds since the epoch (0 when unknown).
-pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i64)
 }
