@@ -476,7 +476,10 @@ mod tests {
     fn an_unknown_llm_provider_is_a_config_error_naming_the_key() -> Result<()> {
         let err = load_with("[llm]\nprovider = \"openai\"\n", &[], &[]).expect_err("bad");
         let msg = err.to_string();
-        assert!(msg.contains("`llm.provider`") && msg.contains("openai"), "{msg}");
+        assert!(
+            msg.contains("`llm.provider`") && msg.contains("openai"),
+            "{msg}"
+        );
         assert!(matches!(
             err.downcast_ref::<LlmcError>(),
             Some(LlmcError::Config(_))

@@ -248,7 +248,10 @@ fn ends_with_abbreviation(prose: &str) -> bool {
         .unwrap_or("")
         .trim_start_matches(['(', '"', '\''])
         .to_ascii_lowercase();
-    matches!(last.as_str(), "e.g." | "i.e." | "etc." | "vs." | "cf." | "approx.")
+    matches!(
+        last.as_str(),
+        "e.g." | "i.e." | "etc." | "vs." | "cf." | "approx."
+    )
 }
 
 /// The closing run of `len` backticks at or after `from`.
@@ -281,7 +284,10 @@ fn parse_citation(chars: &[char], start: usize) -> Option<(Vec<usize>, usize)> {
     for part in body.split([',', ';']) {
         let part = part.trim();
         if let Some((a, b)) = part.split_once(['-', '–']) {
-            let (a, b) = (a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?);
+            let (a, b) = (
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            );
             if a > b || b - a > 50 {
                 return None;
             }
@@ -295,13 +301,12 @@ fn parse_citation(chars: &[char], start: usize) -> Option<(Vec<usize>, usize)> {
 
 /// Words that are keywords or literals in common languages, never checked as identifiers.
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "case", "catch", "class", "const", "continue", "def",
-    "del", "do", "elif", "else", "enum", "except", "false", "fn", "for", "from", "func",
-    "function", "if", "impl", "import", "in", "is", "let", "loop", "match", "mut", "new",
-    "nil", "none", "not", "null", "or", "and", "pub", "raise", "return", "self", "static",
-    "struct", "super", "switch", "this", "throw", "trait", "true", "try", "type", "use",
-    "var", "void", "while", "with", "yield", "Self", "None", "True", "False", "Some", "Ok",
-    "Err",
+    "as", "async", "await", "break", "case", "catch", "class", "const", "continue", "def", "del",
+    "do", "elif", "else", "enum", "except", "false", "fn", "for", "from", "func", "function", "if",
+    "impl", "import", "in", "is", "let", "loop", "match", "mut", "new", "nil", "none", "not",
+    "null", "or", "and", "pub", "raise", "return", "self", "static", "struct", "super", "switch",
+    "this", "throw", "trait", "true", "try", "type", "use", "var", "void", "while", "with",
+    "yield", "Self", "None", "True", "False", "Some", "Ok", "Err",
 ];
 
 /// Identifiers in a code span or block: the span whole when it is one name or path, else
@@ -310,8 +315,13 @@ fn code_idents(code: &str) -> Vec<String> {
     let code = code.trim();
     let whole = code.trim_end_matches("()");
     if !whole.is_empty()
-        && whole.chars().all(|c| c.is_alphanumeric() || "_.:/-".contains(c))
-        && whole.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '.')
+        && whole
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_.:/-".contains(c))
+        && whole
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '.')
     {
         if KEYWORDS.contains(&whole) {
             return Vec::new();
@@ -327,7 +337,11 @@ fn code_idents(code: &str) -> Vec<String> {
 /// Tokens shaped like names: a letter or `_`, then letters, digits or `_`.
 fn name_tokens(s: &str) -> impl Iterator<Item = &str> {
     s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|t| t.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_'))
+        .filter(|t| {
+            t.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
 }
 
 /// Words of prose shaped like code.
@@ -345,10 +359,18 @@ fn prose_idents(prose: &str) -> Vec<String> {
 }
 
 fn looks_like_code(w: &str) -> bool {
-    if w.len() < 3 || !w.chars().all(|c| c.is_alphanumeric() || "_.:/-".contains(c)) {
+    if w.len() < 3
+        || !w
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_.:/-".contains(c))
+    {
         return false;
     }
-    if !w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+    if !w
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+    {
         return false;
     }
     if w.contains("::") || (w.contains('_') && w.chars().any(char::is_alphabetic)) {
@@ -357,9 +379,9 @@ fn looks_like_code(w: &str) -> bool {
     if w.contains('/') || w.contains('.') {
         let parts: Vec<&str> = w.split(['/', '.']).collect();
         return parts.len() > 1
-            && parts.iter().all(|p| {
-                !p.is_empty() && p.chars().any(char::is_alphabetic) && !p.contains(':')
-            })
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.chars().any(char::is_alphabetic) && !p.contains(':'))
             && !matches!(w.to_ascii_lowercase().as_str(), "e.g" | "i.e" | "and/or");
     }
     if w.contains('-') || w.contains(':') {
@@ -484,7 +506,10 @@ mod tests {
         let (cited, problems) = check("The loader reads the table [1] and retries [7].");
         assert_eq!(cited, vec![1]);
         assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(problems[0].starts_with("[7] cites no source"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("[7] cites no source"),
+            "{problems:?}"
+        );
         let (cited, problems) = check("[0] says nothing.");
         assert!(cited.is_empty());
         assert!(problems[0].starts_with("[0]"), "{problems:?}");
@@ -523,7 +548,9 @@ mod tests {
         // Short, but it names an identifier or a number: a claim.
         let (_, problems) = check("It reads the table [1]. `load` is slow.");
         assert!(
-            problems.iter().any(|p| p.contains("no citation for \"`load` is slow.\"")),
+            problems
+                .iter()
+                .any(|p| p.contains("no citation for \"`load` is slow.\"")),
             "{problems:?}"
         );
         let (_, problems) = check("It reads the table [1]. It tries 3 times.");
@@ -583,9 +610,7 @@ mod tests {
 
     #[test]
     fn brackets_inside_code_and_abbreviations_are_not_citations_or_stops() {
-        let (cited, problems) = check(
-            "It returns `args[0]`, e.g. the root, and checks keys [1].",
-        );
+        let (cited, problems) = check("It returns `args[0]`, e.g. the root, and checks keys [1].");
         assert_eq!(cited, vec![1]);
         assert_eq!(
             problems,

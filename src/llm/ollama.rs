@@ -201,13 +201,10 @@ impl OllamaEmbedder {
     }
 
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let embeddings = self.conn.embed(&self.model, texts).map_err(|e| {
-            anyhow!(
-                "embedding {} texts with `{}`: {e}",
-                texts.len(),
-                self.model
-            )
-        })?;
+        let embeddings = self
+            .conn
+            .embed(&self.model, texts)
+            .map_err(|e| anyhow!("embedding {} texts with `{}`: {e}", texts.len(), self.model))?;
         if embeddings.len() != texts.len() {
             bail!(
                 "Ollama returned {} embeddings for {} texts",

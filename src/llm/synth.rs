@@ -128,11 +128,7 @@ fn synth_prompt(question: &str, sources: &[Source], cap: usize) -> String {
     let mut p = format!("Question: {question}\n\nSources:\n");
     for s in sources {
         let text = cut(&s.text, cap);
-        let longest_run = text
-            .split(|c| c != '`')
-            .map(str::len)
-            .max()
-            .unwrap_or(0);
+        let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
         let fence = "`".repeat(longest_run.max(2) + 1);
         p.push_str(&format!(
             "\n[{}] {}:{}-{}{}\n{fence}\n{}\n{fence}\n",
@@ -275,7 +271,10 @@ mod tests {
                 start_line: 1,
                 end_line: 80,
                 symbol: None,
-                text: format!("fn run() {{}}\n{}\nfn tail_marker() {{}}\n", "x".repeat(200)),
+                text: format!(
+                    "fn run() {{}}\n{}\nfn tail_marker() {{}}\n",
+                    "x".repeat(200)
+                ),
             },
         ]
     }
@@ -310,7 +309,10 @@ mod tests {
         // A rewrite that fails too: the first answer stands, flagged.
         let llm = Scripted::new(vec![Ok("It parses.".into()), Ok("Still [9].".into())]);
         let s = synthesize(&llm, &mut Budget::new(8), "q", &sources()).expect("ok");
-        assert_eq!((s.grounded, s.calls, s.text.as_str()), (false, 2, "It parses."));
+        assert_eq!(
+            (s.grounded, s.calls, s.text.as_str()),
+            (false, 2, "It parses.")
+        );
         assert_eq!(s.problems, vec!["the answer cites no source".to_string()]);
 
         // No call left for a repair: one call, flagged.

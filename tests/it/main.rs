@@ -3,10 +3,12 @@
 
 mod cli;
 mod config;
+mod fake_ollama;
 mod fixtures;
 mod graph;
 mod history;
 mod incremental;
+mod llm;
 mod robustness;
 mod search;
 mod util;
