@@ -26,6 +26,7 @@ pub struct Config {
     pub embed: EmbedConfig,
     pub route: RouteConfig,
     pub ask: AskConfig,
+    pub llm: LlmConfig,
 }
 
 /// `[ask]`: the stages of `llmc ask` after routing, each of which can be switched off to
@@ -264,6 +265,57 @@ impl Default for EmbedConfig {
     }
 }
 
+/// `[llm]`: the optional local language model behind `llmc ask` (synthesis with
+/// citations, the fallback classifier). Off unless `provider = "ollama"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LlmConfig {
+    /// `none` (no language model) or `ollama`.
+    pub provider: String,
+    /// The Ollama server.
+    pub ollama_url: String,
+    /// The chat model.
+    pub model: String,
+    /// Seconds before one LLM call is given up.
+    pub timeout_secs: u64,
+    /// LLM calls allowed per question.
+    pub budget: u32,
+    /// Allow an Ollama server on another machine (code would leave this one).
+    pub allow_remote: bool,
+    /// Characters of each source's text put in a prompt; longer text is cut.
+    pub max_source_chars: usize,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            provider: "none".into(),
+            ollama_url: "http://127.0.0.1:11434".into(),
+            model: "qwen2.5-coder:1.5b".into(),
+            timeout_secs: 20,
+            budget: 8,
+            allow_remote: false,
+            max_source_chars: 1500,
+        }
+    }
+}
+
+/// The values of `llm.provider`.
+pub const LLM_PROVIDERS: &[&str] = &["none", "ollama"];
+
+impl Config {
+    /// Checks values whose type is right but whose value is not one llmc knows.
+    fn validate(&self) -> Result<(), LlmcError> {
+        if !LLM_PROVIDERS.contains(&self.llm.provider.as_str()) {
+            return Err(LlmcError::Config(format!(
+                "`llm.provider` is `{}`; expected `none` or `ollama`",
+                self.llm.provider
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Loads the configuration for `root` with the given environment and `--config` flags.
 pub fn load(
     root: &Path,
@@ -333,6 +385,7 @@ pub fn load(
                 e.message().trim()
             ))
         })?;
+    config.validate()?;
     Ok(config)
 }
 
@@ -482,5 +535,22 @@ mod tests {
         assert!(err.to_string().contains("`nope.x`"), "{err}");
         let err = load_with("[index]\nthreads = \"many\"\n", &[], &[]).expect_err("bad type");
         assert!(err.to_string().contains("threads"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_llm_provider_is_a_config_error_naming_the_key() -> Result<()> {
+        let err = load_with("[llm]\nprovider = \"openai\"\n", &[], &[]).expect_err("bad");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("`llm.provider`") && msg.contains("openai"),
+            "{msg}"
+        );
+        assert!(matches!(
+            err.downcast_ref::<LlmcError>(),
+            Some(LlmcError::Config(_))
+        ));
+        let c = load_with("", &[("LLMC_LLM_PROVIDER", "ollama")], &["llm.budget=2"])?;
+        assert_eq!((c.llm.provider.as_str(), c.llm.budget), ("ollama", 2));
+        Ok(())
     }
 }

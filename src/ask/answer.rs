@@ -10,7 +10,9 @@ use super::classify::{EntityKind, Intent};
 use super::refine::{names_from_words, nearest_names};
 use super::retrieve::{self, GraphFact, HistoryFact};
 use super::text::{covered, stems};
-use super::{Abstention, AnswerText, Candidate, Freshness, Line, Outcome, State};
+use super::{
+    Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State, Synthesized,
+};
 
 /// Rows listed per fact before "… and N more".
 const ROWS_SHOWN: usize = 20;
@@ -335,5 +337,63 @@ fn abstain(
         freshness: Freshness::default(),
         cached: false,
         trace: Vec::new(),
+    }
+}
+
+/// With an LLM configured: a short answer over the sources that cites them, checked
+/// against them. A failed check is kept and flagged; a failed call leaves the
+/// programmatic answer alone, with a warning.
+pub fn synthesize(state: &mut State, outcome: &mut Outcome, slot: &mut LlmSlot) {
+    if slot.get().is_none() {
+        return;
+    }
+    let mut sources = Vec::new();
+    // The exact answer from the graph or the history is the first source.
+    if let Some(a) = &outcome.answer
+        && a.kind != "sources"
+    {
+        sources.push(crate::llm::Source {
+            n: 1,
+            path: "(index)".into(),
+            start_line: 0,
+            end_line: 0,
+            symbol: Some(a.kind.clone()),
+            text: a.text.clone(),
+        });
+    }
+    for c in &outcome.sources {
+        let text = state.text.text(&c.path, c.start_line, c.end_line);
+        sources.push(crate::llm::Source {
+            n: sources.len() + 1,
+            path: c.path.clone(),
+            start_line: c.start_line,
+            end_line: c.end_line,
+            symbol: c.symbol.clone(),
+            text,
+        });
+    }
+    let question = state.question.clone();
+    let Some((model, result)) = slot.with(|llm, budget| {
+        (
+            llm.name(),
+            crate::llm::synthesize(llm, budget, &question, &sources),
+        )
+    }) else {
+        return;
+    };
+    match result {
+        Ok(s) => {
+            if let Some(a) = outcome.answer.as_mut() {
+                a.synthesis = Some(Synthesized {
+                    model,
+                    text: s.text,
+                    cited: s.cited,
+                    grounded: s.grounded,
+                    problems: s.problems,
+                    calls: s.calls,
+                });
+            }
+        }
+        Err(e) => slot.failed("synthesis", &e),
     }
 }

@@ -28,6 +28,7 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
+use crate::llm::{self, Budget, Llm};
 use crate::search::fuse::{RankedList, rrf};
 use classify::{Classification, Entity, EntityKind, Intent};
 use retrieve::{GraphFact, HistoryFact, Memories};
@@ -259,6 +260,64 @@ pub fn plan_text(p: &Plan) -> String {
         .join(" ")
 }
 
+/// The configured LLM, connected on first use; a failure to connect is a warning and
+/// the answer goes on without it.
+pub struct LlmSlot<'c> {
+    config: &'c Config,
+    disabled: bool,
+    connected: Option<Option<Box<dyn Llm>>>,
+    pub budget: Budget,
+    pub warnings: Vec<String>,
+}
+
+impl<'c> LlmSlot<'c> {
+    pub fn new(config: &'c Config, disabled: bool) -> LlmSlot<'c> {
+        LlmSlot {
+            config,
+            disabled: disabled || config.llm.provider == "none",
+            connected: None,
+            budget: Budget::new(config.llm.budget),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Runs `f` with the LLM and this question's budget, if an LLM is configured, allowed
+    /// and reachable.
+    pub fn with<T>(&mut self, f: impl FnOnce(&dyn Llm, &mut Budget) -> T) -> Option<T> {
+        self.get()?;
+        let llm = self.connected.as_ref()?.as_deref()?;
+        Some(f(llm, &mut self.budget))
+    }
+
+    /// The LLM, if one is configured, allowed and reachable.
+    pub fn get(&mut self) -> Option<&dyn Llm> {
+        if self.disabled {
+            return None;
+        }
+        if self.connected.is_none() {
+            let c = match llm::from_config(&self.config.llm) {
+                Ok(l) => l,
+                Err(e) => {
+                    self.warnings
+                        .push(format!("LLM unavailable, answering without it: {e}"));
+                    None
+                }
+            };
+            self.connected = Some(c);
+        }
+        self.connected.as_ref().and_then(|c| c.as_deref())
+    }
+
+    /// Records a failed call; the answer goes on without the LLM.
+    pub fn failed(&mut self, what: &str, e: &llm::LlmError) {
+        self.warnings
+            .push(format!("LLM {what} failed, answering without it: {e}"));
+        if matches!(e, llm::LlmError::Unreachable(_) | llm::LlmError::Timeout(_)) {
+            self.disabled = true;
+        }
+    }
+}
+
 /// Answers a question about the repository at `root` from its index.
 pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     let started = Instant::now();
@@ -284,6 +343,29 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     let mut reasons = classification.reasons.clone();
     if config.ask.prototypes {
         prototype::second_opinion(&req.question, &mut classification, &mut reasons);
+    }
+    let mut slot = LlmSlot::new(config, req.no_llm);
+    let allowed: Vec<&str> = Intent::ALL.iter().map(|i| i.as_str()).collect();
+    let asked = if classification.confidence < config.route.widen_below {
+        slot.with(|l, budget| (l.name(), llm::classify(l, budget, &req.question, &allowed)))
+    } else {
+        None
+    };
+    if let Some((name, result)) = asked {
+        match result {
+            Ok(found) => {
+                let parsed: Vec<Intent> = found.iter().filter_map(|s| Intent::parse(s)).collect();
+                if parsed.is_empty() {
+                    reasons.push(format!("LLM ({name}) gave no usable intent"));
+                } else {
+                    reasons.push(format!("LLM ({name}) decides: {}", found.join(", ")));
+                    classification.intents = parsed;
+                    classification.confidence =
+                        classification.confidence.max(config.route.widen_below);
+                }
+            }
+            Err(e) => slot.failed("classification", &e),
+        }
     }
     let decision = format!(
         "{} (confidence {:.2}{}); entities: {}",
@@ -364,6 +446,10 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     let t = Instant::now();
     let k = req.k.unwrap_or(config.ask.k).max(1);
     let mut outcome = answer::answer(&mut state, k);
+    if outcome.status == "answered" {
+        answer::synthesize(&mut state, &mut outcome, &mut slot);
+    }
+    outcome.warnings.append(&mut slot.warnings);
     let decision = match &outcome.abstention {
         Some(a) => format!("abstained ({})", a.reason),
         None => format!(

@@ -1,145 +1,232 @@
-//! Ollama through `ollama-rs`: the only code that touches the network or tokio. It owns a
-//! single-threaded tokio runtime and offers a blocking API. A host that is not on this
-//! machine is refused unless `embed.allow_remote` says otherwise.
+//! Ollama through `ollama-rs`: the only code that touches the network or tokio. A
+//! [`Connection`] owns a single-threaded tokio runtime and offers a blocking API in which
+//! every request runs under a timeout; the embedder and the chat model
+//! ([`crate::llm::OllamaLlm`]) both sit on it. A host that is not on this machine is
+//! refused unless the section's `allow_remote` says otherwise.
 
 use std::net::IpAddr;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use ollama_rs::Ollama;
+use ollama_rs::error::OllamaError;
+use ollama_rs::generation::chat::ChatMessage;
+use ollama_rs::generation::chat::request::ChatMessageRequest;
 use ollama_rs::generation::embeddings::request::{EmbeddingsInput, GenerateEmbeddingsRequest};
+use ollama_rs::models::ModelOptions;
 
 use crate::config::EmbedConfig;
 use crate::error::LlmcError;
+use crate::llm::LlmError;
 use crate::search::embed::{Embedder, normalize};
 
-/// Embeddings from an Ollama server, in batches, each request under a timeout.
-pub struct OllamaEmbedder {
+/// One Ollama server: its client, a runtime to drive it, and the timeout of every request.
+/// `section` (`embed` or `llm`) and `fallback` (the provider that needs no server) name
+/// the configuration keys its error messages point at.
+pub struct Connection {
     rt: tokio::runtime::Runtime,
     client: Ollama,
     url: String,
-    model: String,
-    batch: usize,
     timeout: Duration,
+    section: &'static str,
+    fallback: &'static str,
 }
 
-impl std::fmt::Debug for OllamaEmbedder {
+impl std::fmt::Debug for Connection {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OllamaEmbedder")
+        f.debug_struct("Connection")
             .field("url", &self.url)
-            .field("model", &self.model)
+            .field("timeout", &self.timeout)
             .finish()
     }
+}
+
+impl Connection {
+    /// A client for `url`; refuses a host that is not this machine unless `allow_remote`.
+    /// Does not talk to the server yet.
+    pub fn new(
+        url: &str,
+        allow_remote: bool,
+        timeout: Duration,
+        section: &'static str,
+        fallback: &'static str,
+    ) -> Result<Connection, LlmError> {
+        let client = Ollama::try_new(url)
+            .map_err(|e| LlmError::Bad(format!("`{section}.ollama_url` = {url:?}: {e}")))?;
+        let host = client.url().host_str().unwrap_or("").to_string();
+        if !is_local(&host) && !allow_remote {
+            return Err(LlmError::RemoteRefused(format!(
+                "the Ollama server {url} is not on this machine, so code would leave it; \
+                 set `{section}.allow_remote = true` to allow that"
+            )));
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| LlmError::Bad(format!("starting the Ollama client runtime: {e}")))?;
+        Ok(Connection {
+            rt,
+            client,
+            url: url.to_string(),
+            timeout,
+            section,
+            fallback,
+        })
+    }
+
+    /// The server's address as configured.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Runs one request to completion, or gives up after the timeout.
+    fn run<T>(
+        &self,
+        fut: impl Future<Output = Result<T, OllamaError>>,
+    ) -> Result<T, Result<OllamaError, LlmError>> {
+        match self
+            .rt
+            .block_on(async { tokio::time::timeout(self.timeout, fut).await })
+        {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(Ok(e)),
+            Err(_) => Err(Err(LlmError::Timeout(self.timeout))),
+        }
+    }
+
+    fn unreachable(&self, e: &OllamaError) -> LlmError {
+        LlmError::Unreachable(format!(
+            "cannot reach Ollama at {} ({}): start it or set `{}.provider = \"{}\"`",
+            self.url,
+            error_text(e),
+            self.section,
+            self.fallback
+        ))
+    }
+
+    /// Checks that the server answers and has `model` (`name` alone matches any tag).
+    pub fn check_model(&self, model: &str) -> Result<(), LlmError> {
+        let models = self
+            .run(self.client.list_local_models())
+            .map_err(|e| e.map_or_else(|e| e, |e| self.unreachable(&e)))?;
+        let found = models.iter().any(|m| {
+            m.name == model || (!model.contains(':') && m.name.split(':').next() == Some(model))
+        });
+        if found {
+            Ok(())
+        } else {
+            Err(LlmError::ModelMissing {
+                model: model.to_string(),
+                url: self.url.clone(),
+            })
+        }
+    }
+
+    /// One chat turn (a system and a user message) with `model`, deterministic sampling;
+    /// the reply's text.
+    pub fn chat(&self, model: &str, system: &str, prompt: &str) -> Result<String, LlmError> {
+        let req = ChatMessageRequest::new(
+            model.to_string(),
+            vec![
+                ChatMessage::system(system.to_string()),
+                ChatMessage::user(prompt.to_string()),
+            ],
+        )
+        .options(ModelOptions::default().temperature(0.0).seed(0));
+        let res = self
+            .run(self.client.send_chat_messages(req))
+            .map_err(|e| e.map_or_else(|e| e, |e| self.request_error(model, &e)))?;
+        Ok(res.message.content)
+    }
+
+    /// Embeddings of `texts` with `model`, in order.
+    pub fn embed(&self, model: &str, texts: &[&str]) -> Result<Vec<Vec<f32>>, LlmError> {
+        let req = GenerateEmbeddingsRequest::new(
+            model.to_string(),
+            EmbeddingsInput::Multiple(texts.iter().map(|t| t.to_string()).collect()),
+        );
+        let res = self
+            .run(self.client.generate_embeddings(req))
+            .map_err(|e| e.map_or_else(|e| e, |e| self.request_error(model, &e)))?;
+        Ok(res.embeddings)
+    }
+
+    /// A failed request: the server gone, the model gone, or anything else.
+    fn request_error(&self, model: &str, e: &OllamaError) -> LlmError {
+        match e {
+            OllamaError::ReqwestError(r) if r.is_connect() => self.unreachable(e),
+            OllamaError::ReqwestError(r) if r.is_timeout() => LlmError::Timeout(self.timeout),
+            OllamaError::Other(_) | OllamaError::InternalError(_)
+                if error_text(e).contains("not found") && error_text(e).contains(model) =>
+            {
+                LlmError::ModelMissing {
+                    model: model.to_string(),
+                    url: self.url.clone(),
+                }
+            }
+            _ => LlmError::Bad(format!(
+                "Ollama at {} with `{model}`: {}",
+                self.url,
+                error_text(e)
+            )),
+        }
+    }
+}
+
+/// Embeddings from an Ollama server, in batches, each request under a timeout.
+#[derive(Debug)]
+pub struct OllamaEmbedder {
+    conn: Connection,
+    model: String,
+    batch: usize,
 }
 
 impl OllamaEmbedder {
     /// Connects to the configured server and checks that it has the model.
     pub fn new(cfg: &EmbedConfig) -> Result<OllamaEmbedder> {
-        let client = Ollama::try_new(cfg.ollama_url.as_str()).map_err(|e| {
-            LlmcError::Config(format!("`embed.ollama_url` = {:?}: {e}", cfg.ollama_url))
-        })?;
-        let host = client.url().host_str().unwrap_or("").to_string();
-        if !is_local(&host) && !cfg.allow_remote {
-            return Err(LlmcError::Config(format!(
-                "the Ollama server {} is not on this machine, so code would leave it; \
-                 set `embed.allow_remote = true` to allow that",
-                cfg.ollama_url
-            ))
-            .into());
-        }
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("starting the Ollama client runtime")?;
-        let e = OllamaEmbedder {
-            rt,
-            url: cfg.ollama_url.clone(),
-            client,
+        let conn = Connection::new(
+            &cfg.ollama_url,
+            cfg.allow_remote,
+            Duration::from_secs(cfg.timeout_secs.max(1)),
+            "embed",
+            "builtin",
+        )
+        .map_err(embed_error)?;
+        conn.check_model(&cfg.ollama_model).map_err(embed_error)?;
+        Ok(OllamaEmbedder {
+            conn,
             model: cfg.ollama_model.clone(),
             batch: cfg.batch_size.max(1),
-            timeout: Duration::from_secs(cfg.timeout_secs.max(1)),
-        };
-        e.check_model()?;
-        Ok(e)
-    }
-
-    fn check_model(&self) -> Result<()> {
-        let models = self
-            .rt
-            .block_on(async {
-                tokio::time::timeout(self.timeout, self.client.list_local_models()).await
-            })
-            .map_err(|_| anyhow!("Ollama at {} did not answer in {:?}", self.url, self.timeout))?
-            .map_err(|e| {
-                anyhow!(
-                    "cannot reach Ollama at {} ({}): start it, or set `embed.provider = \"builtin\"`",
-                    self.url,
-                    error_text(&e)
-                )
-            })?;
-        let wanted = self.model.as_str();
-        let found = models.iter().any(|m| {
-            m.name == wanted || (!wanted.contains(':') && m.name.split(':').next() == Some(wanted))
-        });
-        if !found {
-            bail!(
-                "Ollama at {} has no model `{wanted}`: run `ollama pull {wanted}` (it has: {})",
-                self.url,
-                if models.is_empty() {
-                    "none".to_string()
-                } else {
-                    models
-                        .iter()
-                        .map(|m| m.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            );
-        }
-        Ok(())
+        })
     }
 
     fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let req = GenerateEmbeddingsRequest::new(
-            self.model.clone(),
-            EmbeddingsInput::Multiple(texts.iter().map(|t| t.to_string()).collect()),
-        );
-        let res = self
-            .rt
-            .block_on(async {
-                tokio::time::timeout(self.timeout, self.client.generate_embeddings(req)).await
-            })
-            .map_err(|_| {
-                anyhow!(
-                    "Ollama at {} did not embed {} texts in {:?}",
-                    self.url,
-                    texts.len(),
-                    self.timeout
-                )
-            })?
-            .map_err(|e| {
-                anyhow!(
-                    "embedding with `{}` at {}: {}",
-                    self.model,
-                    self.url,
-                    error_text(&e)
-                )
-            })?;
-        if res.embeddings.len() != texts.len() {
+        let embeddings = self
+            .conn
+            .embed(&self.model, texts)
+            .map_err(|e| anyhow!("embedding {} texts with `{}`: {e}", texts.len(), self.model))?;
+        if embeddings.len() != texts.len() {
             bail!(
                 "Ollama returned {} embeddings for {} texts",
-                res.embeddings.len(),
+                embeddings.len(),
                 texts.len()
             );
         }
-        Ok(res
-            .embeddings
+        Ok(embeddings
             .into_iter()
             .map(|mut v| {
                 normalize(&mut v);
                 v
             })
             .collect())
+    }
+}
+
+/// A refused remote host or a malformed URL is a configuration error (exit code 2).
+fn embed_error(e: LlmError) -> anyhow::Error {
+    match e {
+        LlmError::RemoteRefused(msg) | LlmError::Bad(msg) => LlmcError::Config(msg).into(),
+        other => other.into(),
     }
 }
 
@@ -158,8 +245,11 @@ impl Embedder for OllamaEmbedder {
 }
 
 /// The error with its causes, on one line.
-fn error_text(e: &ollama_rs::error::OllamaError) -> String {
-    let mut s = e.to_string();
+fn error_text(e: &OllamaError) -> String {
+    let mut s = match e {
+        OllamaError::InternalError(inner) => inner.message.clone(),
+        _ => e.to_string(),
+    };
     let mut cause = std::error::Error::source(e);
     while let Some(c) = cause {
         s.push_str(": ");
@@ -197,6 +287,10 @@ mod tests {
             ..EmbedConfig::default()
         };
         let err = OllamaEmbedder::new(&cfg).expect_err("refused");
-        assert!(err.to_string().contains("allow_remote"), "{err}");
+        assert!(err.to_string().contains("embed.allow_remote"), "{err}");
+        assert!(matches!(
+            err.downcast_ref::<LlmcError>(),
+            Some(LlmcError::Config(_))
+        ));
     }
 }

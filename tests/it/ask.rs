@@ -526,3 +526,162 @@ fn human_and_json_output_match_their_snapshots() {
     ]);
     snapshot("ask_abstain.txt", &normalize_text(&stdout(&out)));
 }
+
+mod with_llm {
+    //! The LLM path of `ask` against an Ollama-compatible server on 127.0.0.1, through
+    //! the built binary and the real ollama-rs client.
+
+    use std::time::{Duration, Instant};
+
+    use serde_json::Value;
+
+    use super::python;
+    use crate::fake_ollama::FakeOllama;
+    use crate::util::{stderr, stdout};
+
+    const MODEL: &str = "qwen2.5-coder:1.5b";
+
+    fn ask_llm(
+        s: &crate::util::Scratch,
+        url: &str,
+        extra: &[&str],
+        q: &str,
+    ) -> (Value, i32, String) {
+        let provider = "llm.provider=ollama".to_string();
+        let url = format!("llm.ollama_url={url}");
+        let mut args = vec![
+            "ask",
+            "--json",
+            "--no-cache",
+            "--config",
+            &provider,
+            "--config",
+            &url,
+        ];
+        args.extend_from_slice(extra);
+        args.push(q);
+        let out = s.llmc(&args);
+        let v: Value = serde_json::from_str(&stdout(&out))
+            .unwrap_or_else(|e| panic!("json ({e}): {}\n{}", stdout(&out), stderr(&out)));
+        (v, out.status.code().unwrap_or(-1), stderr(&out))
+    }
+
+    #[test]
+    fn a_synthesized_answer_cites_its_sources_and_passes_the_check() {
+        let s = python();
+        let server = FakeOllama::builder()
+            .model(MODEL)
+            .reply("`shelf_weight` is called once, from `shelf_report` [1][3].")
+            .start();
+        let (v, code, _) = ask_llm(&s, &server.url, &[], "who calls shelf_weight?");
+        assert_eq!(code, 0);
+        let syn = &v["answer"]["synthesis"];
+        assert_eq!(syn["grounded"], true, "{syn}");
+        assert_eq!(syn["cited"], serde_json::json!([1, 3]));
+        assert_eq!(syn["model"], format!("ollama/{MODEL}"));
+        // The programmatic answer stays beside it.
+        assert_eq!(v["answer"]["kind"], "graph");
+        // The prompt carried the graph's exact answer as source [1].
+        let chat = &server.chats()[0];
+        let prompt = chat["messages"][1]["content"].as_str().unwrap_or("");
+        assert!(
+            prompt.contains("app/report.py:19  in shelf_report"),
+            "{prompt}"
+        );
+    }
+
+    #[test]
+    fn an_answer_that_fails_the_grounding_check_is_flagged_not_hidden() {
+        let s = python();
+        let bad = "It retries with `ExponentialBackoff::jitter` [1].";
+        // Each question makes two calls: the answer, and one request to repair it.
+        let server = FakeOllama::builder()
+            .model(MODEL)
+            .reply(bad)
+            .reply(bad)
+            .reply(bad)
+            .reply(bad)
+            .start();
+        let (v, code, _) = ask_llm(&s, &server.url, &[], "who calls shelf_weight?");
+        assert_eq!(code, 0);
+        let syn = &v["answer"]["synthesis"];
+        assert_eq!(syn["grounded"], false, "{syn}");
+        assert!(
+            syn["problems"].to_string().contains("ExponentialBackoff"),
+            "{syn}"
+        );
+        let url = format!("llm.ollama_url={}", server.url);
+        let out = s.llmc(&[
+            "ask",
+            "--no-cache",
+            "--config",
+            "llm.provider=ollama",
+            "--config",
+            &url,
+            "who calls shelf_weight?",
+        ]);
+        let text = stdout(&out);
+        assert!(
+            text.contains("[!] This answer failed the grounding check"),
+            "{text}"
+        );
+        assert!(text.contains("From the index:"), "{text}");
+    }
+
+    #[test]
+    fn the_budget_caps_llm_calls_per_question() {
+        let s = python();
+        // An unsure question would ask the LLM to classify, then to synthesize, then to
+        // repair: a budget of 1 allows one call only.
+        let server = FakeOllama::builder()
+            .model(MODEL)
+            .reply("locate")
+            .reply("`apply_vat` adds VAT [1].")
+            .reply("`apply_vat` adds VAT [1].")
+            .start();
+        let (v, code, _) = ask_llm(&s, &server.url, &["--config", "llm.budget=1"], "vat");
+        assert!(code == 0 || code == 1, "{v}");
+        assert_eq!(server.requests("/api/chat"), 1, "{v}");
+    }
+
+    #[test]
+    fn a_server_that_never_answers_times_out_into_the_llm_free_answer() {
+        let s = python();
+        let server = FakeOllama::builder().model(MODEL).hang().start();
+        let t = Instant::now();
+        let (v, code, err) = ask_llm(
+            &s,
+            &server.url,
+            &["--config", "llm.timeout_secs=1"],
+            "who calls shelf_weight?",
+        );
+        assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
+        assert_eq!(code, 0);
+        assert_eq!(v["status"], "answered");
+        assert!(v["answer"]["synthesis"].is_null());
+        let warnings = v["warnings"].to_string();
+        assert!(
+            warnings.contains("answering without it"),
+            "{warnings} {err}"
+        );
+
+        // No server at all: the same, with a one-line warning on stderr.
+        let out = s.llmc(&[
+            "ask",
+            "--no-cache",
+            "--config",
+            "llm.provider=ollama",
+            "--config",
+            "llm.ollama_url=http://127.0.0.1:9",
+            "who calls shelf_weight?",
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(stdout(&out).contains("is called from"));
+        let warning_lines: Vec<String> = stderr(&out)
+            .lines()
+            .filter(|l| l.starts_with("warning: LLM"))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(warning_lines.len(), 1, "{}", stderr(&out));
+    }
+}

@@ -4,10 +4,12 @@
 mod ask;
 mod cli;
 mod config;
+mod fake_ollama;
 mod fixtures;
 mod graph;
 mod history;
 mod incremental;
+mod llm;
 mod robustness;
 mod search;
 mod util;

@@ -1,16 +1,14 @@
 //! `llmc search`: lexical, semantic and hybrid retrieval on the fixtures, kept in step
 //! with incremental index runs, and the Ollama embedder against a loopback server.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use llmc::config::Config;
 use llmc::index::{self, IndexOptions};
 use llmc::progress::NoProgress;
 use llmc::search::{self, Mode, SearchRequest};
 
+use crate::fake_ollama::FakeOllama;
 use crate::util::{LANGS, Scratch, stdout, testdata};
 
 fn req(query: &str, mode: Mode, k: usize) -> SearchRequest {
@@ -326,108 +324,13 @@ fn the_cli_prints_hits_with_routes_and_exits_by_outcome() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// A minimal Ollama: `/api/tags` lists one model, `/api/embed` embeds each input as
-/// letter counts. Counts the embed requests.
-fn fake_ollama(model: &'static str) -> (String, Arc<AtomicUsize>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("addr"));
-    let calls = Arc::new(AtomicUsize::new(0));
-    let counter = calls.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                    break;
-                }
-                let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-                let mut len = 0;
-                loop {
-                    let mut h = String::new();
-                    if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
-                        break;
-                    }
-                    if let Some(v) = h.to_ascii_lowercase().strip_prefix("content-length:") {
-                        len = v.trim().parse().unwrap_or(0);
-                    }
-                }
-                let mut body = vec![0; len];
-                if reader.read_exact(&mut body).is_err() {
-                    break;
-                }
-                let (status, json) = match path.as_str() {
-                    "/api/tags" => (
-                        "200 OK",
-                        serde_json::json!({"models": [{
-                            "name": format!("{model}:latest"),
-                            "modified_at": "2024-01-01T00:00:00Z",
-                            "size": 1
-                        }]}),
-                    ),
-                    "/api/embed" => {
-                        counter.fetch_add(1, Ordering::SeqCst);
-                        let req: serde_json::Value =
-                            serde_json::from_slice(&body).unwrap_or_default();
-                        if req["model"] != model {
-                            (
-                                "404 Not Found",
-                                serde_json::json!({"error": "model not found"}),
-                            )
-                        } else {
-                            let inputs: Vec<String> = match &req["input"] {
-                                serde_json::Value::String(s) => vec![s.clone()],
-                                serde_json::Value::Array(a) => a
-                                    .iter()
-                                    .map(|v| v.as_str().unwrap_or("").to_string())
-                                    .collect(),
-                                _ => Vec::new(),
-                            };
-                            let embeddings: Vec<Vec<f32>> = inputs
-                                .iter()
-                                .map(|t| {
-                                    let mut v = vec![0f32; 26];
-                                    for c in t.to_ascii_lowercase().bytes() {
-                                        if c.is_ascii_lowercase() {
-                                            v[(c - b'a') as usize] += 1.0;
-                                        }
-                                    }
-                                    v
-                                })
-                                .collect();
-                            (
-                                "200 OK",
-                                serde_json::json!({"model": model, "embeddings": embeddings}),
-                            )
-                        }
-                    }
-                    _ => (
-                        "404 Not Found",
-                        serde_json::json!({"error": "no such path"}),
-                    ),
-                };
-                let body = json.to_string();
-                let resp = format!(
-                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                    body.len()
-                );
-                if stream.write_all(resp.as_bytes()).is_err() {
-                    break;
-                }
-            }
-        }
-    });
-    (url, calls)
-}
-
 #[test]
 fn the_ollama_embedder_talks_to_an_ollama_compatible_server() {
-    let (url, calls) = fake_ollama("fake-embed");
+    let server = FakeOllama::builder().model("fake-embed").start();
     let s = Scratch::fixture("python");
     let mut cfg = Config::default();
     cfg.embed.provider = "ollama".into();
-    cfg.embed.ollama_url = url.clone();
+    cfg.embed.ollama_url = server.url.clone();
     cfg.embed.ollama_model = "fake-embed".into();
     cfg.embed.batch_size = 8;
     let stats =
@@ -437,7 +340,7 @@ fn the_ollama_embedder_talks_to_an_ollama_compatible_server() {
     let chunks = stats.chunks as usize;
     assert_eq!(search_stats.vectors.embedded as usize, chunks);
     // Batched: ceil(chunks / 8) requests.
-    assert_eq!(calls.load(Ordering::SeqCst), chunks.div_ceil(8));
+    assert_eq!(server.requests("/api/embed"), chunks.div_ceil(8));
     let manifest = llmc::search::vectors::read_manifest(&s.path().join(".llmc/vectors"))
         .expect("manifest")
         .expect("exists");
