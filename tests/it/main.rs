@@ -4,6 +4,7 @@
 mod ask;
 mod cli;
 mod config;
+mod eval;
 mod fixtures;
 mod graph;
 mod history;
