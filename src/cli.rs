@@ -40,6 +40,8 @@ pub enum Command {
     Log(LogArgs),
     /// Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both
     Search(SearchArgs),
+    /// Run a labelled set of questions (JSONL) through `ask` and score the answers
+    Eval(EvalArgs),
 }
 
 /// What `llmc graph` asks.
@@ -205,6 +207,22 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
+/// `llmc eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The labelled set: one JSON object per line (format in the README)
+    #[arg(value_name = "FILE.jsonl")]
+    pub file: PathBuf,
+
+    /// Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists)
+    #[arg(long, short = 'k', default_value_t = 10, value_name = "N")]
+    pub k: usize,
+
+    /// Print one JSON document on stdout: metrics overall, per intent and per question
+    #[arg(long)]
+    pub json: bool,
+}
+
 impl Command {
     /// Whether the output (and so any error) is JSON.
     pub fn json(&self) -> bool {
@@ -215,6 +233,7 @@ impl Command {
             Command::Graph(a) => a.json,
             Command::Log(a) => a.json,
             Command::Search(a) => a.json,
+            Command::Eval(a) => a.json,
         }
     }
 }

@@ -25,6 +25,13 @@ pub enum LlmcError {
     IndexUnusable { path: PathBuf, reason: String },
     #[error("{0}")]
     Config(String),
+    /// A line of an `llmc eval` file that cannot be read as a labelled question.
+    #[error("{file}:{line}: {problem}")]
+    EvalFile {
+        file: String,
+        line: usize,
+        problem: String,
+    },
 }
 
 impl LlmcError {
@@ -32,7 +39,7 @@ impl LlmcError {
     pub fn exit(&self) -> Exit {
         match self {
             LlmcError::IndexMissing(_) | LlmcError::IndexUnusable { .. } => Exit::Index,
-            LlmcError::Config(_) => Exit::Usage,
+            LlmcError::Config(_) | LlmcError::EvalFile { .. } => Exit::Usage,
         }
     }
 
@@ -42,6 +49,7 @@ impl LlmcError {
             LlmcError::IndexMissing(_) => "index_missing",
             LlmcError::IndexUnusable { .. } => "index_unusable",
             LlmcError::Config(_) => "config",
+            LlmcError::EvalFile { .. } => "eval_file",
         }
     }
 }

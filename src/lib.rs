@@ -8,6 +8,7 @@ pub mod ask;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod eval;
 pub mod graph;
 pub mod history;
 pub mod index;

@@ -21,7 +21,13 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         )
         .into());
     }
-    let freshness = ensure_index(ctx, args)?;
+    let freshness = ensure_index(
+        ctx,
+        &EnsureIndex {
+            refresh: !args.no_refresh,
+            bar: !args.json,
+        },
+    )?;
     let req = AskRequest {
         question,
         k: args.k,
@@ -48,8 +54,17 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
     })
 }
 
+/// How [`ensure_index`] may bring the index up to date.
+pub struct EnsureIndex {
+    /// Re-index changed files (else only warn that the index is stale).
+    pub refresh: bool,
+    /// Draw the progress bar (on a terminal, unless quiet).
+    pub bar: bool,
+}
+
 /// Builds the index when there is none; re-indexes changed files unless told not to.
-fn ensure_index(ctx: &Ctx, args: &AskArgs) -> Result<Freshness> {
+/// Shared by `llmc ask` and `llmc eval`.
+pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
     let store = match Store::open_existing(&ctx.root) {
         Ok(s) => Some(s),
         Err(e)
@@ -81,7 +96,7 @@ fn ensure_index(ctx: &Ctx, args: &AskArgs) -> Result<Freshness> {
             ..Freshness::default()
         });
     }
-    if args.no_refresh && store.is_some() {
+    if !opts.refresh && store.is_some() {
         ctx.note(
             "warning: files changed since the index; answering from it as it is (--no-refresh)",
         );
@@ -92,7 +107,7 @@ fn ensure_index(ctx: &Ctx, args: &AskArgs) -> Result<Freshness> {
         });
     }
     drop(store);
-    let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
+    let bar = Bar::new(!ctx.quiet && opts.bar, !ctx.quiet);
     let stats = index::run_with(
         &ctx.root,
         &ctx.config,

@@ -2,6 +2,7 @@
 //! result. Only this module writes to stdout and stderr.
 
 pub mod ask;
+pub mod eval;
 pub mod graph;
 pub mod index;
 pub mod log;
@@ -56,6 +57,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
         Command::Graph(args) => graph::cmd_graph(&ctx, args),
         Command::Log(args) => log::cmd_log(&ctx, args),
         Command::Search(args) => search::cmd_search(&ctx, args),
+        Command::Eval(args) => eval::cmd_eval(&ctx, args),
     }
 }
 

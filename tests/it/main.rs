@@ -4,6 +4,7 @@
 mod ask;
 mod cli;
 mod config;
+mod eval;
 mod fake_ollama;
 mod fixtures;
 mod graph;

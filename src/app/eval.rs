@@ -1,0 +1,157 @@
+//! `llmc eval`: reads the labelled set, makes sure the index is there, scores every
+//! question, prints the table (or the JSON).
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+
+use super::ask::{EnsureIndex, ensure_index};
+use super::{Ctx, print_json, print_out};
+use crate::cli::EvalArgs;
+use crate::error::{Exit, LlmcError};
+use crate::eval::{self, EvalOptions, Metrics, QuestionResult, Report};
+use crate::progress::{Bar, Progress};
+
+/// Runs the labelled set and prints the metrics; exit code 0 whatever the scores.
+pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
+    if args.k == 0 {
+        return Err(LlmcError::Config("--k must be 1 or more".into()).into());
+    }
+    let file = args.file.display().to_string();
+    let cases = eval::load(&args.file)?;
+    ensure_index(
+        ctx,
+        &EnsureIndex {
+            refresh: true,
+            bar: !args.json,
+        },
+    )?;
+    let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
+    bar.start("asking", cases.len() as u64);
+    let report = eval::run(
+        &ctx.root,
+        &ctx.config,
+        &file,
+        &cases,
+        EvalOptions { k: args.k },
+        &mut |_| bar.inc(1),
+    )?;
+    bar.finish();
+    if args.json {
+        print_json(serde_json::to_value(&report)?)?;
+    } else {
+        print_out(&render(&report))?;
+    }
+    Ok(Exit::Ok)
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.0}"))
+}
+
+fn row(s: &mut String, name: &str, m: &Metrics) {
+    let _ = writeln!(
+        s,
+        "{name:<12} {:>4} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        m.questions,
+        num(m.recall_at_k),
+        num(m.mrr_at_k),
+        num(m.ndcg_at_k),
+        num(m.structural_precision),
+        num(m.structural_recall),
+        num(m.routing_accuracy),
+        num(m.abstention_rate),
+        num(m.false_abstention_rate),
+        ms(m.latency_median_ms),
+        ms(m.latency_p95_ms),
+    );
+}
+
+/// The human rendering: one row per intent and the overall row, then the misses.
+pub fn render(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} questions from {}, k = {}\n",
+        r.overall.questions, r.file, r.k
+    );
+    let k = r.k;
+    let _ = writeln!(
+        s,
+        "{:<12} {:>4} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "intent",
+        "n",
+        format!("R@{k}"),
+        format!("MRR@{k}"),
+        format!("nDCG@{k}"),
+        "str.P",
+        "str.R",
+        "route",
+        "abst",
+        "f.abst",
+        "p50 ms",
+        "p95 ms"
+    );
+    for (name, m) in &r.intents {
+        row(&mut s, name, m);
+    }
+    row(&mut s, "overall", &r.overall);
+    let _ = writeln!(
+        s,
+        "\nR, MRR, nDCG: answerable questions with gold; str.P/str.R: precision and recall of \
+         call sites and import lines; route: intents as labelled; abst: abstentions on \
+         out-of-scope questions; f.abst: abstentions on answerable ones"
+    );
+    let misses: Vec<String> = r.results.iter().filter_map(|q| miss(&r.file, q)).collect();
+    if !misses.is_empty() {
+        let _ = writeln!(s, "\nMisses ({}):", misses.len());
+        for m in misses {
+            let _ = writeln!(s, "  {m}");
+        }
+    }
+    s
+}
+
+/// What went wrong with one question, if anything.
+fn miss(file: &str, q: &QuestionResult) -> Option<String> {
+    let mut why = Vec::new();
+    if q.routed == Some(false) {
+        let names = |v: &[crate::ask::classify::Intent]| {
+            v.iter().map(|i| i.as_str()).collect::<Vec<_>>().join("+")
+        };
+        why.push(format!(
+            "routed {} (expected {})",
+            names(&q.intents),
+            names(&q.expected_intents)
+        ));
+    }
+    match (q.answerable, q.status.as_str()) {
+        (true, "abstained") => why.push("abstained".into()),
+        (false, "answered") => why.push("answered an out-of-scope question".into()),
+        _ => {}
+    }
+    if q.recall.is_some_and(|r| r < 1.0) {
+        let missing = q.ranks.iter().filter(|r| r.is_none()).count();
+        why.push(format!(
+            "{missing} of {} gold item(s) not in the top k",
+            q.ranks.len()
+        ));
+    }
+    if let Some(st) = &q.structural {
+        if st.found < st.gold {
+            why.push(format!("{} of {} gold line(s) found", st.found, st.gold));
+        }
+        if st.correct_rows < st.rows {
+            why.push(format!(
+                "{} of {} row(s) off gold",
+                st.rows - st.correct_rows,
+                st.rows
+            ));
+        }
+    }
+    (!why.is_empty()).then(|| format!("{file}:{}: {:?}: {}", q.line, q.question, why.join("; ")))
+}

@@ -1,0 +1,771 @@
+//! `llmc eval`: a labelled set of questions run through the same pipeline as `llmc ask`,
+//! scored per intent and overall.
+//!
+//! [`load`] reads the JSONL file (a bad line is an [`LlmcError::EvalFile`] naming the file,
+//! the line and the problem), [`run`] asks every question with the cache off, and
+//! [`score`] turns the outcomes into [`Metrics`]. Nothing here prints: `app::eval` renders
+//! the [`Report`].
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::ask::classify::Intent;
+use crate::ask::{self, AskRequest, Candidate, Outcome};
+use crate::config::Config;
+use crate::error::LlmcError;
+
+/// What a gold item points at.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Target {
+    /// One line of a file: found when a source covers it.
+    Line { path: String, line: u32 },
+    /// A range of a file: found when a source overlaps it.
+    Range {
+        path: String,
+        start_line: u32,
+        end_line: u32,
+    },
+    /// A definition by (qualified) name, optionally in one file.
+    Symbol {
+        symbol: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+    },
+    /// A whole file: found when a source lies in it.
+    Path { path: String },
+    /// A commit, by its hash or a prefix of it.
+    Commit { commit: String },
+}
+
+/// One gold item and its grade (relevance; 1 unless the file says otherwise).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Gold {
+    #[serde(flatten)]
+    pub target: Target,
+    pub grade: f64,
+}
+
+/// One labelled question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// 1-based line in the file.
+    pub line: usize,
+    pub question: String,
+    pub gold: Vec<Gold>,
+    /// The intents the question should be routed to; empty when not labelled.
+    pub intents: Vec<Intent>,
+    /// False for a question the repository cannot answer: llmc should abstain.
+    pub answerable: bool,
+}
+
+/// Options of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct EvalOptions {
+    /// Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists).
+    pub k: usize,
+}
+
+/// How one question did.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionResult {
+    pub line: usize,
+    pub question: String,
+    pub expected_intents: Vec<Intent>,
+    pub intents: Vec<Intent>,
+    /// Whether the intents are the expected ones (`None`: not labelled).
+    pub routed: Option<bool>,
+    pub answerable: bool,
+    /// `answered` or `abstained`.
+    pub status: String,
+    /// Per gold item, the 1-based rank of the first source (or commit) that finds it
+    /// within k; `None` when none does.
+    pub ranks: Vec<Option<usize>>,
+    pub recall: Option<f64>,
+    pub reciprocal_rank: Option<f64>,
+    pub ndcg: Option<f64>,
+    /// For callers, callees and imports questions with gold lines.
+    pub structural: Option<Structural>,
+    pub confidence: f64,
+    pub ms: f64,
+}
+
+/// Precision and recall of a structural answer (call sites or import lines).
+#[derive(Debug, Clone, Serialize)]
+pub struct Structural {
+    /// Answer rows (graph rows, or the sources when the graph gave none).
+    pub rows: usize,
+    /// Rows on a gold line.
+    pub correct_rows: usize,
+    /// Gold lines a graph row or a source covers.
+    pub found: usize,
+    pub gold: usize,
+    /// `None` when the answer has no row.
+    pub precision: Option<f64>,
+    pub recall: f64,
+}
+
+/// The metrics of a group of questions; `None` when no question of the group counts.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Metrics {
+    pub questions: usize,
+    /// Answerable questions with gold items (the denominator of the ranking metrics).
+    pub ranked: usize,
+    pub recall_at_k: Option<f64>,
+    pub mrr_at_k: Option<f64>,
+    pub ndcg_at_k: Option<f64>,
+    /// Structural questions (callers, callees, imports with gold lines).
+    pub structural: usize,
+    pub structural_precision: Option<f64>,
+    pub structural_recall: Option<f64>,
+    /// Questions with expected intents.
+    pub routed: usize,
+    pub routing_accuracy: Option<f64>,
+    pub out_of_scope: usize,
+    /// Abstentions among the out-of-scope questions (higher is better).
+    pub abstention_rate: Option<f64>,
+    pub answerable: usize,
+    /// Abstentions among the answerable questions (lower is better).
+    pub false_abstention_rate: Option<f64>,
+    pub latency_median_ms: Option<f64>,
+    pub latency_p95_ms: Option<f64>,
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub file: String,
+    pub k: usize,
+    pub overall: Metrics,
+    /// Per expected intent (a question labelled with two counts in both); `unlabelled`
+    /// for questions without one.
+    pub intents: BTreeMap<String, Metrics>,
+    pub results: Vec<QuestionResult>,
+}
+
+const CASE_KEYS: [&str; 6] = [
+    "question",
+    "gold",
+    "intent",
+    "intents",
+    "answerable",
+    "note",
+];
+const GOLD_KEYS: [&str; 7] = [
+    "path",
+    "line",
+    "start_line",
+    "end_line",
+    "symbol",
+    "commit",
+    "grade",
+];
+
+/// Reads a labelled set: one JSON object per line, blank lines skipped.
+pub fn load(path: &Path) -> Result<Vec<Case>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the eval file {}", path.display()))?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// Parses a labelled set; `file` names it in errors.
+pub fn parse(file: &str, text: &str) -> Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let case = parse_case(i + 1, raw).map_err(|problem| LlmcError::EvalFile {
+            file: file.to_string(),
+            line: i + 1,
+            problem,
+        })?;
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return Err(LlmcError::EvalFile {
+            file: file.to_string(),
+            line: 0,
+            problem: "no question in the file".into(),
+        }
+        .into());
+    }
+    Ok(cases)
+}
+
+fn parse_case(line: usize, raw: &str) -> std::result::Result<Case, String> {
+    let value: Value = serde_json::from_str(raw).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(obj) = value else {
+        return Err("expected a JSON object".into());
+    };
+    unknown_keys(&obj, &CASE_KEYS, "question")?;
+    let question = match obj.get("question") {
+        Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
+        Some(Value::String(_)) => return Err("`question` is empty".into()),
+        Some(_) => return Err("`question` must be a string".into()),
+        None => return Err("missing `question`".into()),
+    };
+    let answerable = match obj.get("answerable") {
+        None => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("`answerable` must be true or false".into()),
+    };
+    let gold = match obj.get("gold") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(n, g)| parse_gold(g).map_err(|e| format!("gold item {}: {e}", n + 1)))
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+        Some(g) => vec![parse_gold(g)?],
+    };
+    if answerable && gold.is_empty() && !obj.contains_key("intent") && !obj.contains_key("intents")
+    {
+        return Err("nothing to check: give `gold`, `intent` or `\"answerable\": false`".into());
+    }
+    if !answerable && !gold.is_empty() {
+        return Err("`\"answerable\": false` with gold items: which is it?".into());
+    }
+    let mut intents = Vec::new();
+    match (obj.get("intent"), obj.get("intents")) {
+        (Some(_), Some(_)) => return Err("give `intent` or `intents`, not both".into()),
+        (Some(v), None) => intents.push(parse_intent(v)?),
+        (None, Some(Value::Array(vs))) => {
+            for v in vs {
+                intents.push(parse_intent(v)?);
+            }
+        }
+        (None, Some(_)) => return Err("`intents` must be a list of intents".into()),
+        (None, None) => {}
+    }
+    intents.sort();
+    intents.dedup();
+    Ok(Case {
+        line,
+        question,
+        gold,
+        intents,
+        answerable,
+    })
+}
+
+fn unknown_keys(
+    obj: &Map<String, Value>,
+    known: &[&str],
+    what: &str,
+) -> std::result::Result<(), String> {
+    match obj.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(format!(
+            "unknown field `{k}` in a {what} (expected one of {})",
+            known.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+fn parse_intent(v: &Value) -> std::result::Result<Intent, String> {
+    let names = || {
+        Intent::ALL
+            .iter()
+            .map(|i| i.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Value::String(s) = v else {
+        return Err(format!("an intent must be a string, one of {}", names()));
+    };
+    Intent::ALL
+        .iter()
+        .copied()
+        .find(|i| i.as_str() == s)
+        .ok_or_else(|| format!("unknown intent `{s}` (expected one of {})", names()))
+}
+
+fn parse_gold(v: &Value) -> std::result::Result<Gold, String> {
+    let Value::Object(obj) = v else {
+        return Err("a gold item must be an object like {\"path\": …, \"line\": …}".into());
+    };
+    unknown_keys(obj, &GOLD_KEYS, "gold item")?;
+    let string = |k: &str| -> std::result::Result<Option<String>, String> {
+        match obj.get(k) {
+            None => Ok(None),
+            Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),
+            Some(_) => Err(format!("`{k}` must be a non-empty string")),
+        }
+    };
+    let number = |k: &str| -> std::result::Result<Option<u32>, String> {
+        match obj.get(k) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| *n >= 1)
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| format!("`{k}` must be a line number (1 or more)")),
+        }
+    };
+    let grade = match obj.get("grade") {
+        None => 1.0,
+        Some(v) => v
+            .as_f64()
+            .filter(|g| *g > 0.0 && g.is_finite())
+            .ok_or("`grade` must be a number above 0")?,
+    };
+    let (path, symbol, commit) = (string("path")?, string("symbol")?, string("commit")?);
+    let (line, start, end) = (number("line")?, number("start_line")?, number("end_line")?);
+    let target = match (path, symbol, commit, line, start, end) {
+        (None, None, Some(commit), None, None, None) => {
+            if !commit.chars().all(|c| c.is_ascii_hexdigit()) || commit.len() < 4 {
+                return Err(format!(
+                    "`commit` must be a hash or a prefix of 4 or more hex digits, not {commit:?}"
+                ));
+            }
+            Target::Commit {
+                commit: commit.to_ascii_lowercase(),
+            }
+        }
+        (path, Some(symbol), None, None, None, None) => Target::Symbol { symbol, path },
+        (Some(path), None, None, Some(line), None, None) => Target::Line { path, line },
+        (Some(path), None, None, None, Some(start_line), Some(end_line)) => {
+            if end_line < start_line {
+                return Err(format!(
+                    "`end_line` {end_line} is before `start_line` {start_line}"
+                ));
+            }
+            Target::Range {
+                path,
+                start_line,
+                end_line,
+            }
+        }
+        (Some(path), None, None, None, None, None) => Target::Path { path },
+        _ => {
+            return Err("a gold item is one of {path, line}, {path, start_line, end_line}, {path}, {symbol} (optionally with path) or {commit}".into());
+        }
+    };
+    Ok(Gold { target, grade })
+}
+
+/// Asks every question (cache off, no LLM) and scores the answers. `each` is called after
+/// every question with its result, for progress.
+pub fn run(
+    root: &Path,
+    config: &Config,
+    file: &str,
+    cases: &[Case],
+    opts: EvalOptions,
+    each: &mut dyn FnMut(&QuestionResult),
+) -> Result<Report> {
+    let k = opts.k.max(1);
+    let mut results = Vec::with_capacity(cases.len());
+    for case in cases {
+        let req = AskRequest {
+            question: case.question.clone(),
+            k: Some(k),
+            no_cache: true,
+            no_llm: true,
+        };
+        let t = Instant::now();
+        let outcome = ask::ask(root, config, &req)
+            .with_context(|| format!("{file}:{}: asking {:?}", case.line, case.question))?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let result = judge(case, &outcome, k, ms);
+        each(&result);
+        results.push(result);
+    }
+    Ok(score(file, k, results))
+}
+
+/// Scores one outcome against its case.
+pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
+    let abstained = o.status != "answered";
+    let sources: Vec<&Candidate> = if o.sources.is_empty() {
+        o.abstention
+            .iter()
+            .flat_map(|a| a.nearest.iter())
+            .take(k)
+            .collect()
+    } else {
+        o.sources.iter().take(k).collect()
+    };
+    let mut commits: Vec<&str> = Vec::new();
+    for c in o.history.iter().flat_map(|h| h.commits.iter()) {
+        if !commits.contains(&c.commit.as_str()) {
+            commits.push(&c.commit);
+        }
+    }
+    commits.truncate(k);
+    let ranks: Vec<Option<usize>> = case
+        .gold
+        .iter()
+        .map(|g| match &g.target {
+            Target::Commit { commit } => commits
+                .iter()
+                .position(|c| c.starts_with(commit.as_str()))
+                .map(|r| r + 1),
+            t => sources.iter().position(|s| covers(t, s)).map(|r| r + 1),
+        })
+        .collect();
+    let ranked = case.answerable && !case.gold.is_empty();
+    let (recall, reciprocal_rank, ndcg) = if ranked {
+        let found = ranks.iter().filter(|r| r.is_some()).count();
+        let rr = ranks
+            .iter()
+            .flatten()
+            .min()
+            .map_or(0.0, |r| 1.0 / *r as f64);
+        (
+            Some(found as f64 / ranks.len() as f64),
+            Some(rr),
+            Some(ndcg(&case.gold, &ranks, k)),
+        )
+    } else {
+        (None, None, None)
+    };
+    let intents_for_kind = if case.intents.is_empty() {
+        &o.intents
+    } else {
+        &case.intents
+    };
+    let structural = if case.answerable && intents_for_kind.iter().any(|i| is_structural(*i)) {
+        structural(&case.gold, o, &sources)
+    } else {
+        None
+    };
+    let mut got = o.intents.clone();
+    got.sort();
+    got.dedup();
+    QuestionResult {
+        line: case.line,
+        question: case.question.clone(),
+        expected_intents: case.intents.clone(),
+        routed: (!case.intents.is_empty()).then(|| got == case.intents),
+        intents: o.intents.clone(),
+        answerable: case.answerable,
+        status: if abstained { "abstained" } else { "answered" }.into(),
+        ranks,
+        recall,
+        reciprocal_rank,
+        ndcg,
+        structural,
+        confidence: o.confidence.score,
+        ms,
+    }
+}
+
+fn is_structural(i: Intent) -> bool {
+    matches!(i, Intent::Callers | Intent::Callees | Intent::Imports)
+}
+
+/// Whether a source finds a gold target (commits are matched elsewhere).
+fn covers(t: &Target, s: &Candidate) -> bool {
+    match t {
+        Target::Line { path, line } => {
+            s.path == *path && s.start_line <= *line && *line <= s.end_line
+        }
+        Target::Range {
+            path,
+            start_line,
+            end_line,
+        } => s.path == *path && s.start_line <= *end_line && *start_line <= s.end_line,
+        Target::Symbol { symbol, path } => {
+            path.as_ref().is_none_or(|p| *p == s.path)
+                && s.symbol
+                    .as_deref()
+                    .is_some_and(|got| same_symbol(got, symbol))
+        }
+        Target::Path { path } => s.path == *path,
+        Target::Commit { .. } => false,
+    }
+}
+
+/// `Shelf.add` is `Shelf.add`, and `add` is any `X.add` or `X::add`.
+fn same_symbol(got: &str, want: &str) -> bool {
+    got == want
+        || got
+            .strip_suffix(want)
+            .is_some_and(|head| head.ends_with('.') || head.ends_with("::"))
+}
+
+/// nDCG@k with the grade as gain: each gold item counts once, at the rank of the first
+/// source that finds it; the ideal puts the grades in decreasing order at ranks 1, 2, …
+/// A source that finds several gold items at once can beat that ideal: capped at 1.
+fn ndcg(gold: &[Gold], ranks: &[Option<usize>], k: usize) -> f64 {
+    let discount = |r: usize| 1.0 / ((r + 1) as f64).log2();
+    let dcg: f64 = gold
+        .iter()
+        .zip(ranks)
+        .filter_map(|(g, r)| r.map(|r| g.grade * discount(r)))
+        .sum();
+    let mut grades: Vec<f64> = gold.iter().map(|g| g.grade).collect();
+    grades.sort_by(|a, b| b.total_cmp(a));
+    let ideal: f64 = grades
+        .iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, g)| g * discount(i + 1))
+        .sum();
+    if ideal > 0.0 {
+        (dcg / ideal).min(1.0)
+    } else {
+        0.0
+    }
+}
+
+/// Structural precision and recall over the gold lines (call sites, import lines).
+fn structural(gold: &[Gold], o: &Outcome, sources: &[&Candidate]) -> Option<Structural> {
+    let lines: Vec<(&str, u32)> = gold
+        .iter()
+        .filter_map(|g| match &g.target {
+            Target::Line { path, line } => Some((path.as_str(), *line)),
+            _ => None,
+        })
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let mut rows: Vec<(&str, u32)> = Vec::new();
+    for f in o.graph.iter().filter(|f| is_structural(f.intent)) {
+        for r in &f.rows {
+            if !rows.contains(&(r.path.as_str(), r.line)) {
+                rows.push((&r.path, r.line));
+            }
+        }
+    }
+    let on_source = |path: &str, line: u32| {
+        sources
+            .iter()
+            .any(|s| s.path == path && s.start_line <= line && line <= s.end_line)
+    };
+    let gold_set: HashSet<(&str, u32)> = lines.iter().copied().collect();
+    let (n_rows, correct) = if rows.is_empty() {
+        let correct = sources
+            .iter()
+            .filter(|s| {
+                lines
+                    .iter()
+                    .any(|(p, l)| s.path == *p && s.start_line <= *l && *l <= s.end_line)
+            })
+            .count();
+        (sources.len(), correct)
+    } else {
+        (
+            rows.len(),
+            rows.iter().filter(|r| gold_set.contains(r)).count(),
+        )
+    };
+    let found = gold_set
+        .iter()
+        .filter(|(p, l)| rows.contains(&(*p, *l)) || on_source(p, *l))
+        .count();
+    Some(Structural {
+        rows: n_rows,
+        correct_rows: correct,
+        found,
+        gold: gold_set.len(),
+        precision: (n_rows > 0).then(|| correct as f64 / n_rows as f64),
+        recall: found as f64 / gold_set.len() as f64,
+    })
+}
+
+/// Aggregates results overall and per expected intent.
+pub fn score(file: &str, k: usize, results: Vec<QuestionResult>) -> Report {
+    let overall = metrics(results.iter());
+    let mut groups: BTreeMap<String, Vec<&QuestionResult>> = BTreeMap::new();
+    for r in &results {
+        if r.expected_intents.is_empty() {
+            groups.entry("unlabelled".into()).or_default().push(r);
+        }
+        for i in &r.expected_intents {
+            groups.entry(i.as_str().into()).or_default().push(r);
+        }
+    }
+    let intents = groups
+        .into_iter()
+        .map(|(name, rs)| (name, metrics(rs.into_iter())))
+        .collect();
+    Report {
+        file: file.to_string(),
+        k,
+        overall,
+        intents,
+        results,
+    }
+}
+
+fn mean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+fn rate(hits: usize, of: usize) -> Option<f64> {
+    (of > 0).then(|| hits as f64 / of as f64)
+}
+
+/// The value at quantile `q` (nearest rank) of sorted values.
+fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+fn metrics<'a>(rs: impl Iterator<Item = &'a QuestionResult>) -> Metrics {
+    let rs: Vec<&QuestionResult> = rs.collect();
+    let pick = |f: &dyn Fn(&QuestionResult) -> Option<f64>| -> Vec<f64> {
+        rs.iter().filter_map(|r| f(r)).collect()
+    };
+    let recall = pick(&|r| r.recall);
+    let rr = pick(&|r| r.reciprocal_rank);
+    let nd = pick(&|r| r.ndcg);
+    let sp = pick(&|r| r.structural.as_ref().and_then(|s| s.precision));
+    let sr = pick(&|r| r.structural.as_ref().map(|s| s.recall));
+    let routed: Vec<bool> = rs.iter().filter_map(|r| r.routed).collect();
+    let oos: Vec<&&QuestionResult> = rs.iter().filter(|r| !r.answerable).collect();
+    let ans: Vec<&&QuestionResult> = rs.iter().filter(|r| r.answerable).collect();
+    let abstained = |v: &[&&QuestionResult]| v.iter().filter(|r| r.status == "abstained").count();
+    let mut ms: Vec<f64> = rs.iter().map(|r| r.ms).collect();
+    ms.sort_by(f64::total_cmp);
+    Metrics {
+        questions: rs.len(),
+        ranked: recall.len(),
+        recall_at_k: mean(&recall),
+        mrr_at_k: mean(&rr),
+        ndcg_at_k: mean(&nd),
+        structural: sr.len(),
+        structural_precision: mean(&sp),
+        structural_recall: mean(&sr),
+        routed: routed.len(),
+        routing_accuracy: rate(routed.iter().filter(|b| **b).count(), routed.len()),
+        out_of_scope: oos.len(),
+        abstention_rate: rate(abstained(&oos), oos.len()),
+        answerable: ans.len(),
+        false_abstention_rate: rate(abstained(&ans), ans.len()),
+        latency_median_ms: quantile(&ms, 0.5),
+        latency_p95_ms: quantile(&ms, 0.95),
+    }
+}
+
+/// Whether a higher value of the metric called `name` is better (false for the
+/// false-abstention rate and the latencies).
+pub fn higher_is_better(name: &str) -> bool {
+    !matches!(
+        name,
+        "false_abstention_rate" | "latency_median_ms" | "latency_p95_ms"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        format!("{:#}", parse("set.jsonl", text).expect_err("a bad line"))
+    }
+
+    #[test]
+    fn bad_lines_name_the_file_line_and_problem() {
+        let ok = r#"{"question": "who calls f?", "gold": {"path": "a.py", "line": 3}}"#;
+        assert_eq!(
+            err(&format!("{ok}\n\n{{\"question\": 3}}\n")),
+            "set.jsonl:3: `question` must be a string"
+        );
+        assert_eq!(
+            err(&format!("{ok}\nnot json")),
+            "set.jsonl:2: not JSON: expected ident at line 1 column 2"
+        );
+        assert!(
+            err(r#"{"question": "q", "intent": "callerz"}"#)
+                .starts_with("set.jsonl:1: unknown intent `callerz` (expected one of callers,")
+        );
+        assert!(
+            err(r#"{"question": "q", "gold": {"path": "a", "line": 0}}"#)
+                .contains("`line` must be a line number")
+        );
+        assert!(
+            err(r#"{"question": "q", "gold": [{"path": "a"}, {"line": 2}]}"#)
+                .starts_with("set.jsonl:1: gold item 2: a gold item is one of")
+        );
+        assert!(
+            err(r#"{"question": "q", "qestion": "x", "intent": "concept"}"#)
+                .contains("unknown field `qestion`")
+        );
+        assert!(err(r#"{"question": "q", "gold": {"commit": "zz12"}}"#).contains("hex digits"));
+        assert_eq!(err(""), "set.jsonl:0: no question in the file");
+    }
+
+    #[test]
+    fn gold_forms_parse() {
+        let cases = parse(
+            "s",
+            r#"{"question": "q", "intents": ["callers"], "gold": [{"path": "a.py", "line": 3, "grade": 2}, {"path": "a.py", "start_line": 1, "end_line": 4}, {"symbol": "Shelf.add"}, {"path": "b.py"}, {"commit": "ABCD12"}]}
+{"question": "deploy?", "intent": "howto", "answerable": false}"#,
+        )
+        .expect("parses");
+        let targets: Vec<&Target> = cases[0].gold.iter().map(|g| &g.target).collect();
+        assert_eq!(
+            targets,
+            [
+                &Target::Line {
+                    path: "a.py".into(),
+                    line: 3
+                },
+                &Target::Range {
+                    path: "a.py".into(),
+                    start_line: 1,
+                    end_line: 4
+                },
+                &Target::Symbol {
+                    symbol: "Shelf.add".into(),
+                    path: None
+                },
+                &Target::Path {
+                    path: "b.py".into()
+                },
+                &Target::Commit {
+                    commit: "abcd12".into()
+                },
+            ]
+        );
+        assert_eq!(cases[0].gold[0].grade, 2.0);
+        assert!(!cases[1].answerable);
+        assert_eq!(cases[1].intents, [Intent::Howto]);
+    }
+
+    #[test]
+    fn ndcg_rewards_early_and_high_grades() {
+        let g = |grade| Gold {
+            target: Target::Path { path: "a".into() },
+            grade,
+        };
+        let gold = [g(2.0), g(1.0)];
+        assert_eq!(ndcg(&gold, &[Some(1), Some(2)], 10), 1.0);
+        let swapped = ndcg(&gold, &[Some(2), Some(1)], 10);
+        assert!(swapped < 1.0 && swapped > 0.8, "{swapped}");
+        assert_eq!(ndcg(&gold, &[None, None], 10), 0.0);
+        let late = ndcg(&gold, &[Some(9), None], 10);
+        assert!(late < swapped, "{late}");
+    }
+
+    #[test]
+    fn symbols_match_by_qualified_tail() {
+        assert!(same_symbol("Shelf.add", "add"));
+        assert!(same_symbol("Memories::open", "open"));
+        assert!(same_symbol("Shelf.add", "Shelf.add"));
+        assert!(!same_symbol("Shelf.readd", "add"));
+        assert!(!same_symbol("add", "Shelf.add"));
+    }
+
+    #[test]
+    fn quantiles_are_nearest_rank() {
+        let v: Vec<f64> = (1..=20).map(f64::from).collect();
+        assert_eq!(quantile(&v, 0.5), Some(10.0));
+        assert_eq!(quantile(&v, 0.95), Some(19.0));
+        assert_eq!(quantile(&[], 0.5), None);
+    }
+}

@@ -1,0 +1,227 @@
+//! `llmc eval` on the shipped labelled sets: the metrics stay at or above the baseline
+//! recorded in `testdata/eval/baseline.json`, a broken retriever lowers them, and a bad
+//! line in the set is a usage error naming the file and the line.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::util::{Scratch, llmc_in, stderr, stdout, testdata};
+
+/// The repository a labelled set is asked against: a copy of a fixture, or the scripted
+/// history.
+fn repo_for(set: &str) -> Scratch {
+    match set {
+        "history" => {
+            let s = Scratch::empty();
+            let dest = s.path().join("repo");
+            let out = Command::new("sh")
+                .arg(testdata().join("history/make_history.sh"))
+                .arg(&dest)
+                .output()
+                .expect("sh runs");
+            assert!(out.status.success(), "{}", stderr(&out));
+            s
+        }
+        lang => Scratch::fixture(lang),
+    }
+}
+
+fn repo_dir(set: &str, s: &Scratch) -> std::path::PathBuf {
+    if set == "history" {
+        s.path().join("repo")
+    } else {
+        s.path().to_path_buf()
+    }
+}
+
+/// Runs `llmc eval testdata/eval/<set>.jsonl --json` with extra arguments.
+fn eval_json(set: &str, extra: &[&str]) -> Value {
+    let s = repo_for(set);
+    let dir = repo_dir(set, &s);
+    let file = testdata().join(format!("eval/{set}.jsonl"));
+    let file = file.to_str().expect("utf-8 path");
+    let mut args = extra.to_vec();
+    args.extend(["eval", file, "--json"]);
+    let out = llmc_in(&dir, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no index yet"),
+        "eval indexes first: {}",
+        stderr(&out)
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("one JSON document");
+    assert_eq!(v["schema_version"], 1);
+    v
+}
+
+fn metric(v: &Value, group: Option<&str>, name: &str) -> f64 {
+    let m = match group {
+        None => &v["overall"],
+        Some(g) => &v["intents"][g],
+    };
+    m[name]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{group:?} {name}: {}", m[name]))
+}
+
+fn lower_is_better(name: &str) -> bool {
+    matches!(
+        name,
+        "false_abstention_rate" | "latency_median_ms" | "latency_p95_ms"
+    )
+}
+
+/// CI's quality gate: every metric in the baseline, overall and per intent, for every
+/// shipped fixture set.
+#[test]
+fn fixture_sets_stay_at_or_above_the_baseline() {
+    let text = std::fs::read_to_string(testdata().join("eval/baseline.json")).expect("baseline");
+    let baseline: Value = serde_json::from_str(&text).expect("baseline is JSON");
+    let tol = baseline["tolerance"].as_f64().expect("tolerance");
+    let sets = baseline["sets"].as_object().expect("sets");
+    assert!(sets.contains_key("python") && sets.contains_key("history"));
+    let mut failures = Vec::new();
+    for (set, want) in sets {
+        let got = eval_json(set, &[]);
+        eprintln!("{set}: metric  baseline  measured");
+        let mut groups: Vec<(Option<&str>, &Value)> = vec![(None, &want["overall"])];
+        for (intent, m) in want["intents"].as_object().expect("intents") {
+            groups.push((Some(intent.as_str()), m));
+        }
+        for (group, metrics) in groups {
+            for (name, base) in metrics.as_object().expect("metrics") {
+                let base = base.as_f64().expect("a number");
+                let now = metric(&got, group, name);
+                let label = format!("{set} {} {name}", group.unwrap_or("overall"));
+                eprintln!("  {label:<48} {base:>6.3} {now:>6.3}");
+                let worse = if lower_is_better(name) {
+                    now > base + tol
+                } else {
+                    now < base - tol
+                };
+                if worse {
+                    failures.push(format!("{label}: {now:.3}, baseline {base:.3}"));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "below the baseline (tolerance {tol}):\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The acceptance check: switching off the graph for callers, or fusion, visibly lowers
+/// the metrics that depend on them.
+#[test]
+fn a_broken_retriever_lowers_the_metrics_it_should() {
+    let good = eval_json("python", &[]);
+    let no_graph = eval_json("python", &["--config", "route.callers=lexical=1.0"]);
+    let no_fuse = eval_json("python", &["--config", "ask.fuse=false"]);
+    let show = |what: &str, group: Option<&str>, name: &str, broken: &Value| {
+        let (a, b) = (metric(&good, group, name), metric(broken, group, name));
+        eprintln!(
+            "{what}: {} {name} {a:.3} -> {b:.3}",
+            group.unwrap_or("overall")
+        );
+        (a, b)
+    };
+
+    // Callers answered from BM25 alone: the answer rows are whole chunks, not call sites.
+    let (a, b) = show(
+        "route.callers=lexical",
+        Some("callers"),
+        "structural_precision",
+        &no_graph,
+    );
+    assert!(b < a - 0.5, "{a} -> {b}");
+    let (a, b) = show(
+        "route.callers=lexical",
+        Some("callers"),
+        "mrr_at_k",
+        &no_graph,
+    );
+    assert!(b < a, "{a} -> {b}");
+    let (a, b) = show(
+        "route.callers=lexical",
+        None,
+        "structural_precision",
+        &no_graph,
+    );
+    assert!(b < a - 0.2, "{a} -> {b}");
+    // Other intents do not route through `route.callers`.
+    let (a, b) = show(
+        "route.callers=lexical",
+        Some("definition"),
+        "mrr_at_k",
+        &no_graph,
+    );
+    assert_eq!(a, b);
+
+    // Fusion off: only the heaviest list ranks, so the other routes' evidence is lost.
+    let (a, b) = show("ask.fuse=false", Some("locate"), "mrr_at_k", &no_fuse);
+    assert!(b < a - 0.05, "{a} -> {b}");
+    let (a, b) = show("ask.fuse=false", None, "mrr_at_k", &no_fuse);
+    assert!(b < a, "{a} -> {b}");
+}
+
+#[test]
+fn the_table_names_every_intent_and_the_misses() {
+    let s = Scratch::fixture("python");
+    let file = testdata().join("eval/python.jsonl");
+    let out = llmc_in(
+        s.path(),
+        &["eval", file.to_str().expect("utf-8"), "-k", "5"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("R@5") && text.contains("nDCG@5"), "{text}");
+    for intent in [
+        "callers",
+        "callees",
+        "definition",
+        "imports",
+        "concept",
+        "howto",
+        "locate",
+        "compare",
+        "overall",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(intent)),
+            "no {intent} row:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_line_is_a_usage_error_naming_the_file_and_line() {
+    let s = Scratch::fixture("python");
+    s.write(
+        "bad.jsonl",
+        "{\"question\": \"who calls apply_vat?\", \"intent\": \"callers\"}\n\
+         {\"question\": \"who calls apply_vat?\", \"intent\": \"callerz\"}\n",
+    );
+    let out = s.llmc(&["eval", "bad.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("llmc: bad.jsonl:2: unknown intent `callerz`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !s.path().join(".llmc").exists(),
+        "a bad file stops before indexing"
+    );
+
+    let out = s.llmc(&["eval", "bad.jsonl", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON error");
+    assert_eq!(v["error"]["kind"], "eval_file");
+
+    let out = s.llmc(&["eval", "missing.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("missing.jsonl"), "{}", stderr(&out));
+}
