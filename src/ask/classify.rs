@@ -182,7 +182,6 @@ const CUES: &[Cue] = &[
             "import",
             "imports",
             "imported",
-            "include",
             "includes",
             "included",
             "what headers",
@@ -201,6 +200,9 @@ const CUES: &[Cue] = &[
             "when was",
             "when did",
             "who changed",
+            "did {} change",
+            "changes by",
+            "changed by",
             "who wrote",
             "who added",
             "who touched",
@@ -363,6 +365,14 @@ pub fn classify(question: &str) -> Classification {
     // Dates alone signal history ("what changed since last week").
     if entities.iter().any(|e| e.kind == EntityKind::Date) && !found(&hits, Intent::History) {
         hits.push((lower.len(), Intent::History, true, "a date"));
+    }
+    // "include" is an import only of a file ("which files include rpn.h"), not in
+    // "does the weight include sub-shelves".
+    if !found(&hits, Intent::Imports)
+        && entities.iter().any(|e| e.kind == EntityKind::Path)
+        && let Some(pos) = find_cue(&lower, "include")
+    {
+        hits.push((pos, Intent::Imports, true, "include"));
     }
     // The specific reading wins over the generic ones it contains.
     let snapshot = hits.clone();

@@ -559,8 +559,14 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
         let (route, hits) = match step.retriever {
             Retriever::Graph => {
                 let intents = structural_intents(&state.classification.intents);
-                let (facts, hits) =
-                    retrieve::graph_facts(&state.memories, &intents, &query.targets, 200)?;
+                let importers = retrieve::asks_importers(&state.question);
+                let (facts, hits) = retrieve::graph_facts(
+                    &state.memories,
+                    &intents,
+                    &query.targets,
+                    importers,
+                    200,
+                )?;
                 graph = facts;
                 ("graph", hits)
             }

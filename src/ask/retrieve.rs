@@ -170,6 +170,7 @@ pub fn graph_facts(
     m: &Memories,
     intents: &[Intent],
     targets: &[String],
+    importers: bool,
     limit: usize,
 ) -> Result<(Vec<GraphFact>, Hits)> {
     let mut facts = Vec::new();
@@ -186,6 +187,7 @@ pub fn graph_facts(
             let relation = match intent {
                 Intent::Callers => Relation::Callers,
                 Intent::Callees => Relation::Callees,
+                Intent::Imports if looks_like_path(target) && importers => Relation::Importers,
                 Intent::Imports if looks_like_path(target) => Relation::Imports,
                 Intent::Imports => Relation::Defs,
                 _ => Relation::Defs,
@@ -203,33 +205,36 @@ pub fn graph_facts(
             if relation == Relation::Defs {
                 rows.clear();
             }
-            // Imports of a file, and the files importing it, answer "imports" together.
-            if relation == Relation::Imports {
-                let importers = graph::query(
-                    &m.store,
-                    &GraphQuery {
-                        relation: Relation::Importers,
-                        target: target.clone(),
-                        depth: 1,
-                        min_resolution: None,
-                    },
-                )?;
-                rows.extend(importers.results);
-            }
             rows.truncate(limit);
+            // For callers the call sites are the answer and come first; otherwise the
+            // definitions the question names do.
+            let sites_first = relation == Relation::Callers;
             m.read(|c| {
+                let mut defs = Vec::new();
                 for d in &answer.candidates {
-                    if d.kind == "file" {
-                        push(first_chunk(c, &d.path)?, 1.0);
+                    defs.push(if d.kind == "file" {
+                        first_chunk(c, &d.path)?
                     } else {
-                        push(def_chunk(c, d)?, 1.0);
+                        def_chunk(c, d)?
+                    });
+                }
+                let mut sites = Vec::new();
+                for r in &rows {
+                    sites.push(line_chunk(c, &r.path, r.line)?);
+                    if let Some((p, l)) = r.defined_at.as_deref().and_then(split_at_line) {
+                        sites.push(line_chunk(c, p, l)?);
                     }
                 }
-                for r in &rows {
-                    push(line_chunk(c, &r.path, r.line)?, 0.8);
-                    if let Some((p, l)) = r.defined_at.as_deref().and_then(split_at_line) {
-                        push(line_chunk(c, p, l)?, 0.7);
-                    }
+                let (first, then) = if sites_first {
+                    (sites, defs)
+                } else {
+                    (defs, sites)
+                };
+                for id in first {
+                    push(id, 1.0);
+                }
+                for id in then {
+                    push(id, 0.8);
                 }
                 Ok(())
             })?;
@@ -244,6 +249,33 @@ pub fn graph_facts(
         }
     }
     Ok((facts, ranked))
+}
+
+/// Whether an imports question asks who imports the file (rather than what it imports).
+pub fn asks_importers(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "who imports",
+        "what imports",
+        "which files import",
+        "which modules import",
+        "which files include",
+        "what includes",
+        "who includes",
+        "imported by",
+        "included by",
+        "importers",
+        "imported from",
+        "is imported",
+        "is included",
+        "depend on",
+        "depends on it",
+        "uses it",
+        "who uses",
+        "which files use",
+    ]
+    .iter()
+    .any(|p| q.contains(p))
 }
 
 fn facts_have(facts: &[GraphFact], intent: Intent, target: &str) -> bool {

@@ -163,7 +163,9 @@ fn a_broken_retriever_lowers_the_metrics_it_should() {
     // Fusion off: only the heaviest list ranks, so the other routes' evidence is lost.
     let (a, b) = show("ask.fuse=false", Some("locate"), "mrr_at_k", &no_fuse);
     assert!(b < a - 0.05, "{a} -> {b}");
-    let (a, b) = show("ask.fuse=false", None, "mrr_at_k", &no_fuse);
+    let (a, b) = show("ask.fuse=false", Some("locate"), "ndcg_at_k", &no_fuse);
+    assert!(b < a, "{a} -> {b}");
+    let (a, b) = show("ask.fuse=false", Some("imports"), "mrr_at_k", &no_fuse);
     assert!(b < a, "{a} -> {b}");
 }
 
