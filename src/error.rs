@@ -25,6 +25,9 @@ pub enum LlmcError {
     IndexUnusable { path: PathBuf, reason: String },
     #[error("{0}")]
     Config(String),
+    /// A flag's value that clap could not check (a date, a glob, a directory).
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl LlmcError {
@@ -32,7 +35,7 @@ impl LlmcError {
     pub fn exit(&self) -> Exit {
         match self {
             LlmcError::IndexMissing(_) | LlmcError::IndexUnusable { .. } => Exit::Index,
-            LlmcError::Config(_) => Exit::Usage,
+            LlmcError::Config(_) | LlmcError::Usage(_) => Exit::Usage,
         }
     }
 
@@ -42,6 +45,7 @@ impl LlmcError {
             LlmcError::IndexMissing(_) => "index_missing",
             LlmcError::IndexUnusable { .. } => "index_unusable",
             LlmcError::Config(_) => "config",
+            LlmcError::Usage(_) => "usage",
         }
     }
 }
