@@ -240,8 +240,9 @@ pub fn load_with_sources(
                     "put it under [{}] (it is `{k}`)",
                     k.split('.').next().unwrap_or_default()
                 ),
-                None => "every key belongs to a section like [index]: see llmc.toml.example"
-                    .to_string(),
+                None => {
+                    "every key belongs to a section like [index]: see llmc.toml.example".to_string()
+                }
             };
             return Err(LlmcError::Config(format!(
                 "{}: `{section}` is outside any section: {hint}",
@@ -316,7 +317,10 @@ fn syntax_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
         .map(|span| {
             let before = text.get(..span.start).unwrap_or(text);
             let line = before.matches('\n').count() + 1;
-            let col = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+            let col = before
+                .rfind('\n')
+                .map_or(before.len(), |i| before.len() - i - 1)
+                + 1;
             format!(":{line}:{col}")
         })
         .unwrap_or_default();
@@ -520,12 +524,14 @@ mod tests {
     fn a_near_miss_gets_a_suggestion() {
         let err = load_with("[index]\nmax_filesize = 10\n", &[], &[]).expect_err("unknown key");
         assert!(
-            err.to_string().contains("did you mean `index.max_file_size`?"),
+            err.to_string()
+                .contains("did you mean `index.max_file_size`?"),
             "{err}"
         );
         let err = load_with("", &[("LLMC_INDEX_THREAD", "1")], &[]).expect_err("unknown env");
         assert!(
-            err.to_string().contains("did you mean `LLMC_INDEX_THREADS`?"),
+            err.to_string()
+                .contains("did you mean `LLMC_INDEX_THREADS`?"),
             "{err}"
         );
         let err = load_with("", &[], &["zzz.qqqqqqqq=1"]).expect_err("far off");
@@ -551,7 +557,10 @@ mod tests {
             &flags,
         )?;
         assert!(sources[0].starts_with("no "), "{sources:?}");
-        assert!(sources[1].contains("LLMC_SEARCH_K (search.k)"), "{sources:?}");
+        assert!(
+            sources[1].contains("LLMC_SEARCH_K (search.k)"),
+            "{sources:?}"
+        );
         assert_eq!(sources[2], "--config index.threads=2");
         Ok(())
     }

@@ -4,6 +4,7 @@
 mod cli;
 mod config;
 mod fixtures;
+mod generated;
 mod graph;
 mod history;
 mod incremental;
