@@ -206,7 +206,7 @@ fn chatty_repo() -> Scratch {
     repo.git(&["init", "-q"]);
     repo.git(&["symbolic-ref", "HEAD", "refs/heads/main"]);
     let mut py = String::from("def target():\n    return 0\n\n");
-    for i in 0..3000 {
+    for i in 0..5000 {
         py.push_str(&format!(
             "def caller_{i}():\n    \"\"\"Calls target, number {i}.\"\"\"\n    return target()\n\n"
         ));
