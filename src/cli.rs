@@ -20,6 +20,20 @@ pub struct Cli {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
+    /// Print more on stderr: where the root and the configuration came from, timings
+    #[arg(short, long, global = true, conflicts_with = "quiet")]
+    pub verbose: bool,
+
+    /// Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never
+    #[arg(
+        long,
+        global = true,
+        value_name = "WHEN",
+        value_enum,
+        default_value_t = ColorChoice::Auto
+    )]
+    pub color: ColorChoice,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -42,6 +56,29 @@ pub enum Command {
     Search(SearchArgs),
     /// Run a labelled set of questions (JSONL) through `ask` and score the answers
     Eval(EvalArgs),
+    /// Print a shell completion script on stdout (see the README for where to put it)
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) on stdout, e.g. `llmc man | man -l -`
+    Man,
+}
+
+/// When to colour human output (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the NO_COLOR environment variable is set and not empty
+    Auto,
+    /// Always, even into a pipe (never in JSON)
+    Always,
+    /// Never
+    Never,
+}
+
+/// `llmc completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// What `llmc graph` asks.
@@ -234,6 +271,7 @@ impl Command {
             Command::Log(a) => a.json,
             Command::Search(a) => a.json,
             Command::Eval(a) => a.json,
+            Command::Completions(_) | Command::Man => false,
         }
     }
 }

@@ -322,22 +322,47 @@ pub fn load(
     env: impl IntoIterator<Item = (String, String)>,
     flags: &[String],
 ) -> Result<Config> {
+    Ok(load_with_sources(root, env, flags)?.0)
+}
+
+/// [`load`], and where the settings came from, one line per layer that set something
+/// (for `--verbose`).
+pub fn load_with_sources(
+    root: &Path,
+    env: impl IntoIterator<Item = (String, String)>,
+    flags: &[String],
+) -> Result<(Config, Vec<String>)> {
     let path = root.join(CONFIG_FILE);
+    let mut sources = Vec::new();
     let mut table = match std::fs::read_to_string(&path) {
-        Ok(text) => text.parse::<Table>().map_err(|e| {
-            LlmcError::Config(format!("{}: {}", path.display(), e.message().trim()))
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Table::new(),
+        Ok(text) => text
+            .parse::<Table>()
+            .map_err(|e| LlmcError::Config(syntax_error(&path, &text, &e)))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            sources.push(format!("no {}: defaults", path.display()));
+            Table::new()
+        }
         Err(e) => {
             return Err(LlmcError::Config(format!("reading {}: {e}", path.display())).into());
         }
     };
     let known = known_keys();
     // Check the file's keys first, so the error names the file.
+    let mut file_keys = Vec::new();
     for (section, value) in &table {
         let Some(inner) = value.as_table() else {
+            let suffix = format!(".{section}");
+            let hint = match known.iter().find(|k| k.ends_with(&suffix)) {
+                Some(k) => format!(
+                    "put it under [{}] (it is `{k}`)",
+                    k.split('.').next().unwrap_or_default()
+                ),
+                None => {
+                    "every key belongs to a section like [index]: see llmc.toml.example".to_string()
+                }
+            };
             return Err(LlmcError::Config(format!(
-                "{}: `{section}` must be a table like [{section}]",
+                "{}: `{section}` is outside any section: {hint}",
                 path.display()
             ))
             .into());
@@ -348,7 +373,11 @@ pub fn load(
                 return Err(unknown_key(&full, &path.display().to_string(), &known).into());
             }
             check_type(&full, value, &path.display().to_string())?;
+            file_keys.push(full);
         }
+    }
+    if path.is_file() {
+        sources.push(format!("{} ({})", path.display(), listed(&file_keys)));
     }
     let mut env: Vec<(String, String)> = env
         .into_iter()
@@ -360,6 +389,7 @@ pub fn load(
             env_key(&var, &known).ok_or_else(|| unknown_key(&var, "the environment", &known))?;
         let value = parse_value(&raw);
         check_type(&key, &value, &var)?;
+        sources.push(format!("environment {var} ({key})"));
         set(&mut table, &key, value);
     }
     for flag in flags {
@@ -374,6 +404,7 @@ pub fn load(
         }
         let value = parse_value(raw.trim());
         check_type(key, &value, "--config")?;
+        sources.push(format!("--config {flag}"));
         set(&mut table, key, value);
     }
     let config: Config = Value::Table(table)
@@ -386,7 +417,36 @@ pub fn load(
             ))
         })?;
     config.validate()?;
-    Ok(config)
+    Ok((config, sources))
+}
+
+fn listed(keys: &[String]) -> String {
+    if keys.is_empty() {
+        "sets no key".to_string()
+    } else {
+        keys.join(", ")
+    }
+}
+
+/// `llmc.toml:3:7: expected ...`, from a TOML parse error and the text it came from.
+fn syntax_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
+    let at = e
+        .span()
+        .map(|span| {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let col = before
+                .rfind('\n')
+                .map_or(before.len(), |i| before.len() - i - 1)
+                + 1;
+            format!(":{line}:{col}")
+        })
+        .unwrap_or_default();
+    format!(
+        "{}{at}: not valid TOML: {} (fix the file; every key is shown in llmc.toml.example)",
+        path.display(),
+        e.message().trim()
+    )
 }
 
 /// Every key as `section.key`, from the defaults.
@@ -443,10 +503,51 @@ fn env_key(var: &str, known: &[String]) -> Option<String> {
 }
 
 fn unknown_key(key: &str, source: &str, known: &[String]) -> LlmcError {
+    // The environment names a variable, the rest a key; compare like with like.
+    let as_key = key
+        .strip_prefix("LLMC_")
+        .map_or_else(|| key.to_string(), |rest| rest.to_ascii_lowercase());
+    let nearest = known
+        .iter()
+        .map(|k| {
+            let candidate = if key.starts_with("LLMC_") {
+                k.replacen('.', "_", 1)
+            } else {
+                k.clone()
+            };
+            (edit_distance(&as_key, &candidate), k)
+        })
+        .min_by_key(|(d, _)| *d)
+        .filter(|(d, _)| *d <= 3);
+    let hint = match nearest {
+        Some((_, k)) if key.starts_with("LLMC_") => format!(
+            "did you mean `LLMC_{}`? ",
+            k.replacen('.', "_", 1).to_ascii_uppercase()
+        ),
+        Some((_, k)) => format!("did you mean `{k}`? "),
+        None => String::new(),
+    };
     LlmcError::Config(format!(
-        "unknown configuration key `{key}` in {source} (known keys: {})",
+        "unknown configuration key `{key}` in {source}: {hint}every key is documented in \
+         llmc.toml.example (known keys: {})",
         known.join(", ")
     ))
+}
+
+/// Levenshtein distance over chars, for "did you mean".
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 fn parse_value(raw: &str) -> Value {
@@ -551,6 +652,51 @@ mod tests {
         ));
         let c = load_with("", &[("LLMC_LLM_PROVIDER", "ollama")], &["llm.budget=2"])?;
         assert_eq!((c.llm.provider.as_str(), c.llm.budget), ("ollama", 2));
+        Ok(())
+    }
+
+    #[test]
+    fn a_near_miss_gets_a_suggestion() {
+        let err = load_with("[index]\nmax_filesize = 10\n", &[], &[]).expect_err("unknown key");
+        assert!(
+            err.to_string()
+                .contains("did you mean `index.max_file_size`?"),
+            "{err}"
+        );
+        let err = load_with("", &[("LLMC_INDEX_THREAD", "1")], &[]).expect_err("unknown env");
+        assert!(
+            err.to_string()
+                .contains("did you mean `LLMC_INDEX_THREADS`?"),
+            "{err}"
+        );
+        let err = load_with("", &[], &["zzz.qqqqqqqq=1"]).expect_err("far off");
+        assert!(!err.to_string().contains("did you mean"), "{err}");
+    }
+
+    #[test]
+    fn a_syntax_error_names_file_line_and_column() {
+        let err = load_with("[index]\nthreads = 1\nmax_file_size = = 3\n", &[], &[])
+            .expect_err("bad toml");
+        let msg = err.to_string();
+        assert!(msg.contains("llmc.toml:3:"), "{msg}");
+        assert!(msg.contains("not valid TOML"), "{msg}");
+    }
+
+    #[test]
+    fn sources_say_which_layer_set_what() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let flags = ["index.threads=2".to_string()];
+        let (_, sources) = load_with_sources(
+            dir.path(),
+            [("LLMC_SEARCH_K".to_string(), "3".to_string())],
+            &flags,
+        )?;
+        assert!(sources[0].starts_with("no "), "{sources:?}");
+        assert!(
+            sources[1].contains("LLMC_SEARCH_K (search.k)"),
+            "{sources:?}"
+        );
+        assert_eq!(sources[2], "--config index.threads=2");
         Ok(())
     }
 }

@@ -32,6 +32,9 @@ pub enum LlmcError {
         line: usize,
         problem: String,
     },
+    /// A flag's value that clap could not check (a date, a glob, a directory).
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl LlmcError {
@@ -39,7 +42,7 @@ impl LlmcError {
     pub fn exit(&self) -> Exit {
         match self {
             LlmcError::IndexMissing(_) | LlmcError::IndexUnusable { .. } => Exit::Index,
-            LlmcError::Config(_) | LlmcError::EvalFile { .. } => Exit::Usage,
+            LlmcError::Config(_) | LlmcError::EvalFile { .. } | LlmcError::Usage(_) => Exit::Usage,
         }
     }
 
@@ -50,6 +53,7 @@ impl LlmcError {
             LlmcError::IndexUnusable { .. } => "index_unusable",
             LlmcError::Config(_) => "config",
             LlmcError::EvalFile { .. } => "eval_file",
+            LlmcError::Usage(_) => "usage",
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod app;
 pub mod ask;
 pub mod cli;
 pub mod config;
+pub mod docs;
 pub mod error;
 pub mod eval;
 pub mod graph;
@@ -45,6 +46,7 @@ where
         }
     };
     let json = cli.command.json();
+    let err_style = app::style::Style::for_stream(cli.color, app::style::Stream::Stderr);
     match app::run(cli) {
         Ok(exit) => exit as i32,
         Err(err) => {
@@ -55,7 +57,7 @@ where
                 });
                 let _ = app::print_json(doc);
             } else {
-                eprintln!("llmc: {err:#}");
+                app::print_err(&format!("{} {err:#}", err_style.error("llmc:")));
             }
             exit as i32
         }

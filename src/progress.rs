@@ -1,6 +1,8 @@
 //! Progress reporting. Stages report events through [`Progress`]; only this module draws
 //! (with indicatif, on stderr, and only when stderr is a terminal).
 
+use std::io::Write as _;
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Receives progress events from long-running stages.
@@ -63,7 +65,10 @@ impl Progress for Bar {
     }
     fn note(&self, msg: &str) {
         if self.notes {
-            self.bar.suspend(|| eprintln!("{msg}"));
+            // A closed stderr is no reason to fail (eprintln! would panic).
+            self.bar.suspend(|| {
+                let _ = writeln!(std::io::stderr(), "{msg}");
+            });
         }
     }
 }

@@ -5,6 +5,7 @@
 use anyhow::Result;
 use serde_json::json;
 
+use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::cli::{GraphArgs, GraphRelation};
 use crate::error::Exit;
@@ -60,7 +61,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
         }))?;
         return Ok(exit);
     }
-    print_out(&render(&answer, relation, args, page, total))?;
+    print_out(&render(&answer, relation, args, page, total, ctx.out))?;
     Ok(exit)
 }
 
@@ -80,6 +81,7 @@ fn render(
     args: &GraphArgs,
     page: &[graph::Row],
     total: usize,
+    style: Style,
 ) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -94,24 +96,35 @@ fn render(
     if answer.candidates.len() > 1 && relation != Relation::Defs {
         let _ = writeln!(
             out,
-            "`{}` names {} definitions; answering for each:",
-            answer.target,
-            answer.candidates.len()
+            "{}",
+            style.header(&format!(
+                "`{}` names {} definitions; answering for each:",
+                answer.target,
+                answer.candidates.len()
+            ))
         );
         for d in &answer.candidates {
-            let _ = writeln!(out, "  {}:{}  {} ({})", d.path, d.line, d.symbol, d.kind);
+            let at = format!("{}:{}", d.path, d.line);
+            let _ = writeln!(out, "  {}  {} ({})", style.path(&at), d.symbol, d.kind);
         }
     }
     if total > args.limit {
-        let _ = writeln!(out, "{total} {} in these files:", relation_name(relation));
+        let _ = writeln!(
+            out,
+            "{}",
+            style.header(&format!(
+                "{total} {} in these files:",
+                relation_name(relation)
+            ))
+        );
         for (path, n) in graph::by_file(&answer.results) {
-            let _ = writeln!(out, "  {n:>5}  {path}");
+            let _ = writeln!(out, "  {n:>5}  {}", style.path(&path));
         }
     }
     let mut group: Option<&str> = None;
     for r in page {
         if answer.candidates.len() > 1 && group != Some(r.target.as_str()) {
-            let _ = writeln!(out, "{}:", r.target);
+            let _ = writeln!(out, "{}", style.header(&format!("{}:", r.target)));
             group = Some(r.target.as_str());
         }
         let indent = "  ".repeat(r.depth.saturating_sub(1) as usize);
@@ -119,10 +132,13 @@ fn render(
             (Some(at), Relation::Callees | Relation::Imports) => format!("  -> {at}"),
             _ => String::new(),
         };
+        let at = format!("{}:{}", r.path, r.line);
         let _ = writeln!(
             out,
-            "{indent}{}:{}  {}  [{}]{extra}",
-            r.path, r.line, r.symbol, r.resolution
+            "{indent}{}  {}  {}{extra}",
+            style.path(&at),
+            r.symbol,
+            style.dim(&format!("[{}]", r.resolution))
         );
     }
     if total == 0 {

@@ -21,10 +21,9 @@ pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
     )?;
     // Keeping `.llmc/` out of git is a courtesy: failing at it must not fail the index.
     if let Err(e) = crate::root::exclude_store(&ctx.root) {
-        ctx.note(&format!(
-            "warning: could not add .llmc/ to .git/info/exclude: {e:#}"
-        ));
+        ctx.warn(&format!("could not add .llmc/ to .git/info/exclude: {e:#}"));
     }
+    ctx.detail(&format!("index timings: {}", stats.timings()));
     if args.json {
         let mut v = serde_json::to_value(&stats)?;
         if let serde_json::Value::Object(m) = &mut v {

@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 
+use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::cli::LogArgs;
 use crate::error::{Exit, LlmcError};
@@ -16,14 +17,16 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
     let since = args
         .since
         .as_deref()
-        .map(|s| dates::parse(s, now).map_err(|e| LlmcError::Config(format!("--since: {e:#}"))))
+        .map(|s| {
+            dates::parse(s, now).map_err(|e| LlmcError::Usage(format!("--since {s:?}: {e:#}")))
+        })
         .transpose()?;
     let until = args
         .until
         .as_deref()
         .map(|s| {
-            let t =
-                dates::parse(s, now).map_err(|e| LlmcError::Config(format!("--until: {e:#}")))?;
+            let t = dates::parse(s, now)
+                .map_err(|e| LlmcError::Usage(format!("--until {s:?}: {e:#}")))?;
             // A bare date includes its whole day.
             Ok::<_, LlmcError>(if s.trim().parse::<jiff::civil::Date>().is_ok() {
                 t + jiff::SignedDuration::from_secs(86_399)
@@ -86,7 +89,7 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
     if args.json {
         print_json(to_json(&text, &log))?;
     } else {
-        print_out(&render(&log))?;
+        print_out(&render(&log, ctx.out))?;
     }
     if !found {
         ctx.note(&format!(
@@ -122,22 +125,27 @@ fn to_json(text: &str, log: &Log) -> serde_json::Value {
 
 /// Human rows: one line per commit (date, short hash, author, subject), then what it
 /// changed of the target, indented.
-pub fn render(log: &Log) -> String {
+pub fn render(log: &Log, style: Style) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let symbol_target = matches!(log.target, Target::Symbol { .. });
     for c in &log.commits {
         let date = c.date.get(..10).unwrap_or(&c.date);
         let short = c.commit.get(..10).unwrap_or(&c.commit);
-        let _ = writeln!(out, "{date}  {short}  {}  {}", c.author, c.subject);
+        let _ = writeln!(
+            out,
+            "{}  {}  {}  {}",
+            style.dim(date),
+            style.commit(short),
+            c.author,
+            style.header(&c.subject)
+        );
         if symbol_target {
             for s in &c.symbols {
                 let _ = writeln!(
                     out,
-                    "    {}:{}-{}  {} {}  {} +{} -{}  {}",
-                    s.path,
-                    s.start_line,
-                    s.end_line,
+                    "    {}  {} {}  {} +{} -{}  {}",
+                    style.path(&format!("{}:{}-{}", s.path, s.start_line, s.end_line)),
                     s.kind,
                     s.symbol,
                     s.change,
@@ -149,8 +157,8 @@ pub fn render(log: &Log) -> String {
         } else {
             for f in &c.files {
                 let name = match &f.old_path {
-                    Some(o) => format!("{o} -> {}", f.path),
-                    None => f.path.clone(),
+                    Some(o) => format!("{} -> {}", style.path(o), style.path(&f.path)),
+                    None => style.path(&f.path),
                 };
                 let lines = match (f.added, f.removed) {
                     (Some(a), Some(r)) => format!("+{a} -{r}"),

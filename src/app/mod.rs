@@ -2,21 +2,24 @@
 //! result. Only this module writes to stdout and stderr.
 
 pub mod ask;
+pub mod docs;
 pub mod eval;
 pub mod graph;
 pub mod index;
 pub mod log;
 pub mod search;
 pub mod status;
+pub mod style;
 
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 
 use crate::cli::{Cli, Command};
 use crate::config::{self, Config};
-use crate::error::Exit;
+use crate::error::{Exit, LlmcError};
+use style::{Stream, Style};
 
 /// The JSON output format's version, in every JSON document llmc prints.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -26,38 +29,92 @@ pub struct Ctx {
     pub root: PathBuf,
     pub config: Config,
     pub quiet: bool,
+    /// `--verbose`: [`Ctx::detail`] prints.
+    pub verbose: bool,
+    /// How to colour human output on stdout (never JSON).
+    pub out: Style,
+    /// How to colour stderr.
+    pub err: Style,
 }
 
 impl Ctx {
     /// Prints a status line on stderr unless quiet.
     pub fn note(&self, msg: &str) {
         if !self.quiet {
-            eprintln!("{msg}");
+            print_err(msg);
+        }
+    }
+
+    /// Prints `warning: MSG` on stderr unless quiet.
+    pub fn warn(&self, msg: &str) {
+        if !self.quiet {
+            print_err(&format!("{} {msg}", self.err.warn("warning:")));
+        }
+    }
+
+    /// Prints a line of extra detail on stderr under `--verbose`.
+    pub fn detail(&self, msg: &str) {
+        if self.verbose {
+            print_err(&self.err.dim(msg));
         }
     }
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<Exit> {
+    // These describe llmc itself: no repository, no configuration.
+    match &cli.command {
+        Command::Completions(args) => return docs::cmd_completions(args),
+        Command::Man => return docs::cmd_man(),
+        _ => {}
+    }
+    let started = std::time::Instant::now();
     let start = match &cli.dir {
+        Some(d) if !d.is_dir() => {
+            let what = if d.exists() {
+                "not a directory"
+            } else {
+                "no such directory"
+            };
+            return Err(LlmcError::Usage(format!(
+                "-C {}: {what} (give the repository, or a directory inside it)",
+                d.display()
+            ))
+            .into());
+        }
         Some(d) => d.clone(),
-        None => std::env::current_dir()?,
+        None => std::env::current_dir().context("reading the current directory")?,
     };
     let root = crate::root::find_root(&start)?;
-    let config = config::load(&root, std::env::vars(), &cli.config)?;
+    let (config, sources) = config::load_with_sources(&root, std::env::vars(), &cli.config)?;
     let ctx = Ctx {
         root,
         config,
         quiet: cli.quiet,
+        verbose: cli.verbose,
+        out: Style::for_stream(cli.color, Stream::Stdout),
+        err: Style::for_stream(cli.color, Stream::Stderr),
     };
-    match &cli.command {
-        Command::Ask(args) => ask::cmd_ask(&ctx, args),
-        Command::Index(args) => index::cmd_index(&ctx, args),
-        Command::Status(args) => status::cmd_status(&ctx, args),
-        Command::Graph(args) => graph::cmd_graph(&ctx, args),
-        Command::Log(args) => log::cmd_log(&ctx, args),
-        Command::Search(args) => search::cmd_search(&ctx, args),
-        Command::Eval(args) => eval::cmd_eval(&ctx, args),
+    ctx.detail(&format!("root: {}", ctx.root.display()));
+    for s in &sources {
+        ctx.detail(&format!("config: {s}"));
+    }
+    let exit = dispatch(&ctx, &cli.command);
+    ctx.detail(&format!("took {:.3}s", started.elapsed().as_secs_f64()));
+    exit
+}
+
+fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
+    match command {
+        Command::Ask(args) => ask::cmd_ask(ctx, args),
+        Command::Eval(args) => eval::cmd_eval(ctx, args),
+        Command::Index(args) => index::cmd_index(ctx, args),
+        Command::Status(args) => status::cmd_status(ctx, args),
+        Command::Graph(args) => graph::cmd_graph(ctx, args),
+        Command::Log(args) => log::cmd_log(ctx, args),
+        Command::Search(args) => search::cmd_search(ctx, args),
+        Command::Completions(args) => docs::cmd_completions(args),
+        Command::Man => docs::cmd_man(),
     }
 }
 
@@ -77,4 +134,10 @@ pub fn print_json(value: serde_json::Value) -> Result<()> {
         map.insert("schema_version".into(), SCHEMA_VERSION.into());
     }
     print_out(&format!("{}\n", serde_json::to_string_pretty(&value)?))
+}
+
+/// Writes one line to stderr. A closed or failing stderr is ignored: there is nowhere left
+/// to report it (`eprintln!` would panic).
+pub fn print_err(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }

@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 
+use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::cli::SearchArgs;
 use crate::error::{Exit, LlmcError};
@@ -9,10 +10,24 @@ use crate::search::{self, Mode, SearchRequest, SearchResult};
 
 /// Searches and prints the hits (exit 1 when there are none).
 pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
-    let mode = Mode::parse(args.mode.as_deref().unwrap_or(&ctx.config.search.mode))?;
+    let mode = match args.mode.as_deref() {
+        Some(m) => Mode::parse(m)?,
+        None => Mode::parse(&ctx.config.search.mode).map_err(|e| {
+            LlmcError::Config(format!(
+                "`search.mode` (llmc.toml, LLMC_SEARCH_MODE or --config): {e:#}"
+            ))
+        })?,
+    };
     let k = args.k.unwrap_or(ctx.config.search.k);
     if k == 0 {
-        return Err(LlmcError::Config("--k must be at least 1".into()).into());
+        return Err(match args.k {
+            Some(_) => LlmcError::Usage("-k 0: ask for at least 1 hit".into()),
+            None => LlmcError::Config(
+                "`search.k` is 0 (llmc.toml, LLMC_SEARCH_K or --config): set it to at least 1"
+                    .into(),
+            ),
+        }
+        .into());
     }
     let req = SearchRequest {
         query: args.query.join(" "),
@@ -23,7 +38,15 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
     };
     let result = search::search(&ctx.root, &ctx.config, &req)?;
     if let Some(w) = &result.warning {
-        ctx.note(&format!("warning: {w}"));
+        ctx.warn(w);
+    }
+    if ctx.verbose {
+        let timings: Vec<String> = result
+            .timings
+            .iter()
+            .map(|(stage, ms)| format!("{stage} {ms:.1}ms"))
+            .collect();
+        ctx.detail(&format!("search timings: {}", timings.join(", ")));
     }
     if args.json {
         print_json(serde_json::json!({
@@ -35,9 +58,20 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
             "timings_ms": result.timings.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
         }))?;
     } else {
-        print_out(&render(&result))?;
+        print_out(&render(&result, ctx.out))?;
         if result.hits.is_empty() {
             ctx.note(&format!("nothing found for {:?}", result.query));
+        }
+    }
+    if result.hits.is_empty()
+        && let Some(lang) = &args.lang
+    {
+        let langs = search::indexed_languages(&ctx.root)?;
+        if !langs.contains(lang) {
+            ctx.warn(&format!(
+                "--lang {lang}: no indexed file is in that language (the index has: {})",
+                langs.join(", ")
+            ));
         }
     }
     Ok(if result.hits.is_empty() {
@@ -49,21 +83,19 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
 
 /// The human form: one line per hit, `path:start-end  symbol  (kind)`, then its rank and
 /// score in each route.
-pub fn render(r: &SearchResult) -> String {
+pub fn render(r: &SearchResult, style: Style) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let width = r.hits.len().to_string().len();
     for (i, h) in r.hits.iter().enumerate() {
         let _ = write!(
             out,
-            "{:>width$}. {}:{}-{}",
+            "{:>width$}. {}",
             i + 1,
-            h.path,
-            h.start_line,
-            h.end_line
+            style.path(&format!("{}:{}-{}", h.path, h.start_line, h.end_line))
         );
         if let Some(s) = &h.symbol {
-            let _ = write!(out, "  {s}");
+            let _ = write!(out, "  {}", style.header(s));
         }
         let routes: Vec<String> = h
             .routes
@@ -72,10 +104,9 @@ pub fn render(r: &SearchResult) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "  ({})  score {:.4}  [{}]",
+            "  ({})  {}",
             h.kind,
-            h.score,
-            routes.join(", ")
+            style.dim(&format!("score {:.4}  [{}]", h.score, routes.join(", ")))
         );
     }
     out

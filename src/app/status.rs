@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
+use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::cli::StatusArgs;
 use crate::config::IndexConfig;
@@ -136,7 +137,7 @@ pub fn cmd_status(ctx: &Ctx, args: &StatusArgs) -> Result<Exit> {
         print_json(serde_json::to_value(&s)?)?;
         return Ok(Exit::Ok);
     }
-    print_out(&render(&s, args.max_changed))?;
+    print_out(&render(&s, args.max_changed, ctx.out))?;
     Ok(Exit::Ok)
 }
 
@@ -151,31 +152,36 @@ fn breakdown(m: &BTreeMap<String, u64>) -> String {
 }
 
 /// The human form of a status.
-pub fn render(s: &Status, max_changed: usize) -> String {
+pub fn render(s: &Status, max_changed: usize, style: Style) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
-    let _ = writeln!(out, "root         {}", s.root);
+    // The labels are 13 columns wide; colour only the word, not its padding.
+    let l = |word: &str| format!("{}{}", style.header(word), " ".repeat(13 - word.len()));
+    let _ = writeln!(out, "{}{}", l("root"), s.root);
     let _ = writeln!(
         out,
-        "generation   {} (indexed {})",
+        "{}{} (indexed {})",
+        l("generation"),
         s.generation,
         s.indexed_at.as_deref().unwrap_or("never")
     );
     let _ = writeln!(
         out,
-        "files        {} ({})",
+        "{}{} ({})",
+        l("files"),
         s.files.total,
         breakdown(&s.files.by_language)
     );
     let _ = writeln!(
         out,
-        "definitions  {} ({})",
+        "{}{} ({})",
+        l("definitions"),
         s.definitions.total,
         breakdown(&s.definitions.by_language)
     );
-    let _ = writeln!(out, "chunks       {}", s.chunks);
+    let _ = writeln!(out, "{}{}", l("chunks"), s.chunks);
     let skipped: u64 = s.skipped.values().sum();
-    let _ = writeln!(out, "skipped      {skipped}{}", paren(&s.skipped));
+    let _ = writeln!(out, "{}{skipped}{}", l("skipped"), paren(&s.skipped));
     let flagged: BTreeMap<String, u64> = s
         .flagged
         .iter()
@@ -183,15 +189,16 @@ pub fn render(s: &Status, max_changed: usize) -> String {
         .map(|(k, v)| (k.to_string(), *v))
         .collect();
     if !flagged.is_empty() {
-        let _ = writeln!(out, "flagged      {}", breakdown(&flagged));
+        let _ = writeln!(out, "{}{}", l("flagged"), breakdown(&flagged));
     }
     let c = &s.changed;
     if c.total() == 0 {
-        let _ = writeln!(out, "changed      none since the index");
+        let _ = writeln!(out, "{}none since the index", l("changed"));
     } else {
         let _ = writeln!(
             out,
-            "changed      {} since the index ({} modified, {} new, {} deleted): run `llmc index`",
+            "{}{} since the index ({} modified, {} new, {} deleted): run `llmc index`",
+            l("changed"),
             c.total(),
             c.modified.len(),
             c.added.len(),
@@ -204,7 +211,7 @@ pub fn render(s: &Status, max_changed: usize) -> String {
             .chain(c.added.iter().map(|p| ("A", p)))
             .chain(c.deleted.iter().map(|p| ("D", p)));
         for (tag, p) in all.clone().take(max_changed) {
-            let _ = writeln!(out, "  {tag} {p}");
+            let _ = writeln!(out, "  {tag} {}", style.path(p));
         }
         if c.total() > max_changed {
             let _ = writeln!(out, "  … and {} more", c.total() - max_changed);
@@ -213,12 +220,13 @@ pub fn render(s: &Status, max_changed: usize) -> String {
     let h = &s.history;
     match (&h.note, &h.head) {
         (Some(note), _) => {
-            let _ = writeln!(out, "history      none ({note})");
+            let _ = writeln!(out, "{}none ({note})", l("history"));
         }
         (None, Some(head)) => {
             let _ = writeln!(
                 out,
-                "history      {} commits up to {}{}",
+                "{}{} commits up to {}{}",
+                l("history"),
                 h.commits,
                 head.get(..10).unwrap_or(head),
                 if h.shallow {
@@ -229,10 +237,10 @@ pub fn render(s: &Status, max_changed: usize) -> String {
             );
         }
         (None, None) => {
-            let _ = writeln!(out, "history      not ingested: run `llmc index`");
+            let _ = writeln!(out, "{}not ingested: run `llmc index`", l("history"));
         }
     }
-    let _ = writeln!(out, "size         {}", human_bytes(s.size_bytes));
+    let _ = writeln!(out, "{}{}", l("size"), human_bytes(s.size_bytes));
     out
 }
 

@@ -52,6 +52,9 @@ pub struct IndexStats {
     pub unchanged: u64,
     pub skipped: SkipCounts,
     pub seconds: f64,
+    /// Of `seconds`, walking, reading, parsing, chunking and writing the files (from the
+    /// start of the run to the history).
+    pub files_seconds: f64,
     /// Of `seconds`, the code graph's cross-file resolution.
     pub graph_seconds: f64,
     /// The history ingested in the same run.
@@ -61,6 +64,23 @@ pub struct IndexStats {
 }
 
 impl IndexStats {
+    /// Where the time went, stage by stage (for `--verbose`).
+    pub fn timings(&self) -> String {
+        let mut parts = vec![format!("files {:.3}s", self.files_seconds)];
+        if let Some(s) = &self.search {
+            parts.push(format!(
+                "(embedding, across files and commit, {:.3}s)",
+                s.vectors.embed_seconds
+            ));
+        }
+        parts.push(format!("history {:.3}s", self.history.seconds));
+        parts.push(format!("graph {:.3}s", self.graph_seconds));
+        let rest = self.seconds - self.files_seconds - self.history.seconds - self.graph_seconds;
+        parts.push(format!("commit and the rest {:.3}s", rest.max(0.0)));
+        parts.push(format!("total {:.3}s", self.seconds));
+        parts.join(", ")
+    }
+
     /// The one-line summary printed at the end of a run.
     pub fn summary(&self) -> String {
         let mut s = format!(
@@ -265,6 +285,7 @@ pub fn run_with(
         unchanged: plan.unchanged,
         skipped: plan.skipped.clone(),
         seconds: 0.0,
+        files_seconds: 0.0,
         graph_seconds: 0.0,
         history: crate::history::HistoryStats::default(),
         search: None,
@@ -360,6 +381,7 @@ pub fn run_with(
         }
         Ok(())
     })?;
+    stats.files_seconds = started.elapsed().as_secs_f64();
     // History: the commits HEAD reaches that the store has not seen, in the same
     // transaction, so a reader sees files and history of one generation.
     stats.history = crate::history::ingest(

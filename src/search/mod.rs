@@ -281,7 +281,12 @@ fn id_filter(store: &Store, req: &SearchRequest) -> Result<IdFilter> {
     let matcher = globset::GlobBuilder::new(glob)
         .literal_separator(false)
         .build()
-        .map_err(|e| LlmcError::Config(format!("--path {glob}: {e}")))?
+        .map_err(|e| {
+            LlmcError::Usage(format!(
+                "--path {glob:?} is not a valid glob ({}): use a glob like 'src/**/*.rs', quoted so the shell leaves it alone",
+                e.kind()
+            ))
+        })?
         .compile_matcher();
     let ranges = file_ranges(store, None)?
         .into_iter()
@@ -289,6 +294,16 @@ fn id_filter(store: &Store, req: &SearchRequest) -> Result<IdFilter> {
         .map(|(_, r)| r)
         .collect();
     Ok(IdFilter::ranges(ranges))
+}
+
+/// The languages of the indexed files, sorted (what `--lang` can name).
+pub fn indexed_languages(root: &Path) -> Result<Vec<String>> {
+    let store = Store::open_existing(root)?;
+    store.read(|c| {
+        let mut stmt = c.prepare("SELECT DISTINCT lang FROM files ORDER BY lang")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        rows.collect()
+    })
 }
 
 fn lang_ranges(store: &Store, lang: &str) -> Result<IdFilter> {

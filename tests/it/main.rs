@@ -7,6 +7,7 @@ mod config;
 mod eval;
 mod fake_ollama;
 mod fixtures;
+mod generated;
 mod graph;
 mod history;
 mod incremental;

@@ -1,0 +1,218 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[llmc] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'llmc'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'llmc'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand ask 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
+            cand index 'Index the repository (incrementally: only new and changed files are parsed)'
+            cand status 'Show what the index holds and what changed since'
+            cand graph 'Ask the code graph: callers, callees, definitions, imports, importers'
+            cand log 'The commits that changed a definition, a file or a directory, newest first'
+            cand search 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
+            cand eval 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+            cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
+            cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'llmc;ask'= {
+            cand -k 'Show this many sources (default from `ask.k`)'
+            cand --k 'Show this many sources (default from `ask.k`)'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --json 'Print one JSON document on stdout (documented in the README)'
+            cand --trace 'Show every stage''s decision, reasons and milliseconds'
+            cand --no-refresh 'Answer from the index as it is, even if files changed since it was built'
+            cand --no-cache 'Neither read nor write the answer cache'
+            cand --no-llm 'Do not call the configured LLM: the programmatic answer only'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;index'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --rebuild 'Start over from an empty index (also repairs a corrupt or outdated one)'
+            cand --json 'Print the run''s statistics as JSON on stdout'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;status'= {
+            cand --max-changed 'List at most this many changed files (all with --json)'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --json 'Print as JSON on stdout'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;graph'= {
+            cand --depth 'Follow edges transitively up to N levels (cycles are cut)'
+            cand --resolution 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)'
+            cand --limit 'Print at most N rows (a longer answer is summarized by file first)'
+            cand --offset 'Skip the first N rows (to page through a long answer)'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --json 'Print as JSON on stdout'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;log'= {
+            cand --since 'Only commits authored at or after DATE (2024-03-01, yesterday, "3 months ago")'
+            cand --until 'Only commits authored at or before DATE'
+            cand --author 'Only commits whose author name or email contains NAME (any case)'
+            cand --grep 'Only commits whose message contains TEXT (any case)'
+            cand -n 'At most N commits'
+            cand --limit 'At most N commits'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --json 'Print as JSON on stdout'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;search'= {
+            cand --mode 'lexical (BM25 over code-aware tokens), semantic (embeddings) or hybrid (both, fused); default from `search.mode`'
+            cand -k 'Show this many hits (default from `search.k`)'
+            cand --k 'Show this many hits (default from `search.k`)'
+            cand --lang 'Only files of this language (e.g. rust, python, markdown)'
+            cand --path 'Only files whose path matches this glob (e.g. ''src/**/*.rs'')'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --json 'Print as JSON on stdout'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;eval'= {
+            cand -k 'Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists)'
+            cand --k 'Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists)'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --json 'Print one JSON document on stdout: metrics overall, per intent and per question'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;completions'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;man'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;help'= {
+            cand ask 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
+            cand index 'Index the repository (incrementally: only new and changed files are parsed)'
+            cand status 'Show what the index holds and what changed since'
+            cand graph 'Ask the code graph: callers, callees, definitions, imports, importers'
+            cand log 'The commits that changed a definition, a file or a directory, newest first'
+            cand search 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
+            cand eval 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+            cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
+            cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'llmc;help;ask'= {
+        }
+        &'llmc;help;index'= {
+        }
+        &'llmc;help;status'= {
+        }
+        &'llmc;help;graph'= {
+        }
+        &'llmc;help;log'= {
+        }
+        &'llmc;help;search'= {
+        }
+        &'llmc;help;eval'= {
+        }
+        &'llmc;help;completions'= {
+        }
+        &'llmc;help;man'= {
+        }
+        &'llmc;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,160 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_llmc_global_optspecs
+    string join \n C/dir= config= q/quiet v/verbose color= h/help V/version
+end
+
+function __fish_llmc_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_llmc_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_llmc_using_subcommand
+    set -l cmd (__fish_llmc_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c llmc -n "__fish_llmc_needs_command" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_needs_command" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_needs_command" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_needs_command" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_needs_command" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_needs_command" -s V -l version -d 'Print version'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "ask" -d 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "index" -d 'Index the repository (incrementally: only new and changed files are parsed)'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "status" -d 'Show what the index holds and what changed since'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "graph" -d 'Ask the code graph: callers, callees, definitions, imports, importers'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -s k -l k -d 'Show this many sources (default from `ask.k`)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l json -d 'Print one JSON document on stdout (documented in the README)'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l trace -d 'Show every stage\'s decision, reasons and milliseconds'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-refresh -d 'Answer from the index as it is, even if files changed since it was built'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-cache -d 'Neither read nor write the answer cache'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-llm -d 'Do not call the configured LLM: the programmatic answer only'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand index" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand index" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand index" -l rebuild -d 'Start over from an empty index (also repairs a corrupt or outdated one)'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -l json -d 'Print the run\'s statistics as JSON on stdout'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand status" -l max-changed -d 'List at most this many changed files (all with --json)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand status" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand status" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand status" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand status" -l json -d 'Print as JSON on stdout'
+complete -c llmc -n "__fish_llmc_using_subcommand status" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand status" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l depth -d 'Follow edges transitively up to N levels (cycles are cut)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "exact\t''
+import\t''
+scope\t''
+name-only\t''"
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l limit -d 'Print at most N rows (a longer answer is summarized by file first)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l json -d 'Print as JSON on stdout'
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l since -d 'Only commits authored at or after DATE (2024-03-01, yesterday, "3 months ago")' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l until -d 'Only commits authored at or before DATE' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l author -d 'Only commits whose author name or email contains NAME (any case)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l grep -d 'Only commits whose message contains TEXT (any case)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -s n -l limit -d 'At most N commits' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l json -d 'Print as JSON on stdout'
+complete -c llmc -n "__fish_llmc_using_subcommand log" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand log" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l mode -d 'lexical (BM25 over code-aware tokens), semantic (embeddings) or hybrid (both, fused); default from `search.mode`' -r -f -a "lexical\t''
+semantic\t''
+hybrid\t''"
+complete -c llmc -n "__fish_llmc_using_subcommand search" -s k -l k -d 'Show this many hits (default from `search.k`)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l lang -d 'Only files of this language (e.g. rust, python, markdown)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l path -d 'Only files whose path matches this glob (e.g. \'src/**/*.rs\')' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l json -d 'Print as JSON on stdout'
+complete -c llmc -n "__fish_llmc_using_subcommand search" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand search" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -s k -l k -d 'Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -l json -d 'Print one JSON document on stdout: metrics overall, per intent and per question'
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand completions" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand completions" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand completions" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand completions" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand completions" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand man" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand man" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand man" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand man" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand man" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "ask" -d 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "index" -d 'Index the repository (incrementally: only new and changed files are parsed)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "status" -d 'Show what the index holds and what changed since'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "graph" -d 'Ask the code graph: callers, callees, definitions, imports, importers'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,198 @@
+//! The committed shell completions and man page: current with the clap definition, printed
+//! by the binary, and loadable by the shells and `man` that are installed here.
+//!
+//! Regenerate them after changing `src/cli.rs` with
+//! `LLMC_UPDATE_GENERATED=1 cargo test --test integration generated`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::{Scratch, stderr, stdout};
+
+const REGENERATE: &str = "LLMC_UPDATE_GENERATED=1 cargo test --test integration generated";
+
+fn source_tree() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+fn committed(rel: &str) -> PathBuf {
+    source_tree().join(rel)
+}
+
+#[test]
+fn generated_files_are_current() {
+    let update = std::env::var_os("LLMC_UPDATE_GENERATED").is_some_and(|v| !v.is_empty());
+    let mut stale = Vec::new();
+    for (rel, text) in llmc::docs::generated() {
+        let path = committed(&rel);
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        if on_disk == text {
+            continue;
+        }
+        if update {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).expect("mkdir");
+            }
+            std::fs::write(&path, &text).expect("write generated file");
+            eprintln!("rewrote {rel}");
+        } else {
+            stale.push(rel);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale generated files {stale:?}: the clap definition changed; regenerate them with `{REGENERATE}` and commit the result"
+    );
+}
+
+/// Runs the binary where no repository is and a broken `llmc.toml` lies: describing
+/// llmc needs neither.
+fn llmc_anywhere(args: &[&str]) -> std::process::Output {
+    let dir = Scratch::empty();
+    dir.write("llmc.toml", "this is [not toml\n");
+    dir.llmc(args)
+}
+
+#[test]
+fn the_binary_prints_the_committed_scripts_and_man_page() {
+    for (shell, file) in [
+        ("bash", "completions/llmc.bash"),
+        ("zsh", "completions/_llmc"),
+        ("fish", "completions/llmc.fish"),
+        ("powershell", "completions/_llmc.ps1"),
+        ("elvish", "completions/llmc.elv"),
+    ] {
+        let out = llmc_anywhere(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let want = std::fs::read_to_string(committed(file)).expect("committed script");
+        assert_eq!(stdout(&out), want, "{file} is stale: run `{REGENERATE}`");
+    }
+    let out = llmc_anywhere(&["man"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let want = std::fs::read_to_string(committed("man/llmc.1")).expect("committed man page");
+    assert_eq!(
+        stdout(&out),
+        want,
+        "man/llmc.1 is stale: run `{REGENERATE}`"
+    );
+
+    let out = llmc_anywhere(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("possible values"), "{}", stderr(&out));
+}
+
+/// Whether `program` runs here; if not, says so and the caller skips its check.
+fn installed(program: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("note: {program} is not installed; its check is skipped");
+    }
+    found
+}
+
+fn run(program: &str, args: &[&str]) -> std::process::Output {
+    Command::new(program)
+        .args(args)
+        .env("TERM", "dumb")
+        .output()
+        .expect("shell runs")
+}
+
+#[test]
+fn bash_loads_the_script_and_completes_subcommands_and_values() {
+    if !installed("bash") {
+        return;
+    }
+    let script = committed("completions/llmc.bash");
+    let probe = format!(
+        "set -e; source '{}'; complete -p llmc; \
+         COMP_WORDS=(llmc gr); COMP_CWORD=1; COMP_LINE='llmc gr'; COMP_POINT=7; _llmc llmc gr llmc; \
+         echo \"subcommands: ${{COMPREPLY[*]}}\"; \
+         COMP_WORDS=(llmc --color ''); COMP_CWORD=2; COMP_LINE='llmc --color '; COMP_POINT=13; _llmc llmc '' --color; \
+         echo \"colors: ${{COMPREPLY[*]}}\"",
+        script.display()
+    );
+    let out = run("bash", &["--norc", "--noprofile", "-c", &probe]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}{}", text, stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(text.contains("-F _llmc llmc"), "{text}");
+    assert!(text.contains("subcommands: graph"), "{text}");
+    assert!(text.contains("colors: auto always never"), "{text}");
+}
+
+#[test]
+fn zsh_loads_the_script_as_the_completion_for_llmc() {
+    if !installed("zsh") {
+        return;
+    }
+    let script = committed("completions/_llmc");
+    let out = run("zsh", &["-n", &script.display().to_string()]);
+    assert!(out.status.success(), "syntax: {}", stderr(&out));
+    let probe = format!(
+        "autoload -Uz compinit && compinit -u -D && source '{}' && print -r -- \"llmc -> $_comps[llmc]\" && whence -w _llmc",
+        script.display()
+    );
+    let out = run("zsh", &["-f", "-c", &probe]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}{}", text, stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(text.contains("llmc -> _llmc"), "{text}");
+    assert!(text.contains("_llmc: function"), "{text}");
+}
+
+#[test]
+fn fish_loads_the_script_and_completes_subcommands() {
+    if !installed("fish") {
+        return;
+    }
+    let script = committed("completions/llmc.fish");
+    let probe = format!(
+        "source '{}'; and complete -C 'llmc gr'; and complete -C 'llmc status --color '; \
+         and complete -C 'llmc graph --resolution '",
+        script.display()
+    );
+    let out = run("fish", &["--no-config", "-c", &probe]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}{}", text, stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert!(text.lines().any(|l| l.starts_with("graph\t")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("always\t")), "{text}");
+    assert!(text.lines().any(|l| l == "name-only"), "{text}");
+}
+
+#[test]
+fn the_man_page_renders_without_warnings() {
+    let page = committed("man/llmc.1");
+    if installed("groff") {
+        let out = run(
+            "groff",
+            &["-man", "-Tutf8", "-ww", "-z", &page.display().to_string()],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).is_empty(), "groff warns: {}", stderr(&out));
+    }
+    if installed("man") {
+        let out = Command::new("man")
+            .args(["-l", &page.display().to_string()])
+            .env("MANPAGER", "cat")
+            .env("MANWIDTH", "80")
+            .output()
+            .expect("man runs");
+        let text = stdout(&out);
+        assert!(out.status.success(), "{}", stderr(&out));
+        for needle in [
+            "NAME",
+            "llmc index",
+            "llmc graph",
+            "--since",
+            "EXIT STATUS",
+            "NO_COLOR",
+        ] {
+            assert!(text.contains(needle), "no {needle:?} in\n{text}");
+        }
+    }
+}
