@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 
+use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::ask::{self, AskRequest, Freshness, Outcome};
 use crate::cli::AskArgs;
@@ -43,9 +44,14 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         print_json(serde_json::to_value(&outcome)?)?;
     } else {
         for w in &outcome.warnings {
-            ctx.note(&format!("warning: {w}"));
+            ctx.warn(w);
         }
-        print_out(&render(&outcome, args.trace))?;
+        print_out(&render(&outcome, args.trace, ctx.out))?;
+        if ctx.verbose {
+            for t in &outcome.trace {
+                ctx.detail(&format!("{}: {:.2} ms", t.stage, t.ms));
+            }
+        }
     }
     Ok(if outcome.status == "answered" {
         Exit::Ok
@@ -97,9 +103,7 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
         });
     }
     if !opts.refresh && store.is_some() {
-        ctx.note(
-            "warning: files changed since the index; answering from it as it is (--no-refresh)",
-        );
+        ctx.warn("files changed since the index; answering from it as it is (--no-refresh)");
         return Ok(Freshness {
             indexed_at: store.as_ref().and_then(indexed_at),
             stale: true,
@@ -115,9 +119,7 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
         &bar,
     )?;
     if let Err(e) = crate::root::exclude_store(&ctx.root) {
-        ctx.note(&format!(
-            "warning: could not add .llmc/ to .git/info/exclude: {e:#}"
-        ));
+        ctx.warn(&format!("could not add .llmc/ to .git/info/exclude: {e:#}"));
     }
     let refreshed = stats.parsed + stats.deleted;
     if refreshed > 0 {
@@ -135,7 +137,7 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
 }
 
 /// The human rendering.
-pub fn render(o: &Outcome, trace: bool) -> String {
+pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
     let mut s = String::new();
     if let Some(a) = &o.answer {
         if let Some(syn) = &a.synthesis {
@@ -143,20 +145,21 @@ pub fn render(o: &Outcome, trace: bool) -> String {
             if !syn.grounded {
                 let _ = writeln!(
                     s,
-                    "\n[!] This answer failed the grounding check ({}): trust the sources below, not the prose.",
+                    "\n{} ({}): trust the sources below, not the prose.",
+                    style.warn("[!] This answer failed the grounding check"),
                     syn.problems.join("; ")
                 );
             }
-            let _ = writeln!(s, "\nFrom the index:");
+            let _ = writeln!(s, "\n{}", style.header("From the index:"));
         }
         let _ = writeln!(s, "{}", a.text);
     }
     if let Some(ab) = &o.abstention {
-        let _ = writeln!(s, "Not answered. {}", ab.message);
+        let _ = writeln!(s, "{} {}", style.warn("Not answered."), ab.message);
         if !ab.nearest.is_empty() {
-            let _ = writeln!(s, "\nNearest:");
+            let _ = writeln!(s, "\n{}", style.header("Nearest:"));
             for c in &ab.nearest {
-                let _ = writeln!(s, "  {}", source_line(c));
+                let _ = writeln!(s, "  {}", source_line(c, style));
             }
         }
         if !ab.try_identifiers.is_empty() {
@@ -164,7 +167,7 @@ pub fn render(o: &Outcome, trace: bool) -> String {
         }
     }
     if !o.sources.is_empty() {
-        let _ = writeln!(s, "\nSources:");
+        let _ = writeln!(s, "\n{}", style.header("Sources:"));
         for (i, c) in o.sources.iter().enumerate() {
             let routes: Vec<String> = c
                 .evidence
@@ -173,10 +176,10 @@ pub fn render(o: &Outcome, trace: bool) -> String {
                 .collect();
             let _ = writeln!(
                 s,
-                "  [{}] {}  [{}]",
+                "  [{}] {}  {}",
                 i + 1,
-                source_line(c),
-                routes.join(" ")
+                source_line(c, style),
+                style.dim(&format!("[{}]", routes.join(" ")))
             );
         }
     }
@@ -203,7 +206,7 @@ pub fn render(o: &Outcome, trace: bool) -> String {
     }
     let _ = writeln!(s, "{fresh}");
     if trace {
-        let _ = writeln!(s, "\nTrace:");
+        let _ = writeln!(s, "\n{}", style.header("Trace:"));
         for t in &o.trace {
             let _ = writeln!(s, "  {:<16} {:>8.2} ms  {}", t.stage, t.ms, t.decision);
             for r in &t.reasons {
@@ -214,8 +217,8 @@ pub fn render(o: &Outcome, trace: bool) -> String {
     s
 }
 
-fn source_line(c: &ask::Candidate) -> String {
-    let mut s = format!("{}:{}-{}", c.path, c.start_line, c.end_line);
+fn source_line(c: &ask::Candidate, style: Style) -> String {
+    let mut s = style.path(&format!("{}:{}-{}", c.path, c.start_line, c.end_line));
     if let Some(sym) = &c.symbol {
         let _ = write!(s, "  {sym} ({})", c.kind);
     }
