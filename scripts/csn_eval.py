@@ -11,6 +11,17 @@ each index.
 
     cargo build --release
     python3 scripts/csn_eval.py [--llmc target/release/llmc] [--queries 500] [--bench 30]
+
+Queries are shuffled with seed 0 before --offset and --queries slice them, so two runs
+whose [offset, offset + queries) ranges do not overlap use disjoint queries (tune on one,
+report on the other). For a sweep of search-time settings, keep the copies and pass the
+settings through to llmc, e.g.
+
+    python3 scripts/csn_eval.py --offset 400 --queries 300 --keep /tmp/csn \
+        --modes hybrid --config search.lexical_weight=1.5 --config search.candidates=20
+
+With --keep, a copy that already holds a file with the same content is not rewritten, so
+the second run's `llmc index` finds nothing to do.
 """
 
 import argparse
@@ -111,10 +122,7 @@ def build_copies(stdlib, work):
         except (SyntaxError, UnicodeDecodeError, ValueError):
             continue
         for target, text in ((with_docs, source), (no_docs, blank_docstrings(source, tree))):
-            dest = os.path.join(target, rel)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            with open(dest, "w", encoding="utf-8") as f:
-                f.write(text)
+            write_if_changed(os.path.join(target, rel), text)
         for q, node in qualnames(tree):
             doc = ast.get_docstring(node)
             if not doc or node.body[0].lineno == node.lineno:
@@ -126,13 +134,26 @@ def build_copies(stdlib, work):
     return with_docs, no_docs, queries
 
 
+def write_if_changed(dest, text):
+    """Writes `text` to `dest` unless it already holds it (its mtime then stays)."""
+    try:
+        with open(dest, encoding="utf-8", newline="") as f:
+            if f.read() == text:
+                return
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+
+
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
 def index(llmc, repo):
     started = time.perf_counter()
-    out = run([llmc, "-C", repo, "index", "--json"])
+    out = run(llmc + ["-C", repo, "index", "--json"])
     if out.returncode != 0:
         sys.exit(f"llmc index failed in {repo}: {out.stderr}")
     stats = json.loads(out.stdout)
@@ -150,7 +171,7 @@ def rank_of(hits, want):
 def evaluate(llmc, repo, queries, mode):
     rr, found = 0.0, 0
     for q in queries:
-        out = run([llmc, "-C", repo, "search", "--json", "--mode", mode, "--k", "10", q["query"]])
+        out = run(llmc + ["-C", repo, "search", "--json", "--mode", mode, "--k", "10", q["query"]])
         if out.returncode not in (0, 1):
             sys.exit(f"llmc search failed: {out.stderr}")
         r = rank_of(json.loads(out.stdout)["hits"], q)
@@ -176,8 +197,26 @@ def main():
     ap.add_argument("--offset", type=int, default=0, help="skip this many sampled queries")
     ap.add_argument("--bench", type=int, default=0, help="timed searches per mode")
     ap.add_argument("--keep", help="build the copies here and keep them")
+    ap.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="passed to every llmc run as --config KEY=VALUE (repeatable)",
+    )
+    ap.add_argument(
+        "--modes",
+        default="lexical,semantic,hybrid",
+        help="comma-separated search modes to evaluate and time",
+    )
     args = ap.parse_args()
-    llmc = os.path.abspath(args.llmc)
+    modes = [m for m in args.modes.split(",") if m]
+    for m in modes:
+        if m not in ("lexical", "semantic", "hybrid"):
+            ap.error(f"unknown mode {m!r}")
+    llmc = [os.path.abspath(args.llmc)]
+    for kv in args.config:
+        llmc += ["--config", kv]
     stdlib = sysconfig.get_paths()["stdlib"]
     work = args.keep or tempfile.mkdtemp(prefix="llmc-csn-")
     try:
@@ -185,7 +224,13 @@ def main():
         random.Random(0).shuffle(queries)
         queries = queries[args.offset : args.offset + args.queries]
         print(f"stdlib {stdlib}: {len(queries)} queries", flush=True)
-        report = {"stdlib": stdlib, "queries": len(queries), "copies": {}}
+        report = {
+            "stdlib": stdlib,
+            "offset": args.offset,
+            "queries": len(queries),
+            "config": args.config,
+            "copies": {},
+        }
         for name, repo in (("with_docs", with_docs), ("no_docs", no_docs)):
             stats = index(llmc, repo)
             store = os.path.join(repo, ".llmc")
@@ -202,11 +247,16 @@ def main():
                 "files": stats["files"],
                 "chunks": stats["chunks"],
                 "index_seconds": round(stats["wall_seconds"], 2),
-                "embed_seconds": round(stats["search"]["vectors"]["embed_seconds"], 2),
+                # A run that found nothing to do (a kept copy) reports no search stats.
+                "embed_seconds": (
+                    round(stats["search"]["vectors"]["embed_seconds"], 2)
+                    if stats.get("search")
+                    else None
+                ),
                 "bytes": sizes,
                 "modes": {},
             }
-            for mode in ("lexical", "semantic", "hybrid"):
+            for mode in modes:
                 entry["modes"][mode] = evaluate(llmc, repo, queries, mode)
                 m = entry["modes"][mode]
                 print(
@@ -215,11 +265,11 @@ def main():
                 )
             if args.bench and name == "with_docs":
                 entry["search_ms_median"] = {}
-                for mode in ("lexical", "semantic", "hybrid"):
+                for mode in modes:
                     times = []
                     for q in queries[: args.bench]:
                         t = time.perf_counter()
-                        run([llmc, "-C", repo, "search", "--mode", mode, "--k", "10", q["query"]])
+                        run(llmc + ["-C", repo, "search", "--mode", mode, "--k", "10", q["query"]])
                         times.append((time.perf_counter() - t) * 1000)
                     entry["search_ms_median"][mode] = round(statistics.median(times), 1)
                 print(f"{name:9} search medians (ms): {entry['search_ms_median']}", flush=True)

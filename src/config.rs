@@ -222,9 +222,9 @@ impl Default for SearchConfig {
             mode: "hybrid".into(),
             k: 10,
             rrf_k: 60.0,
-            lexical_weight: 1.0,
+            lexical_weight: 2.0,
             semantic_weight: 1.0,
-            candidates: 50,
+            candidates: 100,
             delta_max: 2000,
             hnsw_min_vectors: 0,
         }
