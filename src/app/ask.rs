@@ -110,6 +110,7 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
             ..Freshness::default()
         });
     }
+    let first = store.is_none();
     drop(store);
     let bar = Bar::new(!ctx.quiet && opts.bar, !ctx.quiet);
     let stats = index::run_with(
@@ -122,7 +123,9 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
         ctx.warn(&format!("could not add .llmc/ to .git/info/exclude: {e:#}"));
     }
     let refreshed = stats.parsed + stats.deleted;
-    if refreshed > 0 {
+    if first {
+        ctx.note(&stats.summary());
+    } else if refreshed > 0 {
         ctx.note(&format!(
             "re-indexed {refreshed} changed file(s) first ({:.2} s)",
             stats.seconds
@@ -132,6 +135,7 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
     Ok(Freshness {
         indexed_at: indexed_at(&store),
         refreshed_files: refreshed,
+        built: first,
         ..Freshness::default()
     })
 }
@@ -191,7 +195,9 @@ pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
     );
     let f = &o.freshness;
     let mut fresh = format!("Index: generation {}", f.generation);
-    if f.refreshed_files > 0 {
+    if f.built {
+        fresh.push_str(", built for this question");
+    } else if f.refreshed_files > 0 {
         let _ = write!(
             fresh,
             ", {} changed file(s) re-indexed first",

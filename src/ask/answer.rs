@@ -34,7 +34,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     }
     let mut kinds: Vec<&str> = Vec::new();
     let mut text = String::new();
-    for &intent in &state.classification.intents {
+    for intent in state.classification.intents.clone() {
         let section = match intent {
             Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports => {
                 let facts: Vec<&GraphFact> =
@@ -44,6 +44,19 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
                 } else {
                     kinds.push("graph");
                     Some(facts.iter().map(|f| graph_text(f)).collect::<String>())
+                }
+            }
+            Intent::Compare => {
+                let defs: Vec<&GraphFact> = best
+                    .graph
+                    .iter()
+                    .filter(|f| f.intent == Intent::Definition && !f.definitions.is_empty())
+                    .collect();
+                if defs.len() < 2 {
+                    None
+                } else {
+                    kinds.push("graph");
+                    Some(compare_text(state, &defs))
                 }
             }
             Intent::History => {
@@ -120,12 +133,22 @@ fn graph_text(f: &GraphFact) -> String {
         }
     };
     match f.intent {
+        Intent::Callers if f.rows.is_empty() => {
+            let _ = writeln!(
+                s,
+                "{what} is not called anywhere in the repository (an entry point, called only \
+                 from outside, or unused)."
+            );
+        }
         Intent::Callers => {
             let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
             }
             s.push_str(&more(f.rows.len()));
+        }
+        Intent::Callees if f.rows.is_empty() => {
+            let _ = writeln!(s, "{what} calls nothing.");
         }
         Intent::Callees => {
             let _ = writeln!(s, "{what} makes {} call(s):", f.rows.len());
@@ -152,6 +175,30 @@ fn graph_text(f: &GraphFact) -> String {
                     "{} is a {} defined at {}:{}-{}",
                     d.symbol, d.kind, d.path, d.line, d.end_line
                 );
+            }
+        }
+    }
+    s
+}
+
+/// Both sides of a comparison: what each is, where, and its first line.
+fn compare_text(state: &mut State, facts: &[&GraphFact]) -> String {
+    let names: Vec<String> = facts.iter().map(|f| format!("`{}`", f.target)).collect();
+    let mut s = format!("Comparing {}:\n", names.join(" and "));
+    for f in facts {
+        for d in f.definitions.iter().take(3) {
+            let _ = writeln!(
+                s,
+                "  {} — {} at {}:{}-{} ({} lines)",
+                d.symbol,
+                d.kind,
+                d.path,
+                d.line,
+                d.end_line,
+                d.end_line.saturating_sub(d.line) + 1
+            );
+            if let Some(first) = state.text.lines(&d.path, d.line, d.line).first() {
+                let _ = writeln!(s, "      {}", clip(first.trim()));
             }
         }
     }

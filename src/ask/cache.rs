@@ -33,8 +33,13 @@ pub fn key(req: &AskRequest, config: &Config) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
+    // Another build of llmc may answer differently: its size and time are in the key.
+    let build = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
+        .unwrap_or_default();
     let material = format!(
-        "{}|{CACHE_VERSION}\n{question}\n{:?}|{}\n{}",
+        "{}|{CACHE_VERSION}|{build}\n{question}\n{:?}|{}\n{}",
         env!("CARGO_PKG_VERSION"),
         req.k,
         req.no_llm,

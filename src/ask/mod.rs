@@ -165,6 +165,9 @@ pub struct Freshness {
     pub indexed_at: Option<String>,
     /// Files re-indexed before answering.
     pub refreshed_files: u64,
+    /// There was no index: it was built for this question.
+    #[serde(default)]
+    pub built: bool,
     /// Files changed on disk since the index and not re-indexed (`--no-refresh`).
     pub stale: bool,
 }
