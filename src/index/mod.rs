@@ -23,7 +23,8 @@ use serde::Serialize;
 use crate::config::{Config, IndexConfig};
 use crate::model::{Chunk, Symbol};
 use crate::progress::Progress;
-use crate::search::sync::{SearchStats, SearchSync, SearchWriter};
+use crate::search::embed::Embedder;
+use crate::search::sync::{self, Embedded, SearchStats, SearchSync, SearchWriter};
 use crate::store::{FileRow, FileState, Store, Writer, flags};
 use chunk::ChunkConfig;
 use lang::FileLang;
@@ -166,6 +167,8 @@ pub struct IndexedFile {
     pub chunks: Vec<Chunk>,
     /// Call sites and imports, for the code graph.
     pub refs: refs::FileRefs,
+    /// The chunks' vectors, when the embedder runs in the parse workers.
+    pub vectors: Option<Embedded>,
 }
 
 /// Runs an index of `root` into its store, with default settings beside `cfg`.
@@ -257,6 +260,8 @@ pub fn run_with(
     let (tx, rx) = mpsc::sync_channel::<Outcome>(256);
     let to_check = &to_check;
     let known = &known;
+    let pool = &pool;
+    let inline = search.inline_embedder();
     std::thread::scope(|scope| -> Result<()> {
         scope.spawn(move || {
             pool.install(|| {
@@ -265,7 +270,7 @@ pub fn run_with(
                     .with_max_len(1)
                     .for_each_with(tx, |tx, f| {
                         let existing = known.get(&f.rel);
-                        let _ = tx.send(process(f, existing, chunk_cfg));
+                        let _ = tx.send(process(f, existing, chunk_cfg, inline));
                     });
             });
         });
@@ -313,7 +318,14 @@ pub fn run_with(
                         &f.refs,
                     )?;
                     affected.files.insert(file_id);
-                    search_writer.add_file(&f.rel, f.lang, &ids, &f.chunks, &f.symbols)?;
+                    search_writer.add_file(
+                        &f.rel,
+                        f.lang,
+                        &ids,
+                        &f.chunks,
+                        &f.symbols,
+                        f.vectors.as_ref(),
+                    )?;
                 }
             }
         }
@@ -338,7 +350,7 @@ pub fn run_with(
     // The code graph: resolve every call and import against what is now stored.
     if changed {
         let t = Instant::now();
-        graph::resolve(writer.conn(), root, &affected).context("resolving the code graph")?;
+        graph::resolve(writer.conn(), root, &affected, pool).context("resolving the code graph")?;
         stats.graph_seconds = t.elapsed().as_secs_f64();
     }
     if changed {
@@ -383,8 +395,14 @@ thread_local! {
     static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
 }
 
-/// Reads, hashes and, when the content changed, parses and chunks one file.
-fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig) -> Outcome {
+/// Reads, hashes and, when the content changed, parses and chunks one file (and embeds
+/// its chunks with `inline`, when given).
+fn process(
+    f: &WalkedFile,
+    existing: Option<&FileState>,
+    chunk_cfg: ChunkConfig,
+    inline: Option<&dyn Embedder>,
+) -> Outcome {
     let bytes = match std::fs::read(&f.abs) {
         Ok(b) => b,
         Err(_) => return Outcome::Skipped(SkipReason::Unreadable, existing.map(|e| e.id)),
@@ -402,7 +420,7 @@ fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig)
             mtime_ns: f.mtime_ns,
         };
     }
-    Outcome::Indexed(Box::new(index_bytes(
+    let mut file = index_bytes(
         &f.rel,
         bytes,
         hash,
@@ -410,7 +428,12 @@ fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig)
         f.mtime_ns,
         existing.map(|e| e.id),
         chunk_cfg,
-    )))
+    );
+    // A failure here is not the file's: the write loop embeds the chunks again and
+    // reports it.
+    file.vectors =
+        inline.and_then(|e| sync::embed_chunks(e, &f.rel, &file.chunks, &file.symbols).ok());
+    Outcome::Indexed(Box::new(file))
 }
 
 /// Derives symbols and chunks from one file's content.
@@ -467,6 +490,7 @@ pub fn index_bytes(
         symbols,
         chunks,
         refs: file_refs,
+        vectors: None,
     }
 }
 

@@ -17,6 +17,13 @@ pub trait Embedder: Send + Sync {
 
     /// One vector per text, in order, each L2-normalized.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+
+    /// Whether the embedder is local and cheap enough to run in an index run's parse
+    /// workers, one file's chunks at a time (the built-in one). One that batches
+    /// requests over the network says no and is fed from the write loop instead.
+    fn inline(&self) -> bool {
+        false
+    }
 }
 
 /// The embedder the configuration names.
@@ -117,6 +124,10 @@ impl Embedder for HashEmbedder {
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         Ok(texts.par_iter().map(|t| self.embed_one(t)).collect())
+    }
+
+    fn inline(&self) -> bool {
+        true
     }
 }
 
