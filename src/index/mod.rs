@@ -55,6 +55,8 @@ pub struct IndexStats {
     pub seconds: f64,
     /// Of `seconds`, the code graph's cross-file resolution.
     pub graph_seconds: f64,
+    /// Where `seconds` went, stage by stage.
+    pub stages: StageSeconds,
     /// The history ingested in the same run.
     pub history: crate::history::HistoryStats,
     /// What the lexical and vector indexes did (absent when nothing changed).
@@ -93,6 +95,22 @@ impl IndexStats {
         }
         s
     }
+}
+
+/// The wall-clock seconds of an index run's stages, in the order they run.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct StageSeconds {
+    /// Opening the store and the search indexes, walking and comparing with the store.
+    pub plan: f64,
+    /// Reading, parsing, chunking and embedding the files (in the workers) while the
+    /// write loop stores them and feeds the search indexes.
+    pub files: f64,
+    pub history: f64,
+    pub graph: f64,
+    /// Committing the vector and lexical indexes (tantivy finishes indexing and merging).
+    pub search_commit: f64,
+    /// Committing the store (and building its secondary indexes on a fresh store).
+    pub store_commit: f64,
 }
 
 /// What differs between the files on disk and the store.
@@ -228,6 +246,7 @@ pub fn run_with(
         skipped: plan.skipped.clone(),
         seconds: 0.0,
         graph_seconds: 0.0,
+        stages: StageSeconds::default(),
         history: crate::history::HistoryStats::default(),
         search: None,
     };
@@ -236,6 +255,8 @@ pub fn run_with(
         .num_threads(cfg.worker_threads())
         .build()
         .context("starting the parser threads")?;
+    stats.stages.plan = started.elapsed().as_secs_f64();
+    let stage = Instant::now();
     progress.start("indexing", plan.to_check.len() as u64);
     let writer = store.begin()?;
     if rebuild {
@@ -331,6 +352,8 @@ pub fn run_with(
         }
         Ok(())
     })?;
+    stats.stages.files = stage.elapsed().as_secs_f64();
+    let stage = Instant::now();
     // History: the commits HEAD reaches that the store has not seen, in the same
     // transaction, so a reader sees files and history of one generation.
     stats.history = crate::history::ingest(
@@ -344,6 +367,7 @@ pub fn run_with(
     )
     .context("reading the git history")?;
     changed |= stats.history.new_commits > 0 || stats.history.dropped_commits > 0;
+    stats.stages.history = stage.elapsed().as_secs_f64();
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -352,21 +376,26 @@ pub fn run_with(
         let t = Instant::now();
         graph::resolve(writer.conn(), root, &affected, pool).context("resolving the code graph")?;
         stats.graph_seconds = t.elapsed().as_secs_f64();
+        stats.stages.graph = stats.graph_seconds;
     }
     if changed {
         stats.generation = old_generation + 1;
         writer.set_meta("generation", &stats.generation.to_string())?;
         writer.set_meta("indexed_at", &now.to_string())?;
         // search: committed before the store, so the store never runs ahead of them.
+        let t = Instant::now();
         let mut s = search_writer.commit(stats.generation)?;
+        stats.stages.search_commit = t.elapsed().as_secs_f64();
         s.rebuilt = search_stale;
         stats.search = Some(s);
     }
     writer.set_meta("checked_at", &now.to_string())?;
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
     writer.set_meta("llmc_version", env!("CARGO_PKG_VERSION"))?;
+    let t = Instant::now();
     writer.commit()?;
     let store = store.publish()?;
+    stats.stages.store_commit = t.elapsed().as_secs_f64();
     progress.finish();
 
     let (files, symbols, chunks) = store.read(|c| {
