@@ -103,7 +103,7 @@ impl HashEmbedder {
     }
 
     /// One word's features in the order they are added to the vector.
-    fn word_features(&self, word: &str) -> Box<[(u32, f32)]> {
+    fn word_features(&self, word: &str) -> Features {
         let mut out = Vec::new();
         let mut buf = String::new();
         let parts = split_identifier(word);
@@ -153,21 +153,26 @@ fn apply(v: &mut [f32], features: &[(u32, f32)]) {
     }
 }
 
+/// A word's features: (dimension, signed weight) in the order they are added.
+type Features = Box<[(u32, f32)]>;
+
 /// Words whose features were computed on this thread: code repeats its identifiers, and
 /// hashing a word's n-grams is most of the embedder's work.
 struct WordCache {
     dim: usize,
-    words: HashMap<Box<str>, Box<[(u32, f32)]>, Xxh3DefaultBuilder>,
+    words: HashMap<Box<str>, Features, Xxh3DefaultBuilder>,
 }
 
 /// Past this many words the cache starts over (a few MB per thread).
 const WORD_CACHE_MAX: usize = 32_768;
 
 thread_local! {
-    static WORD_CACHE: RefCell<WordCache> = RefCell::new(WordCache {
-        dim: 0,
-        words: HashMap::with_hasher(Xxh3DefaultBuilder),
-    });
+    static WORD_CACHE: RefCell<WordCache> = const {
+        RefCell::new(WordCache {
+            dim: 0,
+            words: HashMap::with_hasher(Xxh3DefaultBuilder),
+        })
+    };
 }
 
 impl Embedder for HashEmbedder {
