@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use anyhow::Result;
+use rayon::prelude::*;
 use rusqlite::{Connection, params};
 
 use super::lang::Lang;
@@ -170,10 +171,23 @@ struct Graph {
     /// Per file: which Rust crate (by `src` root) it belongs to.
     crate_of: Vec<usize>,
     scopes: Vec<FileScope>,
+    /// Store ids → positions in `files` and `syms`.
+    file_index: HashMap<i64, usize>,
+    sym_index: HashMap<i64, usize>,
 }
 
-/// Resolves every call and import in the store (inside the index run's transaction).
-pub fn resolve(conn: &Connection, root: &Path, affected: &Affected) -> Result<ResolveStats> {
+/// Calls read, resolved (in parallel) and written back at a time, so resolution never
+/// holds every call site of a large repository in memory.
+const CALL_BATCH: usize = 8192;
+
+/// Resolves every call and import in the store (inside the index run's transaction),
+/// computing outcomes on `pool`.
+pub fn resolve(
+    conn: &Connection,
+    root: &Path,
+    affected: &Affected,
+    pool: &rayon::ThreadPool,
+) -> Result<ResolveStats> {
     let mut g = load(conn, root)?;
     let imports = load_imports(conn, &g)?;
     let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
@@ -229,27 +243,48 @@ pub fn resolve(conn: &Connection, root: &Path, affected: &Affected) -> Result<Re
         }
     }
     let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
-    let calls = if selective {
-        load_affected_calls(conn, &g, &files, &affected.names)?
-    } else {
-        load_calls(conn, &g, "")?
-    };
     let mut stats = ResolveStats::default();
     let mut update = conn.prepare_cached(
         "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5 WHERE id = ?1",
     )?;
-    for c in &calls {
-        stats.calls += 1;
-        let o = g.resolve_call(c, 0);
-        let new = (
-            o.callee.map(|s| g.syms[s].id),
-            Some(o.resolution.to_string()),
-            o.candidates as i64,
-            o.external.clone(),
-        );
-        if new != c.old {
-            update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
-            stats.updated += 1;
+    let g = &g;
+    let mut apply = |calls: &[CallRow]| -> Result<()> {
+        let outcomes: Vec<Outcome> =
+            pool.install(|| calls.par_iter().map(|c| g.resolve_call(c, 0)).collect());
+        for (c, o) in calls.iter().zip(outcomes) {
+            stats.calls += 1;
+            let new = (
+                o.callee.map(|s| g.syms[s].id),
+                Some(o.resolution),
+                o.candidates as i64,
+                o.external,
+            );
+            if (new.0, new.1, new.2, &new.3) != (c.old.0, c.old.1.as_deref(), c.old.2, &c.old.3) {
+                update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
+                stats.updated += 1;
+            }
+        }
+        Ok(())
+    };
+    if selective {
+        let calls = load_affected_calls(conn, g, &files, &affected.names)?;
+        for batch in calls.chunks(CALL_BATCH) {
+            apply(batch)?;
+        }
+    } else {
+        // Every call, a batch at a time in id order: each batch is read completely
+        // before its updates are written.
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {CALL_COLUMNS} FROM calls WHERE id > ?1 ORDER BY id LIMIT {CALL_BATCH}"
+        ))?;
+        let mut after = i64::MIN;
+        loop {
+            let mut batch = Vec::with_capacity(CALL_BATCH);
+            let Some(last) = read_calls(stmt.query(params![after])?, g, &mut batch)? else {
+                break;
+            };
+            apply(&batch)?;
+            after = last;
         }
     }
     Ok(stats)
@@ -386,11 +421,13 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         python_modules,
         go_modules,
         scopes: Vec::new(),
+        file_index,
+        sym_index,
     })
 }
 
 fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow>> {
-    let index: HashMap<i64, usize> = g.files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
+    let index = &g.file_index;
     let mut stmt = conn.prepare(
         "SELECT id, file_id, module, name, alias, wildcard, target_file_id FROM imports ORDER BY id",
     )?;
@@ -450,23 +487,34 @@ fn load_affected_calls(
 }
 
 fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>> {
-    let files: HashMap<i64, usize> = g.files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
-    let syms: HashMap<i64, usize> = g.syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
     let mut stmt = conn.prepare(&format!(
         "SELECT * FROM (SELECT {CALL_COLUMNS} FROM calls {filter}) ORDER BY id"
     ))?;
-    let mut rows = stmt.query([])?;
     let mut out = Vec::new();
+    read_calls(stmt.query([])?, g, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the calls of `rows` (of [`CALL_COLUMNS`]) to `out`; returns the id of the
+/// last row read, if any.
+fn read_calls(
+    mut rows: rusqlite::Rows<'_>,
+    g: &Graph,
+    out: &mut Vec<CallRow>,
+) -> Result<Option<i64>> {
+    let mut last = None;
     while let Some(r) = rows.next()? {
-        let Some(&file) = files.get(&r.get::<_, i64>(1)?) else {
+        let id: i64 = r.get(0)?;
+        last = Some(id);
+        let Some(&file) = g.file_index.get(&r.get::<_, i64>(1)?) else {
             continue;
         };
         out.push(CallRow {
-            id: r.get(0)?,
+            id,
             file,
             caller: r
                 .get::<_, Option<i64>>(2)?
-                .and_then(|c| syms.get(&c).copied()),
+                .and_then(|c| g.sym_index.get(&c).copied()),
             name: r.get(3)?,
             qualifier: r.get(4)?,
             kind: CallKind::parse(&r.get::<_, String>(5)?),
@@ -474,7 +522,7 @@ fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>
             old: (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
         });
     }
-    Ok(out)
+    Ok(last)
 }
 
 const PY_BUILTINS: &[&str] = &[

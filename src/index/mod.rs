@@ -23,7 +23,8 @@ use serde::Serialize;
 use crate::config::{Config, IndexConfig};
 use crate::model::{Chunk, Symbol};
 use crate::progress::Progress;
-use crate::search::sync::{SearchStats, SearchSync, SearchWriter};
+use crate::search::embed::Embedder;
+use crate::search::sync::{self, Embedded, SearchStats, SearchSync, SearchWriter};
 use crate::store::{FileRow, FileState, Store, Writer, flags};
 use chunk::ChunkConfig;
 use lang::FileLang;
@@ -57,6 +58,8 @@ pub struct IndexStats {
     pub files_seconds: f64,
     /// Of `seconds`, the code graph's cross-file resolution.
     pub graph_seconds: f64,
+    /// Where `seconds` went, stage by stage.
+    pub stages: StageSeconds,
     /// The history ingested in the same run.
     pub history: crate::history::HistoryStats,
     /// What the lexical and vector indexes did (absent when nothing changed).
@@ -112,6 +115,22 @@ impl IndexStats {
         }
         s
     }
+}
+
+/// The wall-clock seconds of an index run's stages, in the order they run.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct StageSeconds {
+    /// Opening the store and the search indexes, walking and comparing with the store.
+    pub plan: f64,
+    /// Reading, parsing, chunking and embedding the files (in the workers) while the
+    /// write loop stores them and feeds the search indexes.
+    pub files: f64,
+    pub history: f64,
+    pub graph: f64,
+    /// Committing the vector and lexical indexes (tantivy finishes indexing and merging).
+    pub search_commit: f64,
+    /// Committing the store (and building its secondary indexes on a fresh store).
+    pub store_commit: f64,
 }
 
 /// What differs between the files on disk and the store.
@@ -227,6 +246,8 @@ pub struct IndexedFile {
     pub chunks: Vec<Chunk>,
     /// Call sites and imports, for the code graph.
     pub refs: refs::FileRefs,
+    /// The chunks' vectors, when the embedder runs in the parse workers.
+    pub vectors: Option<Embedded>,
 }
 
 /// Runs an index of `root` into its store, with default settings beside `cfg`.
@@ -287,6 +308,7 @@ pub fn run_with(
         seconds: 0.0,
         files_seconds: 0.0,
         graph_seconds: 0.0,
+        stages: StageSeconds::default(),
         history: crate::history::HistoryStats::default(),
         search: None,
     };
@@ -295,6 +317,8 @@ pub fn run_with(
         .num_threads(cfg.worker_threads())
         .build()
         .context("starting the parser threads")?;
+    stats.stages.plan = started.elapsed().as_secs_f64();
+    let stage = Instant::now();
     progress.start("indexing", plan.to_check.len() as u64);
     let writer = store.begin()?;
     if rebuild {
@@ -319,6 +343,8 @@ pub fn run_with(
     let (tx, rx) = mpsc::sync_channel::<Outcome>(256);
     let to_check = &to_check;
     let known = &known;
+    let pool = &pool;
+    let inline = search.inline_embedder();
     std::thread::scope(|scope| -> Result<()> {
         scope.spawn(move || {
             pool.install(|| {
@@ -327,7 +353,7 @@ pub fn run_with(
                     .with_max_len(1)
                     .for_each_with(tx, |tx, f| {
                         let existing = known.get(&f.rel);
-                        let _ = tx.send(process(f, existing, chunk_cfg));
+                        let _ = tx.send(process(f, existing, chunk_cfg, inline));
                     });
             });
         });
@@ -375,13 +401,22 @@ pub fn run_with(
                         &f.refs,
                     )?;
                     affected.files.insert(file_id);
-                    search_writer.add_file(&f.rel, f.lang, &ids, &f.chunks, &f.symbols)?;
+                    search_writer.add_file(
+                        &f.rel,
+                        f.lang,
+                        &ids,
+                        &f.chunks,
+                        &f.symbols,
+                        f.vectors.as_ref(),
+                    )?;
                 }
             }
         }
         Ok(())
     })?;
     stats.files_seconds = started.elapsed().as_secs_f64();
+    stats.stages.files = stage.elapsed().as_secs_f64();
+    let stage = Instant::now();
     // History: the commits HEAD reaches that the store has not seen, in the same
     // transaction, so a reader sees files and history of one generation.
     stats.history = crate::history::ingest(
@@ -395,29 +430,35 @@ pub fn run_with(
     )
     .context("reading the git history")?;
     changed |= stats.history.new_commits > 0 || stats.history.dropped_commits > 0;
+    stats.stages.history = stage.elapsed().as_secs_f64();
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     // The code graph: resolve every call and import against what is now stored.
     if changed {
         let t = Instant::now();
-        graph::resolve(writer.conn(), root, &affected).context("resolving the code graph")?;
+        graph::resolve(writer.conn(), root, &affected, pool).context("resolving the code graph")?;
         stats.graph_seconds = t.elapsed().as_secs_f64();
+        stats.stages.graph = stats.graph_seconds;
     }
     if changed {
         stats.generation = old_generation + 1;
         writer.set_meta("generation", &stats.generation.to_string())?;
         writer.set_meta("indexed_at", &now.to_string())?;
         // search: committed before the store, so the store never runs ahead of them.
+        let t = Instant::now();
         let mut s = search_writer.commit(stats.generation)?;
+        stats.stages.search_commit = t.elapsed().as_secs_f64();
         s.rebuilt = search_stale;
         stats.search = Some(s);
     }
     writer.set_meta("checked_at", &now.to_string())?;
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
     writer.set_meta("llmc_version", env!("CARGO_PKG_VERSION"))?;
+    let t = Instant::now();
     writer.commit()?;
     let store = store.publish()?;
+    stats.stages.store_commit = t.elapsed().as_secs_f64();
     progress.finish();
 
     let (files, symbols, chunks) = store.read(|c| {
@@ -446,8 +487,14 @@ thread_local! {
     static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
 }
 
-/// Reads, hashes and, when the content changed, parses and chunks one file.
-fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig) -> Outcome {
+/// Reads, hashes and, when the content changed, parses and chunks one file (and embeds
+/// its chunks with `inline`, when given).
+fn process(
+    f: &WalkedFile,
+    existing: Option<&FileState>,
+    chunk_cfg: ChunkConfig,
+    inline: Option<&dyn Embedder>,
+) -> Outcome {
     let bytes = match std::fs::read(&f.abs) {
         Ok(b) => b,
         Err(_) => return Outcome::Skipped(SkipReason::Unreadable, existing.map(|e| e.id)),
@@ -465,7 +512,7 @@ fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig)
             mtime_ns: f.mtime_ns,
         };
     }
-    Outcome::Indexed(Box::new(index_bytes(
+    let mut file = index_bytes(
         &f.rel,
         bytes,
         hash,
@@ -473,7 +520,12 @@ fn process(f: &WalkedFile, existing: Option<&FileState>, chunk_cfg: ChunkConfig)
         f.mtime_ns,
         existing.map(|e| e.id),
         chunk_cfg,
-    )))
+    );
+    // A failure here is not the file's: the write loop embeds the chunks again and
+    // reports it.
+    file.vectors =
+        inline.and_then(|e| sync::embed_chunks(e, &f.rel, &file.chunks, &file.symbols).ok());
+    Outcome::Indexed(Box::new(file))
 }
 
 /// Derives symbols and chunks from one file's content.
@@ -530,6 +582,7 @@ pub fn index_bytes(
         symbols,
         chunks,
         refs: file_refs,
+        vectors: None,
     }
 }
 

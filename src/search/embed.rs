@@ -3,8 +3,12 @@
 //! `crate::llm::ollama`. [`from_config`] picks one; its [`Embedder::id`] is recorded
 //! beside the vectors so that vectors of two embedders never mix.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use anyhow::Result;
 use rayon::prelude::*;
+use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::tokenize::{split_identifier, words};
 use crate::config::EmbedConfig;
@@ -17,6 +21,13 @@ pub trait Embedder: Send + Sync {
 
     /// One vector per text, in order, each L2-normalized.
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+
+    /// Whether the embedder is local and cheap enough to run in an index run's parse
+    /// workers, one file's chunks at a time (the built-in one). One that batches
+    /// requests over the network says no and is fed from the write loop instead.
+    fn inline(&self) -> bool {
+        false
+    }
 }
 
 /// The embedder the configuration names.
@@ -62,39 +73,28 @@ impl HashEmbedder {
     /// The vector of one text.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
         let mut v = vec![0f32; self.dim];
-        let mut buf = String::new();
-        for (_, word) in words(text) {
-            if word.len() > 64 {
-                continue;
+        WORD_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.dim != self.dim {
+                cache.words.clear();
+                cache.dim = self.dim;
             }
-            let parts = split_identifier(word);
-            let mut kept = 0;
-            let mut joined = String::new();
-            for &(a, b) in &parts {
-                buf.clear();
-                buf.extend(word[a..b].chars().flat_map(char::to_lowercase));
-                joined.push_str(&buf);
-                if buf.len() < 2 || buf.bytes().all(|c| c.is_ascii_digit()) || is_stop(&buf) {
+            for (_, word) in words(text) {
+                if word.len() > 64 {
                     continue;
                 }
-                kept += 1;
-                self.add(&mut v, b'w', buf.as_bytes(), WORD_WEIGHT);
-                let padded = format!("<{buf}>");
-                let chars: Vec<usize> = padded
-                    .char_indices()
-                    .map(|(i, _)| i)
-                    .chain([padded.len()])
-                    .collect();
-                for n in 3..=5 {
-                    for w in chars.windows(n + 1) {
-                        self.add(&mut v, b'g', &padded.as_bytes()[w[0]..w[n]], NGRAM_WEIGHT);
-                    }
+                if let Some(features) = cache.words.get(word) {
+                    apply(&mut v, features);
+                    continue;
                 }
+                let features = self.word_features(word);
+                apply(&mut v, &features);
+                if cache.words.len() >= WORD_CACHE_MAX {
+                    cache.words.clear();
+                }
+                cache.words.insert(word.into(), features);
             }
-            if kept > 0 && parts.len() > 1 {
-                self.add(&mut v, b'i', joined.as_bytes(), IDENT_WEIGHT);
-            }
-        }
+        });
         for x in &mut v {
             *x = x.signum() * x.abs().sqrt();
         }
@@ -102,12 +102,77 @@ impl HashEmbedder {
         v
     }
 
-    fn add(&self, v: &mut [f32], class: u8, bytes: &[u8], weight: f32) {
-        let h = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, u64::from(class));
-        let i = (h % self.dim as u64) as usize;
-        let sign = if h >> 63 == 0 { 1.0 } else { -1.0 };
-        v[i] += sign * weight;
+    /// One word's features in the order they are added to the vector.
+    fn word_features(&self, word: &str) -> Features {
+        let mut out = Vec::new();
+        let mut buf = String::new();
+        let parts = split_identifier(word);
+        let mut kept = 0;
+        let mut joined = String::new();
+        for &(a, b) in &parts {
+            buf.clear();
+            buf.extend(word[a..b].chars().flat_map(char::to_lowercase));
+            joined.push_str(&buf);
+            if buf.len() < 2 || buf.bytes().all(|c| c.is_ascii_digit()) || is_stop(&buf) {
+                continue;
+            }
+            kept += 1;
+            out.push(self.feature(b'w', buf.as_bytes(), WORD_WEIGHT));
+            let padded = format!("<{buf}>");
+            let chars: Vec<usize> = padded
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([padded.len()])
+                .collect();
+            for n in 3..=5 {
+                for w in chars.windows(n + 1) {
+                    out.push(self.feature(b'g', &padded.as_bytes()[w[0]..w[n]], NGRAM_WEIGHT));
+                }
+            }
+        }
+        if kept > 0 && parts.len() > 1 {
+            out.push(self.feature(b'i', joined.as_bytes(), IDENT_WEIGHT));
+        }
+        out.into_boxed_slice()
     }
+
+    /// The dimension a feature lands in and its signed weight.
+    fn feature(&self, class: u8, bytes: &[u8], weight: f32) -> (u32, f32) {
+        let h = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, u64::from(class));
+        let i = (h % self.dim as u64) as u32;
+        let sign = if h >> 63 == 0 { 1.0 } else { -1.0 };
+        (i, sign * weight)
+    }
+}
+
+/// Adds a word's features to a vector, in order (so a cached word adds exactly what a
+/// fresh one does).
+fn apply(v: &mut [f32], features: &[(u32, f32)]) {
+    for &(i, w) in features {
+        v[i as usize] += w;
+    }
+}
+
+/// A word's features: (dimension, signed weight) in the order they are added.
+type Features = Box<[(u32, f32)]>;
+
+/// Words whose features were computed on this thread: code repeats its identifiers, and
+/// hashing a word's n-grams is most of the embedder's work.
+struct WordCache {
+    dim: usize,
+    words: HashMap<Box<str>, Features, Xxh3DefaultBuilder>,
+}
+
+/// Past this many words the cache starts over (a few MB per thread).
+const WORD_CACHE_MAX: usize = 32_768;
+
+thread_local! {
+    static WORD_CACHE: RefCell<WordCache> = const {
+        RefCell::new(WordCache {
+            dim: 0,
+            words: HashMap::with_hasher(Xxh3DefaultBuilder),
+        })
+    };
 }
 
 impl Embedder for HashEmbedder {
@@ -117,6 +182,10 @@ impl Embedder for HashEmbedder {
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         Ok(texts.par_iter().map(|t| self.embed_one(t)).collect())
+    }
+
+    fn inline(&self) -> bool {
+        true
     }
 }
 
@@ -159,6 +228,28 @@ mod tests {
         for w in ["true", "false"] {
             assert!(is_stop(w), "{w}");
         }
+    }
+
+    #[test]
+    fn cached_words_embed_exactly_as_fresh_ones() -> Result<()> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/search/tokenize.rs"
+        ))?;
+        let (small, large) = (HashEmbedder::new(64)?, HashEmbedder::new(1024)?);
+        let first = large.embed_one(&text);
+        // The other dimension starts the cache over; the second pass at 1,024 finds
+        // every word cached by the first.
+        let other = small.embed_one(&text);
+        assert_eq!(other.len(), 64);
+        WORD_CACHE.with(|c| c.borrow_mut().words.clear());
+        let cold = large.embed_one(&text);
+        let warm = large.embed_one(&text);
+        assert!(WORD_CACHE.with(|c| c.borrow().words.len()) > 100);
+        assert_eq!(first, cold);
+        assert_eq!(cold, warm);
+        assert_ne!(cold, vec![0.0; 1024]);
+        Ok(())
     }
 
     #[test]

@@ -90,6 +90,9 @@ pub fn generation(dir: &Path) -> Result<Option<u64>> {
     Ok(metas.payload.and_then(|p| p.parse().ok()))
 }
 
+/// The indexing arena of each tantivy thread, in bytes.
+const ARENA_PER_THREAD: usize = 24_000_000;
+
 /// One chunk as the lexical index stores it.
 pub struct LexDoc<'a> {
     pub id: i64,
@@ -126,9 +129,13 @@ impl LexicalWriter {
             index
         };
         let fields = fields_of(&index.schema())?;
-        let threads = threads.clamp(1, 4);
+        // Each indexing thread fills its own arena before it flushes a segment; tantivy
+        // wants at least 15 MB per thread. Two threads keep up with the write loop, and a
+        // modest arena keeps the index run's memory flat (more, smaller segments, which
+        // tantivy merges in the background).
+        let threads = threads.clamp(1, 2);
         let writer = index
-            .writer_with_num_threads(threads, threads * 32_000_000)
+            .writer_with_num_threads(threads, threads * ARENA_PER_THREAD)
             .context("opening the lexical index for writing")?;
         Ok(LexicalWriter { writer, fields })
     }

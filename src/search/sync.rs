@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::embed::{self, Embedder};
 use super::lexical::{self, LexDoc, LexicalWriter};
-use super::vectors::{self, VectorWriteConfig, VectorWriteStats, VectorWriter};
+use super::vectors::{self, QVec, VectorWriteConfig, VectorWriteStats, VectorWriter};
 use crate::config::Config;
 use crate::model::{Chunk, Symbol};
 use crate::store::store_dir;
@@ -83,6 +83,12 @@ impl SearchSync {
         })
     }
 
+    /// The embedder when it runs in the parse workers ([`Embedder::inline`]): the index
+    /// run then embeds each file's chunks with [`embed_chunks`] where they are made.
+    pub fn inline_embedder(&self) -> Option<&dyn Embedder> {
+        self.embedder.inline().then_some(self.embedder.as_ref())
+    }
+
     /// Opens both indexes for writing (`fresh`: from nothing).
     pub fn writer(&self, root: &Path, fresh: bool) -> Result<SearchWriter<'_>> {
         let dir = store_dir(root);
@@ -132,7 +138,8 @@ impl SearchWriter<'_> {
         }
     }
 
-    /// Adds one file's chunks, `ids[i]` being the store's id of `chunks[i]`.
+    /// Adds one file's chunks, `ids[i]` being the store's id of `chunks[i]`, with their
+    /// vectors when [`embed_chunks`] made them already (else they are embedded here).
     pub fn add_file(
         &mut self,
         path: &str,
@@ -140,13 +147,14 @@ impl SearchWriter<'_> {
         ids: &[i64],
         chunks: &[Chunk],
         symbols: &[Symbol],
+        vectors: Option<&Embedded>,
     ) -> Result<()> {
-        for (&id, c) in ids.iter().zip(chunks) {
-            let symbol = c.symbol.as_deref().unwrap_or("");
-            let doc = c
-                .symbol_index
-                .and_then(|i| symbols.get(i))
-                .map_or("", |s| s.doc.as_str());
+        let vectors = vectors.filter(|v| v.vectors.len() == chunks.len());
+        if let Some(v) = vectors {
+            self.vec.add_embed_seconds(v.seconds);
+        }
+        for (i, (&id, c)) in ids.iter().zip(chunks).enumerate() {
+            let (symbol, doc) = symbol_and_doc(c, symbols);
             self.lex.add(&LexDoc {
                 id,
                 path,
@@ -156,7 +164,10 @@ impl SearchWriter<'_> {
                 kind: c.kind.as_str(),
                 lang,
             })?;
-            self.vec.add(id, embed_text(path, symbol, doc, &c.text))?;
+            match vectors {
+                Some(v) => self.vec.add_vector(id, &v.vectors[i])?,
+                None => self.vec.add(id, embed_text(path, symbol, doc, &c.text))?,
+            }
         }
         Ok(())
     }
@@ -171,6 +182,55 @@ impl SearchWriter<'_> {
             vectors,
         })
     }
+}
+
+/// A chunk's symbol name and that symbol's doc comment ("" when it has none).
+fn symbol_and_doc<'a>(c: &'a Chunk, symbols: &'a [Symbol]) -> (&'a str, &'a str) {
+    let symbol = c.symbol.as_deref().unwrap_or("");
+    let doc = c
+        .symbol_index
+        .and_then(|i| symbols.get(i))
+        .map_or("", |s| s.doc.as_str());
+    (symbol, doc)
+}
+
+/// One file's chunk vectors, made in a parse worker.
+#[derive(Debug, Clone, Default)]
+pub struct Embedded {
+    /// One per chunk, in order.
+    pub vectors: Vec<QVec>,
+    /// Time spent embedding them.
+    pub seconds: f64,
+}
+
+/// Embeds one file's chunks as [`SearchWriter::add_file`] would, quantized.
+pub fn embed_chunks(
+    embedder: &dyn Embedder,
+    path: &str,
+    chunks: &[Chunk],
+    symbols: &[Symbol],
+) -> Result<Embedded> {
+    let started = std::time::Instant::now();
+    let texts: Vec<String> = chunks
+        .iter()
+        .map(|c| {
+            let (symbol, doc) = symbol_and_doc(c, symbols);
+            embed_text(path, symbol, doc, &c.text)
+        })
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let vectors = embedder.embed(&refs)?;
+    if vectors.len() != chunks.len() {
+        anyhow::bail!(
+            "the embedder returned {} vectors for {} texts",
+            vectors.len(),
+            chunks.len()
+        );
+    }
+    Ok(Embedded {
+        vectors: vectors.iter().map(|v| QVec::new(v)).collect(),
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// The text a chunk is embedded as: its file's name, its symbol, its doc comment (which

@@ -82,58 +82,108 @@ pub fn split_identifier(word: &str) -> Vec<(usize, usize)> {
 pub fn tokens(text: &str) -> Vec<Tok> {
     let mut out = Vec::new();
     let mut position = 0;
+    let mut word_toks = WordTokens::default();
     for (start, word) in words(text) {
-        if word.len() > MAX_TOKEN_BYTES || word.bytes().all(|b| b == b'_') {
-            continue;
-        }
-        let whole = word.to_lowercase();
-        let parts = split_identifier(word);
-        out.push(Tok {
-            text: whole.clone(),
-            from: start,
-            to: start + word.len(),
-            position,
-        });
-        if parts.len() > 1 {
-            let joined: String = parts
-                .iter()
-                .map(|&(a, b)| word[a..b].to_lowercase())
-                .collect();
-            if joined != whole {
-                out.push(Tok {
-                    text: joined,
-                    from: start,
-                    to: start + word.len(),
-                    position,
-                });
-            }
-            for &(a, b) in &parts {
-                out.push(Tok {
-                    text: word[a..b].to_lowercase(),
-                    from: start + a,
-                    to: start + b,
-                    position,
-                });
-                position += 1;
-            }
-        } else {
-            if let Some(&(a, b)) = parts.first()
-                && b - a != word.len()
-            {
-                out.push(Tok {
-                    text: word[a..b].to_lowercase(),
-                    from: start + a,
-                    to: start + b,
-                    position,
-                });
-            }
-            position += 1;
-        }
+        word_toks.fill(start, word, &mut position);
+        out.extend(word_toks.spans.iter().map(|t| Tok {
+            text: word_toks.text[t.text.0..t.text.1].to_string(),
+            from: t.from,
+            to: t.to,
+            position: t.position,
+        }));
     }
     out
 }
 
-/// The tantivy tokenizer over [`tokens`], registered as [`CodeTokenizer::NAME`].
+/// One token of a word, its text a range of [`WordTokens::text`].
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    text: (usize, usize),
+    from: usize,
+    to: usize,
+    position: usize,
+}
+
+/// The tokens of one word, in buffers reused from word to word.
+#[derive(Debug, Default)]
+struct WordTokens {
+    text: String,
+    spans: Vec<Span>,
+    parts: Vec<(usize, usize)>,
+}
+
+impl WordTokens {
+    /// Replaces the buffers' content with the tokens of `word` (at byte `start` of the
+    /// text); `position` is the word position of its first token, moved past it.
+    fn fill(&mut self, start: usize, word: &str, position: &mut usize) {
+        self.text.clear();
+        self.spans.clear();
+        if word.len() > MAX_TOKEN_BYTES || word.bytes().all(|b| b == b'_') {
+            return;
+        }
+        self.parts = split_identifier(word);
+        let ascii = word.is_ascii();
+        let push_lower = |text: &mut String, s: &str| {
+            let from = text.len();
+            if ascii {
+                text.push_str(s);
+                text[from..].make_ascii_lowercase();
+            } else {
+                text.push_str(&s.to_lowercase());
+            }
+            (from, text.len())
+        };
+        let (to, pos) = (start + word.len(), *position);
+        let whole = push_lower(&mut self.text, word);
+        self.spans.push(Span {
+            text: whole,
+            from: start,
+            to,
+            position: pos,
+        });
+        if self.parts.len() > 1 {
+            let joined_from = self.text.len();
+            for &(a, b) in &self.parts {
+                push_lower(&mut self.text, &word[a..b]);
+            }
+            let joined = (joined_from, self.text.len());
+            if self.text[joined.0..joined.1] != self.text[whole.0..whole.1] {
+                self.spans.push(Span {
+                    text: joined,
+                    from: start,
+                    to,
+                    position: pos,
+                });
+            }
+            for &(a, b) in &self.parts {
+                let text = push_lower(&mut self.text, &word[a..b]);
+                self.spans.push(Span {
+                    text,
+                    from: start + a,
+                    to: start + b,
+                    position: *position,
+                });
+                *position += 1;
+            }
+        } else {
+            if let Some(&(a, b)) = self.parts.first()
+                && b - a != word.len()
+            {
+                let text = push_lower(&mut self.text, &word[a..b]);
+                self.spans.push(Span {
+                    text,
+                    from: start + a,
+                    to: start + b,
+                    position: pos,
+                });
+            }
+            *position += 1;
+        }
+    }
+}
+
+/// The tantivy tokenizer over [`tokens`], registered as [`CodeTokenizer::NAME`]. It
+/// makes the same tokens without allocating one string per token.
 #[derive(Clone, Default)]
 pub struct CodeTokenizer {
     token: tantivy::tokenizer::Token,
@@ -146,7 +196,10 @@ impl CodeTokenizer {
 
 /// The token stream of one text.
 pub struct CodeTokenStream<'a> {
-    toks: std::vec::IntoIter<Tok>,
+    words: Box<dyn Iterator<Item = (usize, &'a str)> + 'a>,
+    word: WordTokens,
+    next: usize,
+    position: usize,
     token: &'a mut tantivy::tokenizer::Token,
 }
 
@@ -156,7 +209,10 @@ impl tantivy::tokenizer::Tokenizer for CodeTokenizer {
     fn token_stream<'a>(&'a mut self, text: &'a str) -> CodeTokenStream<'a> {
         self.token.reset();
         CodeTokenStream {
-            toks: tokens(text).into_iter(),
+            words: Box::new(words(text)),
+            word: WordTokens::default(),
+            next: 0,
+            position: 0,
             token: &mut self.token,
         }
     }
@@ -164,17 +220,24 @@ impl tantivy::tokenizer::Tokenizer for CodeTokenizer {
 
 impl tantivy::tokenizer::TokenStream for CodeTokenStream<'_> {
     fn advance(&mut self) -> bool {
-        match self.toks.next() {
-            Some(t) => {
-                self.token.text = t.text;
-                self.token.offset_from = t.from;
-                self.token.offset_to = t.to;
-                self.token.position = t.position;
-                self.token.position_length = 1;
-                true
-            }
-            None => false,
+        while self.next >= self.word.spans.len() {
+            let Some((start, word)) = self.words.next() else {
+                return false;
+            };
+            self.word.fill(start, word, &mut self.position);
+            self.next = 0;
         }
+        let t = self.word.spans[self.next];
+        self.next += 1;
+        self.token.text.clear();
+        self.token
+            .text
+            .push_str(&self.word.text[t.text.0..t.text.1]);
+        self.token.offset_from = t.from;
+        self.token.offset_to = t.to;
+        self.token.position = t.position;
+        self.token.position_length = 1;
+        true
     }
 
     fn token(&self) -> &tantivy::tokenizer::Token {
@@ -223,6 +286,28 @@ mod tests {
                 "rs"
             ]
         );
+    }
+
+    #[test]
+    fn the_tantivy_stream_gives_the_tokens_of_tokens() {
+        use tantivy::tokenizer::{TokenStream as _, Tokenizer as _};
+        let text = "fn parse_config(HTTPServer2x: &Path) -> ΣΑΣ { __init__ __ x._y }";
+        let mut tokenizer = CodeTokenizer::default();
+        let mut stream = tokenizer.token_stream(text);
+        let mut got = Vec::new();
+        while stream.advance() {
+            let t = stream.token();
+            got.push(Tok {
+                text: t.text.clone(),
+                from: t.offset_from,
+                to: t.offset_to,
+                position: t.position,
+            });
+        }
+        let want = tokens(text);
+        assert!(want.len() > 10, "{want:?}");
+        assert_eq!(got, want);
+        assert!(want.iter().any(|t| t.text == "σας"), "{want:?}");
     }
 
     #[test]

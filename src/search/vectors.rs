@@ -9,7 +9,9 @@
 //! vectors and the index generation they belong to; it is replaced by a rename, so a
 //! reader sees either the old or the new state, never a mix.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -84,27 +86,17 @@ impl Segment {
         self.data.extend_from_slice(&q.values);
     }
 
-    fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + self.len() * (12 + self.dim));
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(self.dim as u32).to_le_bytes());
-        out.extend_from_slice(&(self.len() as u32).to_le_bytes());
-        for id in &self.ids {
-            out.extend_from_slice(&id.to_le_bytes());
-        }
-        for s in &self.scales {
-            out.extend_from_slice(&s.to_le_bytes());
-        }
-        out.extend(self.data.iter().map(|&v| v as u8));
-        out
-    }
-
     /// Reads a segment file with one copy: the header, ids and scales are parsed, the
     /// vectors are read straight into their buffer.
     fn read(path: &Path) -> Result<Segment> {
-        use std::io::Read as _;
+        Segment::read_head(path, true)
+    }
+
+    /// Reads a segment file's ids and scales, and its vectors when `with_data` (else
+    /// `data` stays empty and [`Segment::vector`] must not be called).
+    fn read_head(path: &Path, with_data: bool) -> Result<Segment> {
         let ctx = || format!("reading {}", path.display());
-        let mut f = std::fs::File::open(path).with_context(ctx)?;
+        let mut f = File::open(path).with_context(ctx)?;
         let len = f.metadata().with_context(ctx)?.len() as usize;
         let mut head = [0u8; 16];
         f.read_exact(&mut head).with_context(ctx)?;
@@ -118,8 +110,13 @@ impl Segment {
         }
         let mut meta = vec![0u8; n * 12];
         f.read_exact(&mut meta).with_context(ctx)?;
-        let mut raw = vec![0u8; n * dim];
-        f.read_exact(&mut raw).with_context(ctx)?;
+        let data = if with_data {
+            let mut raw = vec![0u8; n * dim];
+            f.read_exact(&mut raw).with_context(ctx)?;
+            raw.into_iter().map(|b| b as i8).collect()
+        } else {
+            Vec::new()
+        };
         let (ids, scales) = meta.split_at(n * 8);
         Ok(Segment {
             dim,
@@ -131,7 +128,7 @@ impl Segment {
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
                 .collect(),
-            data: raw.into_iter().map(|b| b as i8).collect(),
+            data,
         })
     }
 }
@@ -336,19 +333,43 @@ pub struct VectorWriteStats {
 }
 
 /// Changes the vectors during an index run; [`VectorWriter::commit`] publishes them.
+///
+/// Vectors added in the run are streamed to a scratch file as they come (only their ids
+/// and scales stay in memory), and the old main set is read from its file only when it
+/// is folded into a new one, so memory does not grow with the number of vectors.
 pub struct VectorWriter<'e> {
     dir: PathBuf,
     embedder: &'e dyn Embedder,
     embedder_id: String,
     old: Manifest,
+    /// The old main set's ids and scales (its vectors stay on disk).
     base: Segment,
     base_pos: HashMap<i64, u32>,
     masked: BTreeSet<u32>,
+    /// The old delta, still live.
     delta: BTreeMap<i64, QVec>,
+    new: Stream,
     dim: usize,
     pending: Vec<(i64, String)>,
     cfg: VectorWriteConfig,
     stats: VectorWriteStats,
+}
+
+/// The vectors added in this run: values in a scratch file, ids and scales in memory.
+struct Stream {
+    path: PathBuf,
+    file: Option<BufWriter<File>>,
+    ids: Vec<i64>,
+    scales: Vec<f32>,
+    pos: HashMap<i64, u32>,
+    /// Positions deleted again in the same run.
+    dropped: HashSet<u32>,
+}
+
+impl Stream {
+    fn live(&self) -> usize {
+        self.ids.len() - self.dropped.len()
+    }
 }
 
 impl<'e> VectorWriter<'e> {
@@ -370,6 +391,14 @@ impl<'e> VectorWriter<'e> {
             base_pos: HashMap::new(),
             masked: BTreeSet::new(),
             delta: BTreeMap::new(),
+            new: Stream {
+                path: dir.join(format!("stream-{}.tmp", std::process::id())),
+                file: None,
+                ids: Vec::new(),
+                scales: Vec::new(),
+                pos: HashMap::new(),
+                dropped: HashSet::new(),
+            },
             dim: 0,
             pending: Vec::new(),
             cfg,
@@ -378,13 +407,27 @@ impl<'e> VectorWriter<'e> {
         if fresh {
             return Ok(w);
         }
-        let Some(index) = VectorIndex::open(dir)? else {
+        let Some(manifest) = read_manifest(dir)? else {
             return Ok(w);
         };
-        w.old = index.manifest.clone();
-        w.dim = index.manifest.dim;
-        w.masked = index.manifest.masked.iter().copied().collect();
-        w.base_pos = index
+        w.dim = manifest.dim;
+        w.masked = manifest.masked.iter().copied().collect();
+        if let Some(name) = &manifest.base {
+            w.base = Segment::read_head(&dir.join(name), false)?;
+        }
+        if let Some(name) = &manifest.delta {
+            let delta = Segment::read(&dir.join(name))?;
+            for i in 0..delta.len() {
+                w.delta.insert(
+                    delta.ids[i],
+                    QVec {
+                        values: delta.vector(i).to_vec(),
+                        scale: delta.scales[i],
+                    },
+                );
+            }
+        }
+        w.base_pos = w
             .base
             .ids
             .iter()
@@ -392,16 +435,7 @@ impl<'e> VectorWriter<'e> {
             .filter(|(p, _)| !w.masked.contains(&(*p as u32)))
             .map(|(p, &id)| (id, p as u32))
             .collect();
-        for i in 0..index.delta.len() {
-            w.delta.insert(
-                index.delta.ids[i],
-                QVec {
-                    values: index.delta.vector(i).to_vec(),
-                    scale: index.delta.scales[i],
-                },
-            );
-        }
-        w.base = index.base;
+        w.old = manifest;
         Ok(w)
     }
 
@@ -411,6 +445,9 @@ impl<'e> VectorWriter<'e> {
             self.masked.insert(p);
         }
         self.delta.remove(&id);
+        if let Some(p) = self.new.pos.remove(&id) {
+            self.new.dropped.insert(p);
+        }
         self.pending.retain(|(i, _)| *i != id);
     }
 
@@ -423,12 +460,58 @@ impl<'e> VectorWriter<'e> {
         Ok(())
     }
 
+    /// Adds the vector of chunk `id`, embedded already (by [`Embedder::embed`] of this
+    /// writer's embedder, in `seconds`).
+    pub fn add_vector(&mut self, id: i64, q: &QVec) -> Result<()> {
+        if self.dim == 0 {
+            self.dim = q.values.len();
+        }
+        if q.values.len() != self.dim {
+            bail!(
+                "the embedder returned a vector of {} dimensions, expected {}",
+                q.values.len(),
+                self.dim
+            );
+        }
+        if let Some(p) = self.new.pos.remove(&id) {
+            self.new.dropped.insert(p);
+        }
+        let file = match &mut self.new.file {
+            Some(f) => f,
+            None => {
+                let path = &self.new.path;
+                let f = File::options()
+                    .read(true)
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(path)
+                    .with_context(|| format!("creating {}", path.display()))?;
+                self.new.file.insert(BufWriter::with_capacity(1 << 16, f))
+            }
+        };
+        let bytes: Vec<u8> = q.values.iter().map(|&v| v as u8).collect();
+        file.write_all(&bytes)
+            .with_context(|| format!("writing {}", self.new.path.display()))?;
+        self.new.pos.insert(id, self.new.ids.len() as u32);
+        self.new.ids.push(id);
+        self.new.scales.push(q.scale);
+        self.stats.embedded += 1;
+        Ok(())
+    }
+
+    /// Counts time spent embedding outside the writer (in the parse workers).
+    pub fn add_embed_seconds(&mut self, seconds: f64) {
+        self.stats.embed_seconds += seconds;
+    }
+
     fn flush(&mut self) -> Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
         let started = std::time::Instant::now();
-        let texts: Vec<&str> = self.pending.iter().map(|(_, t)| t.as_str()).collect();
+        let pending = std::mem::take(&mut self.pending);
+        let texts: Vec<&str> = pending.iter().map(|(_, t)| t.as_str()).collect();
         let vectors = self.embedder.embed(&texts)?;
         if vectors.len() != texts.len() {
             bail!(
@@ -437,22 +520,94 @@ impl<'e> VectorWriter<'e> {
                 texts.len()
             );
         }
-        for ((id, _), v) in self.pending.drain(..).zip(vectors) {
-            if self.dim == 0 {
-                self.dim = v.len();
-            }
-            if v.len() != self.dim {
-                bail!(
-                    "the embedder returned a vector of {} dimensions, expected {}",
-                    v.len(),
-                    self.dim
-                );
-            }
-            self.delta.insert(id, QVec::new(&v));
-            self.stats.embedded += 1;
+        for ((id, _), v) in pending.iter().zip(vectors) {
+            self.add_vector(*id, &QVec::new(&v))?;
         }
         self.stats.embed_seconds += started.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// Writes one segment file (atomically): the old main set's live vectors when
+    /// `with_base`, then the old delta's, then this run's. Returns how many it holds.
+    fn write_segment(&mut self, path: &Path, with_base: bool) -> Result<usize> {
+        let dim = self.dim;
+        let base_live: Vec<usize> = if with_base {
+            (0..self.base.len())
+                .filter(|p| !self.masked.contains(&(*p as u32)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let new_live: Vec<usize> = (0..self.new.ids.len())
+            .filter(|p| !self.new.dropped.contains(&(*p as u32)))
+            .collect();
+        let n = base_live.len() + self.delta.len() + new_live.len();
+        let tmp = path.with_extension("tmp");
+        let ctx = || format!("writing {}", tmp.display());
+        let mut out = BufWriter::with_capacity(1 << 16, File::create(&tmp).with_context(ctx)?);
+        out.write_all(MAGIC).with_context(ctx)?;
+        out.write_all(&(dim as u32).to_le_bytes())
+            .with_context(ctx)?;
+        out.write_all(&(n as u32).to_le_bytes()).with_context(ctx)?;
+        let ids = base_live
+            .iter()
+            .map(|&p| self.base.ids[p])
+            .chain(self.delta.keys().copied())
+            .chain(new_live.iter().map(|&p| self.new.ids[p]));
+        for id in ids {
+            out.write_all(&id.to_le_bytes()).with_context(ctx)?;
+        }
+        let scales = base_live
+            .iter()
+            .map(|&p| self.base.scales[p])
+            .chain(self.delta.values().map(|q| q.scale))
+            .chain(new_live.iter().map(|&p| self.new.scales[p]));
+        for s in scales {
+            out.write_all(&s.to_le_bytes()).with_context(ctx)?;
+        }
+        let mut buf = vec![0u8; dim];
+        if !base_live.is_empty() {
+            let name = self.old.base.clone().unwrap_or_default();
+            let from = self.dir.join(name);
+            let rctx = || format!("reading {}", from.display());
+            let mut r = BufReader::with_capacity(1 << 16, File::open(&from).with_context(rctx)?);
+            r.seek(SeekFrom::Start((16 + self.base.len() * 12) as u64))
+                .with_context(rctx)?;
+            let mut live = base_live.iter().peekable();
+            for p in 0..self.base.len() {
+                r.read_exact(&mut buf).with_context(rctx)?;
+                if live.next_if_eq(&&p).is_some() {
+                    out.write_all(&buf).with_context(ctx)?;
+                }
+            }
+        }
+        for q in self.delta.values() {
+            let bytes: Vec<u8> = q.values.iter().map(|&v| v as u8).collect();
+            out.write_all(&bytes).with_context(ctx)?;
+        }
+        if let Some(mut f) = self.new.file.take() {
+            let sctx = || format!("reading {}", self.new.path.display());
+            f.flush().with_context(sctx)?;
+            let mut file = f
+                .into_inner()
+                .map_err(|e| e.into_error())
+                .with_context(sctx)?;
+            file.seek(SeekFrom::Start(0)).with_context(sctx)?;
+            let mut r = BufReader::with_capacity(1 << 16, file);
+            let mut live = new_live.iter().peekable();
+            for p in 0..self.new.ids.len() {
+                r.read_exact(&mut buf).with_context(sctx)?;
+                if live.next_if_eq(&&p).is_some() {
+                    out.write_all(&buf).with_context(ctx)?;
+                }
+            }
+        }
+        out.into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+            .with_context(ctx)?;
+        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+        Ok(n)
     }
 
     /// Writes the new state for `generation` and makes it current. With `compact`, or
@@ -470,28 +625,16 @@ impl<'e> VectorWriter<'e> {
             hnsw: self.old.hnsw.clone(),
             masked: self.masked.iter().copied().collect(),
         };
-        let churn = self.delta.len() + self.masked.len();
+        let churn = self.delta.len() + self.new.live() + self.masked.len();
         if compact || churn > self.cfg.delta_max || self.old.base.is_none() {
-            let mut base = Segment {
-                dim: self.dim,
-                ..Segment::default()
-            };
-            for p in 0..self.base.len() {
-                if !self.masked.contains(&(p as u32)) {
-                    base.ids.push(self.base.ids[p]);
-                    base.scales.push(self.base.scales[p]);
-                    base.data.extend_from_slice(self.base.vector(p));
-                }
-            }
-            for (id, q) in &self.delta {
-                base.push(*id, q);
-            }
             let name = format!("base-{tag}.vec");
-            write_atomic(&self.dir.join(&name), &base.to_bytes())?;
+            let path = self.dir.join(&name);
+            let n = self.write_segment(&path, true)?;
             manifest.base = Some(name);
             manifest.masked.clear();
             manifest.hnsw = None;
-            if self.cfg.hnsw_min_vectors > 0 && base.len() >= self.cfg.hnsw_min_vectors {
+            if self.cfg.hnsw_min_vectors > 0 && n >= self.cfg.hnsw_min_vectors {
+                let base = Segment::read(&path)?;
                 let points: Vec<QVec> = (0..base.len())
                     .map(|i| QVec {
                         values: base.vector(i).to_vec(),
@@ -509,25 +652,20 @@ impl<'e> VectorWriter<'e> {
                 self.stats.hnsw_built = true;
             }
             self.stats.compacted = true;
-            self.stats.vectors = base.len() as u64;
+            self.stats.vectors = n as u64;
         } else {
-            let mut delta = Segment {
-                dim: self.dim,
-                ..Segment::default()
-            };
-            for (id, q) in &self.delta {
-                delta.push(*id, q);
-            }
-            if !delta.is_empty() {
+            let live = self.delta.len() + self.new.live();
+            if live > 0 {
                 let name = format!("delta-{tag}.vec");
-                write_atomic(&self.dir.join(&name), &delta.to_bytes())?;
+                self.write_segment(&self.dir.join(&name), false)?;
                 manifest.delta = Some(name);
             }
-            self.stats.vectors = (self.base.len() - self.masked.len() + delta.len()) as u64;
+            self.stats.vectors = (self.base.len() - self.masked.len() + live) as u64;
         }
         let bytes = serde_json::to_vec_pretty(&manifest)?;
         write_atomic(&self.dir.join(MANIFEST), &bytes)?;
-        // Files the new manifest does not name are no one's any more.
+        // Files the new manifest does not name are no one's any more (the scratch file
+        // of this run, and of runs that were killed, among them).
         let keep: Vec<&String> = [&manifest.base, &manifest.delta, &manifest.hnsw]
             .into_iter()
             .flatten()
