@@ -152,7 +152,7 @@ impl Default for RouteConfig {
             callees: "graph=1.0 lexical=0.3".into(),
             definition: "graph=1.0 lexical=0.6 semantic=0.3".into(),
             imports: "graph=1.0 lexical=0.3".into(),
-            history: "history=1.0 semantic=0.3".into(),
+            history: "history=1.0 lexical=0.3".into(),
             concept: "semantic=1.0 lexical=0.8 graph=0.2".into(),
             howto: "semantic=1.0 lexical=0.7".into(),
             locate: "lexical=1.0 semantic=1.0 graph=0.2".into(),

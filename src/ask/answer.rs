@@ -71,10 +71,18 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
             _ => None,
         };
         match section {
-            Some(s) if !text.contains(&s) => text.push_str(&s),
+            Some(s) if !text.contains(&s) => {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&s);
+            }
             Some(_) => {}
             None if !kinds.contains(&"sources") => {
                 kinds.push("sources");
+                if !text.is_empty() {
+                    text.push('\n');
+                }
                 text.push_str(&sources_text(&sources));
             }
             None => {}

@@ -436,9 +436,40 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     state.record("route", t, decision, reasons);
 
     // retrieve → fuse → expand → verify, then refine while weak
+    let mut targets = graph_targets(&state.classification);
+    // A plain word that names a definition ("who calls urlparse") is a target too.
+    let wants_names = state.classification.intents.iter().any(|i| {
+        matches!(
+            i,
+            Intent::Callers
+                | Intent::Callees
+                | Intent::Definition
+                | Intent::Imports
+                | Intent::History
+                | Intent::Compare
+        )
+    });
+    if targets.is_empty() && wants_names {
+        let t = Instant::now();
+        let mut named = Vec::new();
+        for term in state.terms.iter().take(6) {
+            if state.memories.read(|c| retrieve::is_defined(c, term))? {
+                named.push(term.clone());
+            }
+        }
+        if !named.is_empty() {
+            state.record(
+                "route",
+                t,
+                format!("targets from plain words: {}", named.join(", ")),
+                vec!["each names a definition in the index".into()],
+            );
+        }
+        targets = named;
+    }
     let first = Query {
         text: lexical_text(&state.classification, &state.terms),
-        targets: graph_targets(&state.classification),
+        targets,
         plan: state.plan.clone(),
     };
     let pass = run_pass(&mut state, first, "")?;

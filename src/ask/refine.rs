@@ -354,8 +354,18 @@ pub fn names_from_words(words: &[String], vocab: &[String], n: usize) -> Vec<Str
         .flat_map(|w| split_identifier(w))
         .map(|p| stem(&p))
         .collect();
+    // A cheap filter first: the name must hold the start of some word.
+    let keys: Vec<String> = word_stems
+        .iter()
+        .map(|s| s.chars().take(4).collect::<String>())
+        .filter(|k| k.len() >= 2)
+        .collect();
     let mut scored: Vec<(f64, &String)> = Vec::new();
     for v in vocab {
+        let lower = v.to_lowercase();
+        if !keys.iter().any(|k| lower.contains(k.as_str())) {
+            continue;
+        }
         let parts = split_identifier(v);
         if parts.is_empty() || parts.len() > 5 {
             continue;
