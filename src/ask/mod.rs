@@ -427,10 +427,10 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
         ));
     }
     if let Some(s) = state.since {
-        reasons.push(format!("since {}", fmt_time(s)));
+        reasons.push(format!("since {}", retrieve::day(s)));
     }
     if let Some(u) = state.until {
-        reasons.push(format!("until {}", fmt_time(u)));
+        reasons.push(format!("until {}", retrieve::day(u)));
     }
     let decision = plan_text(&state.plan);
     state.record("route", t, decision, reasons);
@@ -532,12 +532,6 @@ fn dates(state: &mut State) {
             state.since = Some(ts.as_second());
         }
     }
-}
-
-fn fmt_time(s: i64) -> String {
-    jiff::Timestamp::from_second(s)
-        .map(|t| t.strftime("%Y-%m-%d").to_string())
-        .unwrap_or_else(|_| s.to_string())
 }
 
 /// The lexical query: named identifiers and the question's subject words.

@@ -18,6 +18,7 @@ use crate::search::embed::{self, Embedder};
 use crate::search::fuse::RankedList;
 use crate::search::lexical::{LexicalIndex, lexical_dir};
 use crate::search::vectors::{VectorIndex, vectors_dir};
+pub use crate::store::{ChunkFacts, chunk_facts};
 use crate::store::{Store, store_dir};
 
 /// The memories of one repository, opened as needed.
@@ -464,7 +465,8 @@ pub fn history_facts(
     Ok((facts, ranked))
 }
 
-fn day(s: i64) -> String {
+/// A Unix time as its UTC date, YYYY-MM-DD.
+pub fn day(s: i64) -> String {
     jiff::Timestamp::from_second(s)
         .map(|t| t.strftime("%Y-%m-%d").to_string())
         .unwrap_or_else(|_| s.to_string())
@@ -532,39 +534,6 @@ pub fn list(route: &'static str, weight: f32, hits: Vec<(i64, f32)>) -> RankedLi
         weight: f64::from(weight),
         hits,
     }
-}
-
-/// Facts of a chunk, from the store.
-#[derive(Debug, Clone)]
-pub struct ChunkFacts {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    pub symbol: Option<String>,
-    pub symbol_id: Option<i64>,
-    pub kind: String,
-    pub lang: String,
-}
-
-/// The facts of a chunk; `None` when the store no longer has it.
-pub fn chunk_facts(c: &Connection, id: i64) -> rusqlite::Result<Option<ChunkFacts>> {
-    c.prepare_cached(
-        "SELECT f.path, c.start_line, c.end_line, c.symbol, c.symbol_id, coalesce(s.kind, c.kind), f.lang
-         FROM chunks c JOIN files f ON f.id = c.file_id
-         LEFT JOIN symbols s ON s.id = c.symbol_id WHERE c.id = ?1",
-    )?
-    .query_row([id], |r| {
-        Ok(ChunkFacts {
-            path: r.get(0)?,
-            start_line: r.get(1)?,
-            end_line: r.get(2)?,
-            symbol: r.get(3)?,
-            symbol_id: r.get(4)?,
-            kind: r.get(5)?,
-            lang: r.get(6)?,
-        })
-    })
-    .optional()
 }
 
 /// Graph neighbours of a definition (callers' and callees' definitions), with the

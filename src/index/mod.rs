@@ -53,9 +53,6 @@ pub struct IndexStats {
     pub unchanged: u64,
     pub skipped: SkipCounts,
     pub seconds: f64,
-    /// Of `seconds`, walking, reading, parsing, chunking and writing the files (from the
-    /// start of the run to the history).
-    pub files_seconds: f64,
     /// Of `seconds`, the code graph's cross-file resolution.
     pub graph_seconds: f64,
     /// Where `seconds` went, stage by stage.
@@ -69,7 +66,9 @@ pub struct IndexStats {
 impl IndexStats {
     /// Where the time went, stage by stage (for `--verbose`).
     pub fn timings(&self) -> String {
-        let mut parts = vec![format!("files {:.3}s", self.files_seconds)];
+        // Walking and comparing, then the files, up to the history.
+        let files = self.stages.plan + self.stages.files;
+        let mut parts = vec![format!("files {files:.3}s")];
         if let Some(s) = &self.search {
             parts.push(format!(
                 "(embedding, across files and commit, {:.3}s)",
@@ -78,7 +77,7 @@ impl IndexStats {
         }
         parts.push(format!("history {:.3}s", self.history.seconds));
         parts.push(format!("graph {:.3}s", self.graph_seconds));
-        let rest = self.seconds - self.files_seconds - self.history.seconds - self.graph_seconds;
+        let rest = self.seconds - files - self.history.seconds - self.graph_seconds;
         parts.push(format!("commit and the rest {:.3}s", rest.max(0.0)));
         parts.push(format!("total {:.3}s", self.seconds));
         parts.join(", ")
@@ -306,7 +305,6 @@ pub fn run_with(
         unchanged: plan.unchanged,
         skipped: plan.skipped.clone(),
         seconds: 0.0,
-        files_seconds: 0.0,
         graph_seconds: 0.0,
         stages: StageSeconds::default(),
         history: crate::history::HistoryStats::default(),
@@ -414,7 +412,6 @@ pub fn run_with(
         }
         Ok(())
     })?;
-    stats.files_seconds = started.elapsed().as_secs_f64();
     stats.stages.files = stage.elapsed().as_secs_f64();
     let stage = Instant::now();
     // History: the commits HEAD reaches that the store has not seen, in the same

@@ -329,28 +329,18 @@ fn file_ranges(store: &Store, lang: Option<&str>) -> Result<Vec<(String, (i64, i
 }
 
 fn chunk_facts(store: &Store, id: i64) -> Result<Option<Hit>> {
-    use rusqlite::OptionalExtension as _;
-    store.read(|c| {
-        c.prepare_cached(
-            "SELECT f.path, c.start_line, c.end_line, c.symbol, coalesce(s.kind, c.kind), f.lang
-             FROM chunks c JOIN files f ON f.id = c.file_id
-             LEFT JOIN symbols s ON s.id = c.symbol_id WHERE c.id = ?1",
-        )?
-        .query_row([id], |r| {
-            Ok(Hit {
-                path: r.get(0)?,
-                start_line: r.get(1)?,
-                end_line: r.get(2)?,
-                symbol: r.get(3)?,
-                kind: r.get(4)?,
-                lang: r.get(5)?,
-                score: 0.0,
-                routes: Vec::new(),
-                chunk_id: id,
-            })
-        })
-        .optional()
-    })
+    let facts = store.read(|c| crate::store::chunk_facts(c, id))?;
+    Ok(facts.map(|f| Hit {
+        path: f.path,
+        start_line: f.start_line,
+        end_line: f.end_line,
+        symbol: f.symbol,
+        kind: f.kind,
+        lang: f.lang,
+        score: 0.0,
+        routes: Vec::new(),
+        chunk_id: id,
+    }))
 }
 
 #[cfg(test)]

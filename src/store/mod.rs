@@ -780,3 +780,35 @@ fn remove_db_files(dir: &Path) -> Result<()> {
     }
     Ok(())
 }
+/// Facts of a chunk, from the store.
+#[derive(Debug, Clone)]
+pub struct ChunkFacts {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub symbol: Option<String>,
+    pub symbol_id: Option<i64>,
+    pub kind: String,
+    pub lang: String,
+}
+
+/// The facts of a chunk; `None` when the store no longer has it.
+pub fn chunk_facts(c: &Connection, id: i64) -> rusqlite::Result<Option<ChunkFacts>> {
+    c.prepare_cached(
+        "SELECT f.path, c.start_line, c.end_line, c.symbol, c.symbol_id, coalesce(s.kind, c.kind), f.lang
+         FROM chunks c JOIN files f ON f.id = c.file_id
+         LEFT JOIN symbols s ON s.id = c.symbol_id WHERE c.id = ?1",
+    )?
+    .query_row([id], |r| {
+        Ok(ChunkFacts {
+            path: r.get(0)?,
+            start_line: r.get(1)?,
+            end_line: r.get(2)?,
+            symbol: r.get(3)?,
+            symbol_id: r.get(4)?,
+            kind: r.get(5)?,
+            lang: r.get(6)?,
+        })
+    })
+    .optional()
+}
