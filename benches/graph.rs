@@ -7,10 +7,13 @@
 //! - `llmc graph callers NAME` whole process next to `rg -w NAME` over the same tree,
 //!   interleaved, median of 11 each, for each NAME (default: a few stdlib names).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::{copy_tree, median, ms, stdlib, time};
 use llmc::config::IndexConfig;
 use llmc::index::lang::{self, FileLang};
 use llmc::index::walk::{self, WalkConfig};
@@ -33,7 +36,7 @@ fn main() {
             .to_vec()
     };
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_llmc"));
-    let tree = copy_tree(&src);
+    let tree = copy_tree(&src, "graph");
     println!("== {}", src.display());
 
     let (files, _) = walk::walk(
@@ -127,47 +130,4 @@ fn main() {
             ms(median(&mut rg))
         );
     }
-}
-
-fn time(cmd: &mut Command) -> Duration {
-    let t = Instant::now();
-    let _ = cmd.output().expect("command runs");
-    t.elapsed()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn stdlib() -> PathBuf {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .expect("python3 runs");
-    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
-}
-
-fn copy_tree(src: &Path) -> PathBuf {
-    let dst = std::env::temp_dir().join(format!(
-        "llmc-graph-bench-{}",
-        src.file_name().and_then(|n| n.to_str()).unwrap_or("tree")
-    ));
-    let _ = std::fs::remove_dir_all(&dst);
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(src)
-        .arg(&dst)
-        .status()
-        .expect("cp runs");
-    assert!(status.success(), "copying {}", src.display());
-    let _ = std::fs::remove_dir_all(dst.join("site-packages"));
-    dst
 }

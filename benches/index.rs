@@ -8,10 +8,13 @@
 //!
 //! Whole-process timings run the release binary; peak RSS comes from `/usr/bin/time`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::median;
 use llmc::config::IndexConfig;
 use llmc::index::lang::{self, FileLang};
 use llmc::index::walk::{self, WalkConfig};
@@ -64,21 +67,9 @@ fn default_trees() -> Vec<PathBuf> {
     trees
 }
 
+/// A copy of `src` under git (no commit), so the walk honours `.gitignore` as in a repository.
 fn copy_tree(src: &Path) -> PathBuf {
-    let dst = std::env::temp_dir().join(format!(
-        "llmc-bench-{}",
-        src.file_name().and_then(|n| n.to_str()).unwrap_or("tree")
-    ));
-    let _ = std::fs::remove_dir_all(&dst);
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(src)
-        .arg(&dst)
-        .status()
-        .expect("cp runs");
-    assert!(status.success(), "copying {}", src.display());
-    // site-packages is not the standard library.
-    let _ = std::fs::remove_dir_all(dst.join("site-packages"));
+    let dst = common::copy_tree(src, "index");
     let _ = Command::new("git")
         .args(["init", "-q"])
         .current_dir(&dst)
@@ -219,9 +210,4 @@ fn run_timed(bin: &Path, dir: &Path) -> (Duration, u64) {
         .and_then(|l| l.trim().parse().ok())
         .unwrap_or(0);
     (d, rss)
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    v[v.len() / 2]
 }
