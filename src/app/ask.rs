@@ -22,20 +22,43 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         )
         .into());
     }
-    let freshness = ensure_index(
-        ctx,
-        &EnsureIndex {
-            refresh: !args.no_refresh,
-            bar: !args.json,
-        },
-    )?;
+    let opts = EnsureIndex {
+        refresh: !args.no_refresh,
+        bar: !args.json,
+    };
     let req = AskRequest {
         question,
         k: args.k,
         no_cache: args.no_cache,
         no_llm: args.no_llm,
     };
-    let mut outcome = ask::ask(&ctx.root, &ctx.config, &req)?;
+    let (mut outcome, freshness) = if Store::exists(&ctx.root) {
+        // The freshness check stats every indexed file: it runs beside the question,
+        // which is asked again in the rare case that files changed and were re-indexed.
+        let root = ctx.root.clone();
+        let (first, check) = std::thread::scope(|s| {
+            let check = s.spawn(move || -> Result<(bool, Option<String>)> {
+                let store = Store::open_existing(&root)?;
+                Ok((index::looks_stale(&root, &store)?, indexed_at(&store)))
+            });
+            let first = ask::ask(&ctx.root, &ctx.config, &req);
+            let check = check
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the index freshness check panicked")));
+            (first, check)
+        });
+        let (stale, at) = check?;
+        let freshness = bring_up_to_date(ctx, &opts, Some(at), stale)?;
+        let outcome = if freshness.refreshed_files > 0 {
+            ask::ask(&ctx.root, &ctx.config, &req)?
+        } else {
+            first?
+        };
+        (outcome, freshness)
+    } else {
+        let freshness = bring_up_to_date(ctx, &opts, None, true)?;
+        (ask::ask(&ctx.root, &ctx.config, &req)?, freshness)
+    };
     outcome.freshness = Freshness {
         generation: outcome.freshness.generation,
         ..freshness
@@ -85,33 +108,52 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
         }
         Err(e) => return Err(e),
     };
-    let stale = match &store {
-        None => {
-            ctx.note(&format!(
-                "no index yet: indexing {} first",
-                ctx.root.display()
-            ));
-            true
-        }
-        Some(s) => index::looks_stale(&ctx.root, s)?,
+    let (stale, at) = match &store {
+        None => (true, None),
+        Some(s) => (index::looks_stale(&ctx.root, s)?, Some(indexed_at(s))),
     };
-    let indexed_at = |s: &Store| s.meta("indexed_at").ok().flatten();
+    bring_up_to_date(ctx, opts, at, stale)
+}
+
+/// When the index was last written.
+fn indexed_at(store: &Store) -> Option<String> {
+    store.meta("indexed_at").ok().flatten()
+}
+
+/// Indexes when there is no index (`existing` is `None`) or it is `stale` (and
+/// `opts.refresh`), saying so; `existing` holds when the index was written.
+fn bring_up_to_date(
+    ctx: &Ctx,
+    opts: &EnsureIndex,
+    existing: Option<Option<String>>,
+    stale: bool,
+) -> Result<Freshness> {
+    let Some(at) = existing else {
+        ctx.note(&format!(
+            "no index yet: indexing {} first",
+            ctx.root.display()
+        ));
+        return reindex(ctx, opts, true);
+    };
     if !stale {
         return Ok(Freshness {
-            indexed_at: store.as_ref().and_then(indexed_at),
+            indexed_at: at,
             ..Freshness::default()
         });
     }
-    if !opts.refresh && store.is_some() {
+    if !opts.refresh {
         ctx.warn("files changed since the index; answering from it as it is (--no-refresh)");
         return Ok(Freshness {
-            indexed_at: store.as_ref().and_then(indexed_at),
+            indexed_at: at,
             stale: true,
             ..Freshness::default()
         });
     }
-    let first = store.is_none();
-    drop(store);
+    reindex(ctx, opts, false)
+}
+
+/// Runs an index (the `first` one, or a refresh) and says what it did.
+fn reindex(ctx: &Ctx, opts: &EnsureIndex, first: bool) -> Result<Freshness> {
     let bar = Bar::new(!ctx.quiet && opts.bar, !ctx.quiet);
     let stats = index::run_with(
         &ctx.root,
@@ -131,9 +173,8 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
             stats.seconds
         ));
     }
-    let store = Store::open_existing(&ctx.root)?;
     Ok(Freshness {
-        indexed_at: indexed_at(&store),
+        indexed_at: indexed_at(&Store::open_existing(&ctx.root)?),
         refreshed_files: refreshed,
         built: first,
         ..Freshness::default()

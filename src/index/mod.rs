@@ -11,7 +11,7 @@ pub mod refs;
 pub mod walk;
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -172,6 +172,9 @@ pub fn plan(root: &Path, cfg: &IndexConfig, known: &HashMap<String, FileState>) 
 /// stored file whose size or modification time differs or that is gone, a directory of
 /// stored files modified since the run (a file added or removed there), or a git HEAD
 /// moved since. A new directory shows as its parent's modification.
+///
+/// The stats are the cost (one per indexed file), so they are shared between the cores
+/// and stop at the first change found.
 pub fn looks_stale(root: &Path, store: &Store) -> Result<bool> {
     let checked: i64 = store
         .meta("checked_at")?
@@ -189,24 +192,54 @@ pub fn looks_stale(root: &Path, store: &Store) -> Result<bool> {
             return Ok(true);
         }
     }
-    let known = store.file_states()?;
-    let mut dirs = std::collections::HashSet::new();
-    dirs.insert(root.to_path_buf());
-    for (rel, state) in &known {
-        let abs = root.join(rel);
-        match std::fs::metadata(&abs) {
-            Ok(m) if m.len() == state.size && walk::mtime_ns(&m) == state.mtime_ns => {}
-            _ => return Ok(true),
-        }
-        let mut dir = abs.parent();
-        while let Some(d) = dir {
-            if d == root || !dirs.insert(d.to_path_buf()) {
+    let known: Vec<(String, u64, i64)> = store.read(|c| {
+        let mut stmt = c.prepare("SELECT path, size, mtime_ns FROM files")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get::<_, i64>(1)? as u64, r.get(2)?))
+        })?;
+        rows.collect()
+    })?;
+    let mut dirs: HashSet<&str> = HashSet::new();
+    for (rel, _, _) in &known {
+        let mut d = rel.as_str();
+        while let Some(cut) = d.rfind('/') {
+            d = &d[..cut];
+            if !dirs.insert(d) {
                 break;
             }
-            dir = d.parent();
         }
     }
-    Ok(dirs.iter().any(|d| newer(d)))
+    if newer(root) || dirs.iter().any(|d| newer(&root.join(d))) {
+        return Ok(true);
+    }
+    let changed = std::sync::atomic::AtomicBool::new(false);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let part = known.len().div_ceil(threads).max(1);
+    let check = |files: &[(String, u64, i64)]| {
+        use std::sync::atomic::Ordering::Relaxed;
+        for (i, (rel, size, mtime_ns)) in files.iter().enumerate() {
+            if i % 64 == 0 && changed.load(Relaxed) {
+                return;
+            }
+            let same = std::fs::metadata(root.join(rel))
+                .is_ok_and(|m| m.len() == *size && walk::mtime_ns(&m) == *mtime_ns);
+            if !same {
+                changed.store(true, Relaxed);
+                return;
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        let mut parts = known.chunks(part);
+        let first = parts.next();
+        for p in parts {
+            s.spawn(move || check(p));
+        }
+        if let Some(p) = first {
+            check(p);
+        }
+    });
+    Ok(changed.into_inner())
 }
 
 fn walk_config(cfg: &IndexConfig) -> WalkConfig {

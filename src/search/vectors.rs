@@ -89,12 +89,17 @@ impl Segment {
     /// Reads a segment file with one copy: the header, ids and scales are parsed, the
     /// vectors are read straight into their buffer.
     fn read(path: &Path) -> Result<Segment> {
-        Segment::read_head(path, true)
+        let (mut seg, mut f) = Segment::open_head(path)?;
+        let mut raw = vec![0u8; seg.len() * seg.dim];
+        f.read_exact(&mut raw)
+            .with_context(|| format!("reading {}", path.display()))?;
+        seg.data = raw.into_iter().map(|b| b as i8).collect();
+        Ok(seg)
     }
 
-    /// Reads a segment file's ids and scales, and its vectors when `with_data` (else
-    /// `data` stays empty and [`Segment::vector`] must not be called).
-    fn read_head(path: &Path, with_data: bool) -> Result<Segment> {
+    /// Reads a segment file's header, ids and scales (`data` stays empty and
+    /// [`Segment::vector`] must not be called); the file is left open at its first vector.
+    fn open_head(path: &Path) -> Result<(Segment, File)> {
         let ctx = || format!("reading {}", path.display());
         let mut f = File::open(path).with_context(ctx)?;
         let len = f.metadata().with_context(ctx)?.len() as usize;
@@ -110,15 +115,8 @@ impl Segment {
         }
         let mut meta = vec![0u8; n * 12];
         f.read_exact(&mut meta).with_context(ctx)?;
-        let data = if with_data {
-            let mut raw = vec![0u8; n * dim];
-            f.read_exact(&mut raw).with_context(ctx)?;
-            raw.into_iter().map(|b| b as i8).collect()
-        } else {
-            Vec::new()
-        };
         let (ids, scales) = meta.split_at(n * 8);
-        Ok(Segment {
+        let seg = Segment {
             dim,
             ids: ids
                 .chunks_exact(8)
@@ -128,9 +126,15 @@ impl Segment {
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
                 .collect(),
-            data,
-        })
+            data: Vec::new(),
+        };
+        Ok((seg, f))
     }
+}
+
+/// Where the vectors of a segment file begin.
+fn data_offset(n: usize) -> u64 {
+    16 + n as u64 * 12
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -171,6 +175,15 @@ pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
         .sum()
 }
 
+/// [`dot_i8`] of vector bytes as stored on disk and a quantized query.
+#[inline]
+fn dot_raw(a: &[u8], b: &[i8]) -> i32 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| i32::from(x as i8) * i32::from(y))
+        .sum()
+}
+
 impl instant_distance::Point for QVec {
     fn distance(&self, other: &Self) -> f32 {
         1.0 - dot_i8(&self.values, &other.values) as f32 * self.scale * other.scale
@@ -183,7 +196,12 @@ type Graph = instant_distance::HnswMap<QVec, u32>;
 /// The vectors as a reader sees them.
 pub struct VectorIndex {
     pub manifest: Manifest,
+    /// The main set's ids and scales; its vectors stay in `base_file` and are streamed
+    /// through a small buffer by each search (no copy of the whole set in memory).
     base: Segment,
+    /// Open from [`VectorIndex::open`] on, so a writer that replaces the file meanwhile
+    /// does not pull it from under a search.
+    base_file: Option<File>,
     delta: Segment,
     masked: Vec<bool>,
     graph: Option<Graph>,
@@ -204,17 +222,26 @@ impl VectorIndex {
         let Some(manifest) = read_manifest(dir)? else {
             return Ok(None);
         };
-        let load = |name: &Option<String>| -> Result<Segment> {
-            match name {
-                Some(n) => Segment::read(&dir.join(n)),
-                None => Ok(Segment {
+        let (base, base_file) = match &manifest.base {
+            Some(n) => {
+                let (seg, f) = Segment::open_head(&dir.join(n))?;
+                (seg, Some(f))
+            }
+            None => (
+                Segment {
                     dim: manifest.dim,
                     ..Segment::default()
-                }),
-            }
+                },
+                None,
+            ),
         };
-        let base = load(&manifest.base)?;
-        let delta = load(&manifest.delta)?;
+        let delta = match &manifest.delta {
+            Some(n) => Segment::read(&dir.join(n))?,
+            None => Segment {
+                dim: manifest.dim,
+                ..Segment::default()
+            },
+        };
         let mut masked = vec![false; base.len()];
         for &p in &manifest.masked {
             if let Some(m) = masked.get_mut(p as usize) {
@@ -236,6 +263,7 @@ impl VectorIndex {
         Ok(Some(VectorIndex {
             manifest,
             base,
+            base_file,
             delta,
             masked,
             graph,
@@ -253,7 +281,7 @@ impl VectorIndex {
         &self,
         query: &[f32],
         k: usize,
-        keep: &dyn Fn(i64) -> bool,
+        keep: &(dyn Fn(i64) -> bool + Sync),
     ) -> Result<(Vec<(i64, f32)>, VectorSearchInfo)> {
         if query.len() != self.manifest.dim && self.live() > 0 {
             bail!(
@@ -284,27 +312,125 @@ impl VectorIndex {
                 }
             }
             None => {
-                info.scanned += self.base.len();
-                scan(&self.base, &q, Some(&self.masked), keep, &mut hits);
+                if let Some(file) = &self.base_file {
+                    info.scanned += self.base.len();
+                    hits = scan_file(file, &self.base, &self.masked, &q, k, keep)?;
+                }
             }
         }
         info.scanned += self.delta.len();
-        scan(&self.delta, &q, None, keep, &mut hits);
-        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        hits.truncate(k);
+        scan(&self.delta, &q, keep, &mut hits);
+        top_k(&mut hits, k);
         Ok((hits, info))
     }
 }
 
-fn scan(
+/// Keeps the `k` best of `hits`, best first (ties by id).
+fn top_k(hits: &mut Vec<(i64, f32)>, k: usize) {
+    let order = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if hits.len() > k && k > 0 {
+        hits.select_nth_unstable_by(k - 1, order);
+    }
+    hits.truncate(k);
+    hits.sort_by(order);
+}
+
+/// Vectors read per block by [`scan_file`]: about 1 MiB.
+const BLOCK_BYTES: usize = 1 << 20;
+/// Below this many vectors a scan stays on one thread.
+const PARALLEL_MIN: usize = 16_384;
+
+/// The `k` best live vectors of a main set whose values are in `file`, read block by
+/// block; large sets are split between threads (one per core, at most 4).
+fn scan_file(
+    file: &File,
     seg: &Segment,
+    masked: &[bool],
     q: &QVec,
-    masked: Option<&[bool]>,
-    keep: &dyn Fn(i64) -> bool,
-    out: &mut Vec<(i64, f32)>,
-) {
+    k: usize,
+    keep: &(dyn Fn(i64) -> bool + Sync),
+) -> Result<Vec<(i64, f32)>> {
+    let n = seg.len();
+    let threads = if n >= PARALLEL_MIN {
+        std::thread::available_parallelism().map_or(1, |t| t.get().min(4))
+    } else {
+        1
+    };
+    let part = n.div_ceil(threads.max(1)).max(1);
+    let range = |lo: usize| -> Result<Vec<(i64, f32)>> {
+        let hi = (lo + part).min(n);
+        let dim = seg.dim.max(1);
+        let per_block = (BLOCK_BYTES / dim).max(1);
+        let mut buf = vec![0u8; per_block.min(hi - lo) * dim];
+        let mut out = Vec::new();
+        let mut at = lo;
+        while at < hi {
+            let m = per_block.min(hi - at);
+            let bytes = &mut buf[..m * dim];
+            read_exact_at(file, bytes, data_offset(n) + (at * dim) as u64)
+                .context("reading the vectors")?;
+            for (j, v) in bytes.chunks_exact(dim).enumerate() {
+                let i = at + j;
+                if masked.get(i).copied().unwrap_or(false) || !keep(seg.ids[i]) {
+                    continue;
+                }
+                let d = dot_raw(v, &q.values) as f32 * seg.scales[i] * q.scale;
+                out.push((seg.ids[i], d));
+            }
+            at += m;
+        }
+        top_k(&mut out, k);
+        Ok(out)
+    };
+    if threads <= 1 {
+        return range(0);
+    }
+    let parts: Vec<Result<Vec<(i64, f32)>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .step_by(part)
+            .map(|lo| s.spawn(move || range(lo)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a vector scan thread panicked")))
+            })
+            .collect()
+    });
+    let mut hits = Vec::new();
+    for p in parts {
+        hits.extend(p?);
+    }
+    Ok(hits)
+}
+
+/// Reads `buf.len()` bytes of `file` at `at`, without moving a shared file position.
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+/// Reads `buf.len()` bytes of `file` at `at`, without moving a shared file position.
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt as _;
+    while !buf.is_empty() {
+        match file.seek_read(buf, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Scores every vector of an in-memory segment (the delta) that `keep` accepts.
+fn scan(seg: &Segment, q: &QVec, keep: &dyn Fn(i64) -> bool, out: &mut Vec<(i64, f32)>) {
     for i in 0..seg.len() {
-        if masked.is_some_and(|m| m[i]) || !keep(seg.ids[i]) {
+        if !keep(seg.ids[i]) {
             continue;
         }
         let d = dot_i8(seg.vector(i), &q.values) as f32 * seg.scales[i] * q.scale;
@@ -413,7 +539,7 @@ impl<'e> VectorWriter<'e> {
         w.dim = manifest.dim;
         w.masked = manifest.masked.iter().copied().collect();
         if let Some(name) = &manifest.base {
-            w.base = Segment::read_head(&dir.join(name), false)?;
+            w.base = Segment::open_head(&dir.join(name))?.0;
         }
         if let Some(name) = &manifest.delta {
             let delta = Segment::read(&dir.join(name))?;

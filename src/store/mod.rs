@@ -198,6 +198,12 @@ pub struct WriteLock {
 impl Store {
     /// Opens an existing store for reading. A missing store is [`LlmcError::IndexMissing`];
     /// a corrupt one or one of another version is [`LlmcError::IndexUnusable`].
+    /// Whether `root` has an index (which may still be unusable: [`Store::open_existing`]
+    /// tells).
+    pub fn exists(root: &Path) -> bool {
+        store_dir(root).join(DB_FILE).is_file()
+    }
+
     pub fn open_existing(root: &Path) -> Result<Store> {
         let dir = store_dir(root);
         let db = dir.join(DB_FILE);
