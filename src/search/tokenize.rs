@@ -17,24 +17,42 @@ const MAX_TOKEN_BYTES: usize = 64;
 
 /// The identifier-like runs of `text` (letters, digits, `_`) with their byte offsets.
 pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut iter = text.char_indices().peekable();
+    let mut at = 0;
     std::iter::from_fn(move || {
         loop {
-            let (start, c) = iter.next()?;
-            if !is_word_char(c) {
-                continue;
+            if at >= text.len() {
+                return None;
             }
-            let mut end = start + c.len_utf8();
-            while let Some(&(i, c)) = iter.peek() {
-                if !is_word_char(c) {
-                    break;
-                }
-                end = i + c.len_utf8();
-                iter.next();
+            let (word, n) = char_at(text, at);
+            if word {
+                break;
             }
-            return Some((start, &text[start..end]));
+            at += n;
         }
+        let start = at;
+        while at < text.len() {
+            let (word, n) = char_at(text, at);
+            if !word {
+                break;
+            }
+            at += n;
+        }
+        Some((start, &text[start..at]))
     })
+}
+
+/// Whether the character at byte `at` (a character boundary) belongs to a word, and its
+/// length in bytes; ASCII without decoding.
+#[inline]
+fn char_at(text: &str, at: usize) -> (bool, usize) {
+    let b = text.as_bytes()[at];
+    if b < 0x80 {
+        return (b.is_ascii_alphanumeric() || b == b'_', 1);
+    }
+    text[at..]
+        .chars()
+        .next()
+        .map_or((false, 1), |c| (is_word_char(c), c.len_utf8()))
 }
 
 fn is_word_char(c: char) -> bool {
@@ -45,36 +63,72 @@ fn is_word_char(c: char) -> bool {
 /// capital of a run before a lower-case letter (`HTTPServer` → `HTTP`, `Server`) and
 /// letter/digit boundaries. Returns byte ranges into `word`.
 pub fn split_identifier(word: &str) -> Vec<(usize, usize)> {
-    let chars: Vec<(usize, char)> = word.char_indices().collect();
     let mut parts = Vec::new();
+    split_identifier_into(word, &mut parts);
+    parts
+}
+
+/// [`split_identifier`] into a reused buffer; ASCII words (nearly all of them) are split
+/// on their bytes.
+fn split_identifier_into(word: &str, parts: &mut Vec<(usize, usize)>) {
+    parts.clear();
+    if word.is_ascii() {
+        let b = word.as_bytes();
+        split_by(b.len(), parts, |i| {
+            let c = b[i];
+            (
+                c == b'_',
+                c.is_ascii_lowercase(),
+                c.is_ascii_uppercase(),
+                c.is_ascii_digit(),
+            )
+        });
+        return;
+    }
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    split_by(chars.len(), parts, |n| {
+        let c = chars[n].1;
+        (c == '_', c.is_lowercase(), c.is_uppercase(), c.is_numeric())
+    });
+    // `split_by` works in character positions: back to byte offsets.
+    for p in parts.iter_mut() {
+        let at = |n: usize| chars.get(n).map_or(word.len(), |&(i, _)| i);
+        *p = (at(p.0), at(p.1));
+    }
+}
+
+/// The splitting rule over `len` characters, `class(n)` telling whether the n-th is
+/// (an underscore, lower-case, upper-case, numeric); ranges in character positions.
+fn split_by(
+    len: usize,
+    parts: &mut Vec<(usize, usize)>,
+    class: impl Fn(usize) -> (bool, bool, bool, bool),
+) {
     let mut start: Option<usize> = None;
-    for (n, &(i, c)) in chars.iter().enumerate() {
-        if c == '_' {
+    for n in 0..len {
+        let (underscore, _, upper, numeric) = class(n);
+        if underscore {
             if let Some(s) = start.take() {
-                parts.push((s, i));
+                parts.push((s, n));
             }
             continue;
         }
         if let Some(s) = start {
-            let (_, prev) = chars[n - 1];
-            let next = chars.get(n + 1).map(|&(_, c)| c);
-            let boundary = (prev.is_lowercase() && c.is_uppercase())
-                || (prev.is_uppercase()
-                    && c.is_uppercase()
-                    && next.is_some_and(|nc| nc.is_lowercase()))
-                || (prev.is_numeric() != c.is_numeric());
+            let (_, p_lower, p_upper, p_numeric) = class(n - 1);
+            let next_lower = n + 1 < len && class(n + 1).1;
+            let boundary =
+                (p_lower && upper) || (p_upper && upper && next_lower) || (p_numeric != numeric);
             if boundary {
-                parts.push((s, i));
-                start = Some(i);
+                parts.push((s, n));
+                start = Some(n);
             }
         } else {
-            start = Some(i);
+            start = Some(n);
         }
     }
     if let Some(s) = start {
-        parts.push((s, word.len()));
+        parts.push((s, len));
     }
-    parts
 }
 
 /// Every token of `text`, in order: for each identifier its lower-cased whole form, its
@@ -121,7 +175,7 @@ impl WordTokens {
         if word.len() > MAX_TOKEN_BYTES || word.bytes().all(|b| b == b'_') {
             return;
         }
-        self.parts = split_identifier(word);
+        split_identifier_into(word, &mut self.parts);
         let ascii = word.is_ascii();
         let push_lower = |text: &mut String, s: &str| {
             let from = text.len();
@@ -270,6 +324,22 @@ mod tests {
             ["httpserver2x", "http", "server", "2", "x"]
         );
         assert_eq!(texts("__init__"), ["__init__", "init"]);
+    }
+
+    #[test]
+    fn non_ascii_identifiers_split_like_ascii_ones() {
+        let word = "ÉtatInitial_çaVa2x";
+        let got: Vec<&str> = split_identifier(word)
+            .into_iter()
+            .map(|(a, b)| &word[a..b])
+            .collect();
+        assert_eq!(got, ["État", "Initial", "ça", "Va", "2", "x"]);
+        let ascii = "EtatInitial_caVa2x";
+        let got: Vec<&str> = split_identifier(ascii)
+            .into_iter()
+            .map(|(a, b)| &ascii[a..b])
+            .collect();
+        assert_eq!(got, ["Etat", "Initial", "ca", "Va", "2", "x"]);
     }
 
     #[test]
