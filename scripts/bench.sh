@@ -59,7 +59,7 @@ benches=(
     "history|cargo bench -q --bench history"
     "search|cargo bench -q --bench search ${tree_args[*]}"
     "ask|cargo bench -q --bench ask ${tree_args[*]}"
-    "search quality|cargo build --release --quiet && python3 scripts/csn_eval.py --llmc target/release/llmc --queries $queries --bench $runs"
+    "search quality|cargo build --release --quiet && python3 scripts/csn_eval.py --llmc ${CARGO_TARGET_DIR:-target}/release/llmc --queries $queries --bench $runs"
 )
 
 tmp=$(mktemp)

@@ -33,13 +33,14 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         no_llm: args.no_llm,
     };
     let (mut outcome, freshness) = if Store::exists(&ctx.root) {
-        // The freshness check stats every indexed file: it runs beside the question,
-        // which is asked again in the rare case that files changed and were re-indexed.
+        // The freshness check stats every indexed file: it runs on a thread of its own
+        // beside the question (one thread: the question needs the other core), which is
+        // asked again in the rare case that files changed and were re-indexed.
         let root = ctx.root.clone();
         let (first, check) = std::thread::scope(|s| {
             let check = s.spawn(move || -> Result<(bool, Option<String>)> {
                 let store = Store::open_existing(&root)?;
-                Ok((index::looks_stale(&root, &store)?, indexed_at(&store)))
+                Ok((index::looks_stale(&root, &store, 1)?, indexed_at(&store)))
             });
             let first = ask::ask(&ctx.root, &ctx.config, &req);
             let check = check
@@ -110,9 +111,17 @@ pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
     };
     let (stale, at) = match &store {
         None => (true, None),
-        Some(s) => (index::looks_stale(&ctx.root, s)?, Some(indexed_at(s))),
+        Some(s) => (
+            index::looks_stale(&ctx.root, s, cores())?,
+            Some(indexed_at(s)),
+        ),
     };
     bring_up_to_date(ctx, opts, at, stale)
+}
+
+/// The cores to share a freshness check between when nothing else runs beside it.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
 
 /// When the index was last written.

@@ -173,9 +173,9 @@ pub fn plan(root: &Path, cfg: &IndexConfig, known: &HashMap<String, FileState>) 
 /// stored files modified since the run (a file added or removed there), or a git HEAD
 /// moved since. A new directory shows as its parent's modification.
 ///
-/// The stats are the cost (one per indexed file), so they are shared between the cores
-/// and stop at the first change found.
-pub fn looks_stale(root: &Path, store: &Store) -> Result<bool> {
+/// The stats are the cost (one per indexed file): they stop at the first change found,
+/// shared between `threads` threads.
+pub fn looks_stale(root: &Path, store: &Store, threads: usize) -> Result<bool> {
     let checked: i64 = store
         .meta("checked_at")?
         .and_then(|s| s.parse().ok())
@@ -213,8 +213,7 @@ pub fn looks_stale(root: &Path, store: &Store) -> Result<bool> {
         return Ok(true);
     }
     let changed = std::sync::atomic::AtomicBool::new(false);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    let part = known.len().div_ceil(threads).max(1);
+    let part = known.len().div_ceil(threads.max(1)).max(1);
     let check = |files: &[(String, u64, i64)]| {
         use std::sync::atomic::Ordering::Relaxed;
         for (i, (rel, size, mtime_ns)) in files.iter().enumerate() {

@@ -105,3 +105,51 @@ fn walkdir(dir: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+#[test]
+fn the_freshness_check_sees_an_edit_in_any_file() {
+    use std::time::{Duration, SystemTime};
+    // Enough files in enough directories that the check splits them between threads.
+    let repo = Scratch::empty();
+    let rel = |d: usize, f: usize| format!("pkg{d}/mod{f}.py");
+    for d in 0..8 {
+        for f in 0..40 {
+            repo.write(&rel(d, f), format!("def f{d}_{f}():\n    return {f}\n"));
+        }
+    }
+    // Split between three threads, so each part of the list is some thread's job.
+    let stale = || llmc::index::looks_stale(repo.path(), &repo.store(), 3).expect("check runs");
+    // Modification times in the past, so that the edits below cannot share one.
+    let past = SystemTime::now() - Duration::from_secs(3600);
+    let set_time = |rel: &str, t: SystemTime| {
+        std::fs::File::open(repo.path().join(rel))
+            .and_then(|f| f.set_modified(t))
+            .expect("set mtime");
+    };
+    for d in 0..8 {
+        for f in 0..40 {
+            set_time(&rel(d, f), past);
+        }
+    }
+    repo.index();
+    // The directories too (the first index created `.llmc/` in the root): a directory
+    // modified in the second of the check counts as changed.
+    for d in 0..8 {
+        set_time(&format!("pkg{d}"), past);
+    }
+    set_time("", past);
+    assert!(!stale(), "nothing changed since the index");
+
+    for (d, f) in [(0, 0), (3, 17), (7, 39)] {
+        let name = rel(d, f);
+        // Same size, new time: an in-place edit that the directory does not see.
+        let text = std::fs::read_to_string(repo.path().join(&name)).expect("read");
+        std::fs::write(repo.path().join(&name), text.replace("return", "yield ")).expect("write");
+        set_time(&name, past + Duration::from_secs(60));
+        assert!(stale(), "an edit of {name} goes unseen");
+        repo.index();
+        assert!(!stale(), "re-indexed after editing {name}");
+    }
+    std::fs::remove_file(repo.path().join(rel(5, 5))).expect("remove");
+    assert!(stale(), "a deleted file goes unseen");
+}
