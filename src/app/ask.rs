@@ -1,6 +1,7 @@
 //! `llmc ask`: makes sure the index is there and fresh, asks, prints the answer.
 
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use anyhow::Result;
 
@@ -33,20 +34,30 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         no_llm: args.no_llm,
     };
     let (mut outcome, freshness) = if Store::exists(&ctx.root) {
-        // The freshness check stats every indexed file: it runs on a thread of its own
-        // beside the question (one thread: the question needs the other core), which is
-        // asked again in the rare case that files changed and were re-indexed.
+        // The freshness check stats every indexed file. It starts on a thread of its own
+        // beside the question; the question's thread joins the stats once it has its
+        // answer, and the question is asked again in the rare case that files changed
+        // and were re-indexed.
         let root = ctx.root.clone();
+        let slot: OnceLock<index::FreshnessCheck> = OnceLock::new();
         let (first, check) = std::thread::scope(|s| {
-            let check = s.spawn(move || -> Result<(bool, Option<String>)> {
+            let check = s.spawn(|| -> Result<Option<String>> {
                 let store = Store::open_existing(&root)?;
-                Ok((index::looks_stale(&root, &store, 1)?, indexed_at(&store)))
+                let check = index::FreshnessCheck::prepare(&root, &store)?;
+                slot.get_or_init(|| check).help();
+                Ok(indexed_at(&store))
             });
             let first = ask::ask(&ctx.root, &ctx.config, &req);
+            if let Some(c) = slot.get() {
+                c.help();
+            }
             let check = check
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("the index freshness check panicked")));
-            (first, check)
+            (
+                first,
+                check.map(|at| (slot.get().is_some_and(|c| c.stale()), at)),
+            )
         });
         let (stale, at) = check?;
         let freshness = bring_up_to_date(ctx, &opts, Some(at), stale)?;

@@ -12,7 +12,9 @@ pub mod walk;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::mpsc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -173,72 +175,112 @@ pub fn plan(root: &Path, cfg: &IndexConfig, known: &HashMap<String, FileState>) 
 /// stored files modified since the run (a file added or removed there), or a git HEAD
 /// moved since. A new directory shows as its parent's modification.
 ///
-/// The stats are the cost (one per indexed file): they stop at the first change found,
-/// shared between `threads` threads.
+/// The stats are the cost (one per indexed file): they are shared between `threads`
+/// threads and stop at the first change found.
 pub fn looks_stale(root: &Path, store: &Store, threads: usize) -> Result<bool> {
-    let checked: i64 = store
-        .meta("checked_at")?
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let newer = |p: &Path| {
-        std::fs::metadata(p)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .is_some_and(|d| d.as_secs() as i64 >= checked)
-    };
-    for git in [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"] {
-        if newer(&root.join(git)) {
-            return Ok(true);
-        }
-    }
-    let known: Vec<(String, u64, i64)> = store.read(|c| {
-        let mut stmt = c.prepare("SELECT path, size, mtime_ns FROM files")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((r.get(0)?, r.get::<_, i64>(1)? as u64, r.get(2)?))
-        })?;
-        rows.collect()
-    })?;
-    let mut dirs: HashSet<&str> = HashSet::new();
-    for (rel, _, _) in &known {
-        let mut d = rel.as_str();
-        while let Some(cut) = d.rfind('/') {
-            d = &d[..cut];
-            if !dirs.insert(d) {
-                break;
-            }
-        }
-    }
-    if newer(root) || dirs.iter().any(|d| newer(&root.join(d))) {
-        return Ok(true);
-    }
-    let changed = std::sync::atomic::AtomicBool::new(false);
-    let part = known.len().div_ceil(threads.max(1)).max(1);
-    let check = |files: &[(String, u64, i64)]| {
-        use std::sync::atomic::Ordering::Relaxed;
-        for (i, (rel, size, mtime_ns)) in files.iter().enumerate() {
-            if i % 64 == 0 && changed.load(Relaxed) {
-                return;
-            }
-            let same = std::fs::metadata(root.join(rel))
-                .is_ok_and(|m| m.len() == *size && walk::mtime_ns(&m) == *mtime_ns);
-            if !same {
-                changed.store(true, Relaxed);
-                return;
-            }
-        }
-    };
+    let check = FreshnessCheck::prepare(root, store)?;
     std::thread::scope(|s| {
-        let mut parts = known.chunks(part);
-        let first = parts.next();
-        for p in parts {
-            s.spawn(move || check(p));
+        for _ in 1..threads {
+            s.spawn(|| check.help());
         }
-        if let Some(p) = first {
-            check(p);
-        }
+        check.help();
     });
-    Ok(changed.into_inner())
+    Ok(check.stale())
+}
+
+/// [`looks_stale`] in two steps, so that threads can join its stats as they come free:
+/// [`FreshnessCheck::prepare`] reads the store and checks git and the directories, then
+/// every thread that calls [`FreshnessCheck::help`] takes blocks of files to stat.
+pub struct FreshnessCheck {
+    root: PathBuf,
+    /// Stored files: path, size, modification time.
+    known: Vec<(String, u64, i64)>,
+    /// The next block of `known` to stat.
+    next: AtomicUsize,
+    changed: AtomicBool,
+}
+
+/// Files statted per block of [`FreshnessCheck::help`].
+const STAT_BLOCK: usize = 64;
+
+impl FreshnessCheck {
+    pub fn prepare(root: &Path, store: &Store) -> Result<FreshnessCheck> {
+        let checked: i64 = store
+            .meta("checked_at")?
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let newer = |p: &Path| {
+            std::fs::metadata(p)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .is_some_and(|d| d.as_secs() as i64 >= checked)
+        };
+        let check = |known, changed| FreshnessCheck {
+            root: root.to_path_buf(),
+            known,
+            next: AtomicUsize::new(0),
+            changed: AtomicBool::new(changed),
+        };
+        for git in [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"] {
+            if newer(&root.join(git)) {
+                return Ok(check(Vec::new(), true));
+            }
+        }
+        let known: Vec<(String, u64, i64)> = store.read(|c| {
+            let mut stmt = c.prepare("SELECT path, size, mtime_ns FROM files")?;
+            let rows = stmt.query_map([], |r| {
+                Ok((r.get(0)?, r.get::<_, i64>(1)? as u64, r.get(2)?))
+            })?;
+            rows.collect()
+        })?;
+        let mut dirs: HashSet<&str> = HashSet::new();
+        for (rel, _, _) in &known {
+            let mut d = rel.as_str();
+            while let Some(cut) = d.rfind('/') {
+                d = &d[..cut];
+                if !dirs.insert(d) {
+                    break;
+                }
+            }
+        }
+        if newer(root) || dirs.iter().any(|d| newer(&root.join(d))) {
+            return Ok(check(Vec::new(), true));
+        }
+        Ok(check(known, false))
+    }
+
+    /// Stats blocks of files until none is left or a change is found.
+    pub fn help(&self) {
+        loop {
+            if self.changed.load(Relaxed) {
+                return;
+            }
+            let from = self.next.fetch_add(STAT_BLOCK, Relaxed);
+            let Some(block) = self
+                .known
+                .get(from..(from + STAT_BLOCK).min(self.known.len()))
+            else {
+                return;
+            };
+            if block.is_empty() {
+                return;
+            }
+            for (rel, size, mtime_ns) in block {
+                let same = std::fs::metadata(self.root.join(rel))
+                    .is_ok_and(|m| m.len() == *size && walk::mtime_ns(&m) == *mtime_ns);
+                if !same {
+                    self.changed.store(true, Relaxed);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether a change was found; final once every [`FreshnessCheck::help`] returned.
+    pub fn stale(&self) -> bool {
+        self.changed.load(Relaxed)
+    }
 }
 
 fn walk_config(cfg: &IndexConfig) -> WalkConfig {
