@@ -40,14 +40,30 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         // and were re-indexed.
         let root = ctx.root.clone();
         let slot: OnceLock<index::FreshnessCheck> = OnceLock::new();
+        let asker = std::thread::current();
         let (first, check) = std::thread::scope(|s| {
             let check = s.spawn(|| -> Result<Option<String>> {
-                let store = Store::open_existing(&root)?;
-                let check = index::FreshnessCheck::prepare(&root, &store)?;
-                slot.get_or_init(|| check).help();
+                let prepared = Store::open_existing(&root).and_then(|store| {
+                    let check = index::FreshnessCheck::prepare(&root, &store)?;
+                    Ok((check, store))
+                });
+                let (check, store) = match prepared {
+                    Ok(p) => p,
+                    Err(e) => {
+                        asker.unpark();
+                        return Err(e);
+                    }
+                };
+                let check = slot.get_or_init(|| check);
+                asker.unpark();
+                check.help();
                 Ok(indexed_at(&store))
             });
             let first = ask::ask(&ctx.root, &ctx.config, &req);
+            // Wait for the check to be prepared (or to fail), then share its stats.
+            while slot.get().is_none() && !check.is_finished() {
+                std::thread::park_timeout(std::time::Duration::from_millis(2));
+            }
             if let Some(c) = slot.get() {
                 c.help();
             }
