@@ -82,7 +82,7 @@ failed=0
     echo "nproc: $(nproc)"
     echo "cpu:   $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
     echo "rustc: $(rustc -V)"
-    echo "rg:    $(rg --version | head -1)"
+    echo "rg:    $(rg --version | sed -n 1p)"
     echo "git:   $(git rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
     echo
     free -g
