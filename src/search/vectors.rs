@@ -202,7 +202,9 @@ pub struct VectorIndex {
     /// Open from [`VectorIndex::open`] on, so a writer that replaces the file meanwhile
     /// does not pull it from under a search.
     base_file: Option<File>,
+    /// The delta, read the same way as the main set.
     delta: Segment,
+    delta_file: Option<File>,
     masked: Vec<bool>,
     graph: Option<Graph>,
 }
@@ -222,26 +224,23 @@ impl VectorIndex {
         let Some(manifest) = read_manifest(dir)? else {
             return Ok(None);
         };
-        let (base, base_file) = match &manifest.base {
-            Some(n) => {
-                let (seg, f) = Segment::open_head(&dir.join(n))?;
-                (seg, Some(f))
+        let open = |name: &Option<String>| -> Result<(Segment, Option<File>)> {
+            match name {
+                Some(n) => {
+                    let (seg, f) = Segment::open_head(&dir.join(n))?;
+                    Ok((seg, Some(f)))
+                }
+                None => Ok((
+                    Segment {
+                        dim: manifest.dim,
+                        ..Segment::default()
+                    },
+                    None,
+                )),
             }
-            None => (
-                Segment {
-                    dim: manifest.dim,
-                    ..Segment::default()
-                },
-                None,
-            ),
         };
-        let delta = match &manifest.delta {
-            Some(n) => Segment::read(&dir.join(n))?,
-            None => Segment {
-                dim: manifest.dim,
-                ..Segment::default()
-            },
-        };
+        let (base, base_file) = open(&manifest.base)?;
+        let (delta, delta_file) = open(&manifest.delta)?;
         let mut masked = vec![false; base.len()];
         for &p in &manifest.masked {
             if let Some(m) = masked.get_mut(p as usize) {
@@ -265,6 +264,7 @@ impl VectorIndex {
             base,
             base_file,
             delta,
+            delta_file,
             masked,
             graph,
         }))
@@ -318,8 +318,10 @@ impl VectorIndex {
                 }
             }
         }
-        info.scanned += self.delta.len();
-        scan(&self.delta, &q, keep, &mut hits);
+        if let Some(file) = &self.delta_file {
+            info.scanned += self.delta.len();
+            hits.extend(scan_file(file, &self.delta, &[], &q, k, keep)?);
+        }
         top_k(&mut hits, k);
         Ok((hits, info))
     }
@@ -340,8 +342,9 @@ const BLOCK_BYTES: usize = 1 << 20;
 /// Below this many vectors a scan stays on one thread.
 const PARALLEL_MIN: usize = 16_384;
 
-/// The `k` best live vectors of a main set whose values are in `file`, read block by
-/// block; large sets are split between threads (one per core, at most 4).
+/// The `k` best live vectors (not `masked`, which may be shorter than the set) of a set
+/// whose values are in `file`, read block by block; large sets are split between
+/// threads (one per core, at most 4).
 fn scan_file(
     file: &File,
     seg: &Segment,
@@ -425,17 +428,6 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Resul
         }
     }
     Ok(())
-}
-
-/// Scores every vector of an in-memory segment (the delta) that `keep` accepts.
-fn scan(seg: &Segment, q: &QVec, keep: &dyn Fn(i64) -> bool, out: &mut Vec<(i64, f32)>) {
-    for i in 0..seg.len() {
-        if !keep(seg.ids[i]) {
-            continue;
-        }
-        let d = dot_i8(seg.vector(i), &q.values) as f32 * seg.scales[i] * q.scale;
-        out.push((seg.ids[i], d));
-    }
 }
 
 /// Settings of a vector write.
