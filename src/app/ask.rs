@@ -45,17 +45,11 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
             let check = s.spawn(|| -> Result<Option<String>> {
                 let prepared = Store::open_existing(&root).and_then(|store| {
                     let check = index::FreshnessCheck::prepare(&root, &store)?;
-                    Ok((check, store))
+                    Ok((slot.get_or_init(|| check), store))
                 });
-                let (check, store) = match prepared {
-                    Ok(p) => p,
-                    Err(e) => {
-                        asker.unpark();
-                        return Err(e);
-                    }
-                };
-                let check = slot.get_or_init(|| check);
+                // Prepared or failed: either way the question's thread need wait no more.
                 asker.unpark();
+                let (check, store) = prepared?;
                 check.help();
                 Ok(indexed_at(&store))
             });

@@ -257,16 +257,11 @@ impl FreshnessCheck {
                 return;
             }
             let from = self.next.fetch_add(STAT_BLOCK, Relaxed);
-            let Some(block) = self
-                .known
-                .get(from..(from + STAT_BLOCK).min(self.known.len()))
-            else {
-                return;
-            };
-            if block.is_empty() {
+            if from >= self.known.len() {
                 return;
             }
-            for (rel, size, mtime_ns) in block {
+            let to = (from + STAT_BLOCK).min(self.known.len());
+            for (rel, size, mtime_ns) in &self.known[from..to] {
                 let same = std::fs::metadata(self.root.join(rel))
                     .is_ok_and(|m| m.len() == *size && walk::mtime_ns(&m) == *mtime_ns);
                 if !same {
