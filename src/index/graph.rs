@@ -19,7 +19,7 @@ use rusqlite::{Connection, params};
 
 use super::lang::Lang;
 use super::refs::simple_type;
-use crate::model::CallKind;
+use crate::model::{CallKind, SymbolKind};
 
 /// How a call was resolved, weakest last.
 pub const RESOLUTIONS: [&str; 6] = [
@@ -63,14 +63,94 @@ struct File {
     dir: String,
 }
 
+/// "None" in the compact tables below.
+const NONE: u32 = u32::MAX;
+
+/// One definition, compactly: a large repository has a million of them, and resolution
+/// holds them all. Names are ids into [`Names`]; of the signature, only what resolution
+/// reads from it is kept (the return type here, base classes in [`Graph::bases`]).
 struct Sym {
     id: i64,
-    file: usize,
-    parent: Option<usize>,
-    name: String,
-    qualname: String,
-    kind: String,
-    signature: String,
+    file: u32,
+    parent: u32,
+    name: u32,
+    /// The bare name of the type the qualified name puts it in (`Rect` for
+    /// `geo.Rect.area`), or `NONE` for a name at the top of its file.
+    owner: u32,
+    /// The return type the signature declares (not for types), or `NONE`.
+    returns: u32,
+    kind: Option<SymbolKind>,
+    /// The signature starts with `static` (a C function other files cannot call).
+    is_static: bool,
+}
+
+impl Sym {
+    fn parent(&self) -> Option<usize> {
+        (self.parent != NONE).then_some(self.parent as usize)
+    }
+    fn file(&self) -> usize {
+        self.file as usize
+    }
+}
+
+/// Every distinct name (of a definition or of the type it belongs to), once, with an id.
+#[derive(Default)]
+struct Names {
+    ids: HashMap<Box<str>, u32>,
+    strs: Vec<Box<str>>,
+}
+
+impl Names {
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.strs.len() as u32;
+        self.strs.push(s.into());
+        self.ids.insert(s.into(), id);
+        id
+    }
+    fn id(&self, s: &str) -> Option<u32> {
+        self.ids.get(s).copied()
+    }
+    fn str(&self, id: u32) -> &str {
+        &self.strs[id as usize]
+    }
+}
+
+/// Lists of indices keyed `0..n`, flat: one offsets array and one items array instead of
+/// a vector per key.
+#[derive(Default)]
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    /// Groups `(key, item)` pairs by key, keeping their order within a key.
+    fn group<I: Iterator<Item = (u32, u32)> + Clone>(n: usize, pairs: I) -> Lists {
+        let mut start = vec![0u32; n + 1];
+        for (k, _) in pairs.clone() {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[n] as usize];
+        for (k, v) in pairs {
+            items[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        }
+        Lists { start, items }
+    }
+    fn get(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        let (a, b) = match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) => (a as usize, b as usize),
+            _ => (0, 0),
+        };
+        self.items[a..b].iter().map(|&i| i as usize)
+    }
 }
 
 struct ImportRow {
@@ -156,14 +236,19 @@ impl Outcome {
 
 struct Graph {
     files: Vec<File>,
+    /// In id order (a store id is found by binary search).
     syms: Vec<Sym>,
+    names: Names,
+    /// (type, base class name) for the types whose declaration names bases, by type.
+    bases: Vec<(u32, u32)>,
     /// Per file: its symbols.
-    file_syms: Vec<Vec<usize>>,
+    file_syms: Lists,
     /// Per symbol: its children.
-    children: Vec<Vec<usize>>,
-    by_name: HashMap<String, Vec<usize>>,
-    /// (owner type's bare name, member name) → members, e.g. ("Rect", "area").
-    members: HashMap<(String, String), Vec<usize>>,
+    children: Lists,
+    /// Per name id: the symbols of that name.
+    by_name: Lists,
+    /// (owner type's bare name, member name, member), sorted: e.g. ("Rect", "area", s).
+    members: Vec<(u32, u32, u32)>,
     by_path: HashMap<String, usize>,
     by_dir: HashMap<String, Vec<usize>>,
     python_modules: HashMap<String, Vec<usize>>,
@@ -171,9 +256,8 @@ struct Graph {
     /// Per file: which Rust crate (by `src` root) it belongs to.
     crate_of: Vec<usize>,
     scopes: Vec<FileScope>,
-    /// Store ids → positions in `files` and `syms`.
+    /// Store ids → positions in `files`.
     file_index: HashMap<i64, usize>,
-    sym_index: HashMap<i64, usize>,
 }
 
 /// Calls read, resolved (in parallel) and written back at a time, so resolution never
@@ -331,9 +415,11 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             });
         }
     }
-    let mut syms = Vec::new();
-    let mut sym_index: HashMap<i64, usize> = HashMap::new();
-    let mut parents: Vec<Option<i64>> = Vec::new();
+    let mut syms: Vec<Sym> = Vec::new();
+    let mut names = Names::default();
+    let mut base_list = Vec::new();
+    // Parents stored after their children (rare): set once every symbol is read.
+    let mut later: Vec<(usize, i64)> = Vec::new();
     {
         let mut stmt = conn.prepare(
             "SELECT id, file_id, parent_id, name, qualname, kind, signature FROM symbols ORDER BY id",
@@ -343,40 +429,76 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             let Some(&file) = file_index.get(&r.get::<_, i64>(1)?) else {
                 continue;
             };
-            sym_index.insert(r.get(0)?, syms.len());
-            parents.push(r.get(2)?);
+            let i = syms.len();
+            let parent = match r.get::<_, Option<i64>>(2)? {
+                Some(p) => match syms.binary_search_by_key(&p, |s| s.id) {
+                    Ok(at) => at as u32,
+                    Err(_) => {
+                        later.push((i, p));
+                        NONE
+                    }
+                },
+                None => NONE,
+            };
+            let lang = files[file].lang;
+            let sep = lang.map_or(".", Lang::separator);
+            let qualname = r.get_ref(4)?.as_str()?;
+            let owner = match qualname.rsplit_once(sep) {
+                Some((owner, _)) => names.intern(owner.rsplit(sep).next().unwrap_or(owner)),
+                None => NONE,
+            };
+            let name = r.get_ref(3)?.as_str()?;
+            let kind = SymbolKind::parse(r.get_ref(5)?.as_str()?);
+            let signature = r.get_ref(6)?.as_str()?;
+            let mut returns = NONE;
+            if let Some(lang) = lang {
+                if is_type_kind(kind) {
+                    for b in bases(lang, signature) {
+                        base_list.push((i as u32, names.intern(&b)));
+                    }
+                } else if let Some(t) = return_type(lang, signature, name) {
+                    returns = names.intern(&t);
+                }
+            }
             syms.push(Sym {
                 id: r.get(0)?,
-                file,
-                parent: None,
-                name: r.get(3)?,
-                qualname: r.get(4)?,
-                kind: r.get(5)?,
-                signature: r.get(6)?,
+                file: file as u32,
+                parent,
+                name: names.intern(name),
+                owner,
+                returns,
+                kind,
+                is_static: signature.starts_with("static "),
             });
         }
     }
-    let mut file_syms = vec![Vec::new(); files.len()];
-    let mut children = vec![Vec::new(); syms.len()];
-    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut members: HashMap<(String, String), Vec<usize>> = HashMap::new();
-    for (i, p) in parents.into_iter().enumerate() {
-        let parent = p.and_then(|p| sym_index.get(&p).copied());
-        syms[i].parent = parent;
-        if let Some(p) = parent {
-            children[p].push(i);
-        }
-        file_syms[syms[i].file].push(i);
-        by_name.entry(syms[i].name.clone()).or_default().push(i);
-        let sep = files[syms[i].file].lang.map_or(".", Lang::separator);
-        if let Some((owner, _)) = syms[i].qualname.rsplit_once(sep) {
-            let owner = owner.rsplit(sep).next().unwrap_or(owner);
-            members
-                .entry((owner.to_string(), syms[i].name.clone()))
-                .or_default()
-                .push(i);
+    for (i, p) in later {
+        if let Ok(at) = syms.binary_search_by_key(&p, |s| s.id) {
+            syms[i].parent = at as u32;
         }
     }
+    let file_syms = Lists::group(
+        files.len(),
+        syms.iter().enumerate().map(|(i, s)| (s.file, i as u32)),
+    );
+    let children = Lists::group(
+        syms.len(),
+        syms.iter()
+            .enumerate()
+            .filter(|(_, s)| s.parent != NONE)
+            .map(|(i, s)| (s.parent, i as u32)),
+    );
+    let by_name = Lists::group(
+        names.strs.len(),
+        syms.iter().enumerate().map(|(i, s)| (s.name, i as u32)),
+    );
+    let mut members: Vec<(u32, u32, u32)> = syms
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.owner != NONE)
+        .map(|(i, s)| (s.owner, s.name, i as u32))
+        .collect();
+    members.sort_unstable();
     let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
     let mut python_modules: HashMap<String, Vec<usize>> = HashMap::new();
     let mut go_modules = Vec::new();
@@ -412,6 +534,8 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         crate_of,
         files,
         syms,
+        names,
+        bases: base_list,
         file_syms,
         children,
         by_name,
@@ -422,7 +546,6 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         go_modules,
         scopes: Vec::new(),
         file_index,
-        sym_index,
     })
 }
 
@@ -514,7 +637,7 @@ fn read_calls(
             file,
             caller: r
                 .get::<_, Option<i64>>(2)?
-                .and_then(|c| g.sym_index.get(&c).copied()),
+                .and_then(|c| g.syms.binary_search_by_key(&c, |s| s.id).ok()),
             name: r.get(3)?,
             qualifier: r.get(4)?,
             kind: CallKind::parse(&r.get::<_, String>(5)?),
@@ -626,15 +749,13 @@ fn is_caps(s: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-fn is_type_kind(kind: &str) -> bool {
-    matches!(
-        kind,
-        "class" | "struct" | "enum" | "trait" | "interface" | "type"
-    )
+fn is_type_kind(kind: Option<SymbolKind>) -> bool {
+    use SymbolKind::*;
+    matches!(kind, Some(Class | Struct | Enum | Trait | Interface | Type))
 }
 
-fn is_container(kind: &str) -> bool {
-    is_type_kind(kind) || kind == "impl"
+fn is_container(kind: Option<SymbolKind>) -> bool {
+    is_type_kind(kind) || kind == Some(SymbolKind::Impl)
 }
 
 /// The base classes a class declaration names.
@@ -739,6 +860,30 @@ impl Graph {
         self.files[file].lang
     }
 
+    fn name(&self, s: usize) -> &str {
+        self.names.str(self.syms[s].name)
+    }
+
+    fn owner(&self, s: usize) -> Option<&str> {
+        let o = self.syms[s].owner;
+        (o != NONE).then(|| self.names.str(o))
+    }
+
+    /// The base classes type `s` declares.
+    fn bases_of(&self, s: usize) -> impl Iterator<Item = &str> + '_ {
+        let s = s as u32;
+        let lo = self.bases.partition_point(|&(t, _)| t < s);
+        self.bases[lo..]
+            .iter()
+            .take_while(move |&&(t, _)| t == s)
+            .map(|&(_, b)| self.names.str(b))
+    }
+
+    /// The symbols named `name`, in id order.
+    fn named(&self, name: &str) -> Option<impl Iterator<Item = usize> + '_> {
+        self.names.id(name).map(|n| self.by_name.get(n as usize))
+    }
+
     fn sep(&self, file: usize) -> &'static str {
         self.lang(file).map_or(".", Lang::separator)
     }
@@ -753,11 +898,11 @@ impl Graph {
     /// Top-level definitions named `name` in `files`.
     fn top_level(&self, files: &[usize], name: &str) -> Vec<usize> {
         let mut out = Vec::new();
-        if let Some(list) = self.by_name.get(name) {
-            for &s in list {
-                if self.syms[s].parent.is_none()
-                    && files.contains(&self.syms[s].file)
-                    && !self.syms[s].qualname.contains(self.sep(self.syms[s].file))
+        if let Some(list) = self.named(name) {
+            for s in list {
+                if self.syms[s].parent == NONE
+                    && files.contains(&self.syms[s].file())
+                    && self.syms[s].owner == NONE
                 {
                     out.push(s);
                 }
@@ -785,9 +930,7 @@ impl Graph {
                 }
                 if let Some((defs, _)) = self.find_type(from, &bare) {
                     for d in defs {
-                        if let Some(lang) = self.lang(self.syms[d].file) {
-                            next.extend(bases(lang, &self.syms[d].signature));
-                        }
+                        next.extend(self.bases_of(d).map(str::to_string));
                     }
                 }
             }
@@ -802,18 +945,24 @@ impl Graph {
     /// Members `name` of types named `ty` (bare), preferring `prefer` files, same family.
     fn members_of(&self, from: usize, ty: &str, name: &str, prefer: &[usize]) -> Vec<usize> {
         let ty = ty.rsplit(['.', ':']).next().unwrap_or(ty);
-        let Some(list) = self.members.get(&(ty.to_string(), name.to_string())) else {
+        let (Some(ty), Some(name)) = (self.names.id(ty), self.names.id(name)) else {
             return Vec::new();
         };
-        let list: Vec<usize> = list
+        let lo = self
+            .members
+            .partition_point(|&(o, n, _)| (o, n) < (ty, name));
+        let hi = self
+            .members
+            .partition_point(|&(o, n, _)| (o, n) <= (ty, name));
+        let list: Vec<usize> = self.members[lo..hi]
             .iter()
-            .copied()
-            .filter(|&s| self.same_family(from, self.syms[s].file))
+            .map(|&(_, _, s)| s as usize)
+            .filter(|&s| self.same_family(from, self.syms[s].file()))
             .collect();
         let preferred: Vec<usize> = list
             .iter()
             .copied()
-            .filter(|&s| prefer.contains(&self.syms[s].file))
+            .filter(|&s| prefer.contains(&self.syms[s].file()))
             .collect();
         if !preferred.is_empty() {
             return preferred;
@@ -826,18 +975,15 @@ impl Graph {
     fn find_type(&self, file: usize, name: &str) -> Option<(Vec<usize>, Vec<usize>)> {
         let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
         let all: Vec<usize> = self
-            .by_name
-            .get(bare)?
-            .iter()
-            .copied()
+            .named(bare)?
             .filter(|&s| {
-                is_type_kind(&self.syms[s].kind) && self.same_family(file, self.syms[s].file)
+                is_type_kind(self.syms[s].kind) && self.same_family(file, self.syms[s].file())
             })
             .collect();
         if all.is_empty() {
             return None;
         }
-        let files: Vec<usize> = all.iter().map(|&s| self.syms[s].file).collect();
+        let files: Vec<usize> = all.iter().map(|&s| self.syms[s].file()).collect();
         Some((all, files))
     }
 
@@ -846,12 +992,12 @@ impl Graph {
         cands
             .iter()
             .copied()
-            .find(|&s| self.syms[s].file == from)
+            .find(|&s| self.syms[s].file() == from)
             .or_else(|| {
                 cands
                     .iter()
                     .copied()
-                    .find(|&s| &self.files[self.syms[s].file].dir == dir)
+                    .find(|&s| &self.files[self.syms[s].file()].dir == dir)
             })
             .or_else(|| cands.first().copied())
     }
@@ -860,16 +1006,13 @@ impl Graph {
     fn owner_type(&self, caller: Option<usize>) -> Option<String> {
         let mut c = caller;
         while let Some(s) = c {
-            if is_container(&self.syms[s].kind) {
-                return Some(self.syms[s].name.clone());
+            if is_container(self.syms[s].kind) {
+                return Some(self.name(s).to_string());
             }
-            c = self.syms[s].parent;
+            c = self.syms[s].parent();
         }
         // An out-of-line method (C++ `Rect::area`, Go `Store.Get`): its qualifier.
-        let s = caller?;
-        let sep = self.sep(self.syms[s].file);
-        let (owner, _) = self.syms[s].qualname.rsplit_once(sep)?;
-        Some(owner.rsplit(sep).next().unwrap_or(owner).to_string())
+        self.owner(caller?).map(str::to_string)
     }
 
     fn resolve_call(&self, c: &CallRow, depth: u32) -> Outcome {
@@ -891,21 +1034,21 @@ impl Graph {
         let implicit_this = matches!(lang, Lang::Java | Lang::Cpp);
         let mut s = c.caller;
         while let Some(si) = s {
-            let container = is_container(&self.syms[si].kind);
+            let container = is_container(self.syms[si].kind);
             if !container || implicit_this {
-                let hits: Vec<usize> = self.children[si]
-                    .iter()
-                    .copied()
+                let hits: Vec<usize> = self
+                    .children
+                    .get(si)
                     .filter(|&k| {
-                        self.syms[k].name == name
-                            && (c.kind != CallKind::New || is_type_kind(&self.syms[k].kind))
+                        self.name(k) == name
+                            && (c.kind != CallKind::New || is_type_kind(self.syms[k].kind))
                     })
                     .collect();
                 if let Some(&h) = hits.first() {
                     return Outcome::to(h, "exact", hits.len());
                 }
             }
-            s = self.syms[si].parent;
+            s = self.syms[si].parent();
         }
         if implicit_this
             && c.kind == CallKind::Plain
@@ -988,27 +1131,23 @@ impl Graph {
         self.name_only(c, |s| {
             let sym = &self.syms[s];
             let free =
-                sym.parent.is_none() || !is_container(&self.syms[sym.parent.unwrap_or(s)].kind);
-            let kind_ok =
-                matches!(sym.kind.as_str(), "function" | "macro") || is_type_kind(&sym.kind);
-            let visible = !(matches!(lang, Lang::C | Lang::Cpp)
-                && sym.file != f
-                && sym.signature.starts_with("static "));
-            free && kind_ok && visible && sym.parent.is_none()
+                sym.parent == NONE || !is_container(self.syms[sym.parent().unwrap_or(s)].kind);
+            let kind_ok = matches!(sym.kind, Some(SymbolKind::Function | SymbolKind::Macro))
+                || is_type_kind(sym.kind);
+            let visible =
+                !(matches!(lang, Lang::C | Lang::Cpp) && sym.file() != f && sym.is_static);
+            free && kind_ok && visible && sym.parent == NONE
         })
     }
 
     fn name_only(&self, c: &CallRow, keep: impl Fn(usize) -> bool) -> Outcome {
         let cands: Vec<usize> = self
-            .by_name
-            .get(&c.name)
+            .named(&c.name)
             .map(|l| {
-                l.iter()
-                    .copied()
-                    .filter(|&s| self.same_family(c.file, self.syms[s].file) && keep(s))
+                l.filter(|&s| self.same_family(c.file, self.syms[s].file()) && keep(s))
                     .filter(|&s| {
                         self.lang(c.file) != Some(Lang::Rust)
-                            || self.same_crate(c.file, self.syms[s].file)
+                            || self.same_crate(c.file, self.syms[s].file())
                     })
                     .collect()
             })
@@ -1094,20 +1233,18 @@ impl Graph {
         };
         let o = self.resolve_call(&inner, depth + 1);
         let s = o.callee?;
-        let sym = &self.syms[s];
-        if is_type_kind(&sym.kind) {
-            return Some((sym.name.clone(), vec![sym.file]));
+        let file = self.syms[s].file();
+        if is_type_kind(self.syms[s].kind) {
+            return Some((self.name(s).to_string(), vec![file]));
         }
-        let lang = self.lang(sym.file)?;
-        let ret = return_type(lang, &sym.signature, &sym.name)?;
-        if ret == "Self" {
-            let (owner, _) = sym.qualname.rsplit_once(self.sep(sym.file))?;
-            return Some((
-                owner.rsplit(self.sep(sym.file)).next()?.to_string(),
-                vec![sym.file],
-            ));
+        let ret = self.syms[s].returns;
+        if ret == NONE {
+            return None;
         }
-        Some((ret, vec![sym.file]))
+        if self.names.str(ret) == "Self" {
+            return Some((self.owner(s)?.to_string(), vec![file]));
+        }
+        Some((self.names.str(ret).to_string(), vec![file]))
     }
 
     fn resolve_qualified(
@@ -1272,7 +1409,7 @@ impl Graph {
             let mut hits = self.members_of(f, last, name, &[f]);
             // In Rust a type not imported is the crate's own (or the prelude's: `Vec`).
             if lang == Lang::Rust {
-                hits.retain(|&s| self.same_crate(f, self.syms[s].file));
+                hits.retain(|&s| self.same_crate(f, self.syms[s].file()));
             }
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, "scope", hits.len());
@@ -1295,7 +1432,7 @@ impl Graph {
             && plain_receiver
             && !is_global_object(lang, q)
         {
-            return self.name_only(c, |s| self.syms[s].kind == "method");
+            return self.name_only(c, |s| self.syms[s].kind == Some(SymbolKind::Method));
         }
         Outcome::unresolved(self.external_name(c, None), 0)
     }
@@ -1342,15 +1479,15 @@ impl Graph {
                         // The default export: a definition named like the local name, or
                         // the module's only top-level definition.
                         let alias = imp.alias.clone().unwrap_or_default();
-                        let tops: Vec<usize> = self.file_syms[files[0]]
-                            .iter()
-                            .copied()
-                            .filter(|&s| self.syms[s].parent.is_none())
+                        let tops: Vec<usize> = self
+                            .file_syms
+                            .get(files[0])
+                            .filter(|&s| self.syms[s].parent == NONE)
                             .collect();
-                        let named = tops.iter().find(|&&s| self.syms[s].name == alias);
+                        let named = tops.iter().find(|&&s| self.name(s) == alias);
                         match (named, tops.as_slice()) {
                             (Some(&s), _) | (None, &[s]) => {
-                                Binding::Symbol(files.clone(), self.syms[s].name.clone())
+                                Binding::Symbol(files.clone(), self.name(s).to_string())
                             }
                             _ => Binding::Symbol(files.clone(), alias),
                         }
