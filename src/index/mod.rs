@@ -407,7 +407,9 @@ pub fn run_with(
     // Largest files first, so no core is left parsing one big file alone at the end.
     let mut to_check: Vec<&WalkedFile> = plan.to_check.iter().collect();
     to_check.sort_by_key(|f| std::cmp::Reverse(f.size));
-    let (tx, rx) = mpsc::sync_channel::<Outcome>(256);
+    // A short queue: a parsed file waiting for the writer holds its text, chunks and
+    // vectors, and the largest files come first.
+    let (tx, rx) = mpsc::sync_channel::<Outcome>(2 * pool.current_num_threads());
     let to_check = &to_check;
     let known = &known;
     let pool = &pool;
@@ -450,9 +452,11 @@ pub fn run_with(
                     }
                     stats.parsed += 1;
                     changed = true;
-                    affected
-                        .names
-                        .extend(f.symbols.iter().map(|s| s.name.clone()));
+                    if !affected.all {
+                        affected
+                            .names
+                            .extend(f.symbols.iter().map(|s| s.name.clone()));
+                    }
                     let (file_id, ids) = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
@@ -500,23 +504,23 @@ pub fn run_with(
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    // The code graph: resolve every call and import against what is now stored.
-    if changed {
-        let t = Instant::now();
-        graph::resolve(writer.conn(), root, &affected, pool).context("resolving the code graph")?;
-        stats.graph_seconds = t.elapsed().as_secs_f64();
-        stats.stages.graph = stats.graph_seconds;
-    }
     if changed {
         stats.generation = old_generation + 1;
-        writer.set_meta("generation", &stats.generation.to_string())?;
-        writer.set_meta("indexed_at", &now.to_string())?;
-        // search: committed before the store, so the store never runs ahead of them.
+        // search: committed before the store, so the store never runs ahead of them, and
+        // before the graph, so that tantivy's indexing memory is returned before the
+        // graph's tables are built.
         let t = Instant::now();
         let mut s = search_writer.commit(stats.generation)?;
         stats.stages.search_commit = t.elapsed().as_secs_f64();
         s.rebuilt = search_stale;
         stats.search = Some(s);
+        // The code graph: resolve every call and import against what is now stored.
+        let t = Instant::now();
+        graph::resolve(writer.conn(), root, &affected, pool).context("resolving the code graph")?;
+        stats.graph_seconds = t.elapsed().as_secs_f64();
+        stats.stages.graph = stats.graph_seconds;
+        writer.set_meta("generation", &stats.generation.to_string())?;
+        writer.set_meta("indexed_at", &now.to_string())?;
     }
     writer.set_meta("checked_at", &now.to_string())?;
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
