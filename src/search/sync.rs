@@ -203,6 +203,9 @@ pub struct Embedded {
     pub seconds: f64,
 }
 
+/// Chunks embedded at a time in a parse worker.
+const INLINE_BATCH: usize = 64;
+
 /// Embeds one file's chunks as [`SearchWriter::add_file`] would, quantized.
 pub fn embed_chunks(
     embedder: &dyn Embedder,
@@ -211,24 +214,30 @@ pub fn embed_chunks(
     symbols: &[Symbol],
 ) -> Result<Embedded> {
     let started = std::time::Instant::now();
-    let texts: Vec<String> = chunks
-        .iter()
-        .map(|c| {
-            let (symbol, doc) = symbol_and_doc(c, symbols);
-            embed_text(path, symbol, doc, &c.text)
-        })
-        .collect();
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let vectors = embedder.embed(&refs)?;
-    if vectors.len() != chunks.len() {
-        anyhow::bail!(
-            "the embedder returned {} vectors for {} texts",
-            vectors.len(),
-            chunks.len()
-        );
+    let mut out = Vec::with_capacity(chunks.len());
+    // A batch at a time: a generated file has thousands of chunks, and each unquantized
+    // vector is four times the size of the quantized one kept.
+    for batch in chunks.chunks(INLINE_BATCH) {
+        let texts: Vec<String> = batch
+            .iter()
+            .map(|c| {
+                let (symbol, doc) = symbol_and_doc(c, symbols);
+                embed_text(path, symbol, doc, &c.text)
+            })
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let vectors = embedder.embed(&refs)?;
+        if vectors.len() != batch.len() {
+            anyhow::bail!(
+                "the embedder returned {} vectors for {} texts",
+                vectors.len(),
+                batch.len()
+            );
+        }
+        out.extend(vectors.iter().map(|v| QVec::new(v)));
     }
     Ok(Embedded {
-        vectors: vectors.iter().map(|v| QVec::new(v)).collect(),
+        vectors: out,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
