@@ -19,6 +19,10 @@ pub const SCHEMA_VERSION: i32 = 2;
 const DB_FILE: &str = "index.db";
 const FRESH_FILE: &str = "index.db.new";
 const LOCK_FILE: &str = "lock";
+/// SQLite's page cache per connection, in KiB: enough to keep the B-tree pages a large
+/// write touches most, small enough that an index run stays within its memory budget
+/// (pages beyond it go to the file, which the OS caches).
+const CACHE_KIB: i64 = 32 * 1024;
 
 const SCHEMA_TABLES: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -250,7 +254,7 @@ impl Store {
         let conn =
             Connection::open(&fresh).with_context(|| format!("creating {}", fresh.display()))?;
         conn.execute_batch(&format!(
-            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536;
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -{CACHE_KIB};
              BEGIN; {SCHEMA_TABLES} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
         ))
         .context("creating the index schema")?;
@@ -306,8 +310,7 @@ impl Store {
         self.conn.pragma_update(None, "journal_mode", "WAL")?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
-        // 64 MiB of page cache: index B-trees stay in memory during a large write.
-        self.conn.pragma_update(None, "cache_size", -65536)?;
+        self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
         Ok(())
     }
 
