@@ -3,6 +3,7 @@
 //!
 //! Data flows `cli → app → index → store → model`; see ARCHITECTURE.md for the map.
 
+mod alloc;
 pub mod app;
 pub mod ask;
 pub mod cli;
@@ -33,6 +34,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    alloc::tune();
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -63,6 +65,3 @@ where
         }
     }
 }
-
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
