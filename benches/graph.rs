@@ -70,7 +70,7 @@ fn main() {
             continue;
         };
         parse_time += t.elapsed();
-        let symbols = parse::parse(&mut parser, *l, text)
+        let symbols = parse::parse(&mut parser, *l, text, false)
             .map(|p| p.symbols)
             .unwrap_or_default();
         let t = Instant::now();

@@ -3,7 +3,9 @@
 //! For each tree (default: this machine's Python standard library and the cargo registry
 //! sources), copied to a scratch directory first:
 //! - tree-sitter alone, single-threaded: parse every file llmc would parse, nothing else;
-//! - cold index (whole process, fresh `.llmc/`), in files/s and MB/s, with peak RSS;
+//! - cold index of the foundation (definitions and chunks: every memory of `[index]`
+//!   switched off), then of each memory alone on top of it, then of everything (the
+//!   default), in files/s and MB/s, with peak RSS, each against the parse-only time;
 //! - no-change re-index and one-file-edit re-index (whole process, median of 7).
 //!
 //! Whole-process timings run the release binary; peak RSS comes from `/usr/bin/time`.
@@ -123,32 +125,69 @@ fn bench_tree(bin: &Path, src: &Path) {
         parse.as_secs_f64()
     );
 
-    // Cold index.
-    let mut colds = Vec::new();
-    let mut rss = 0u64;
-    for _ in 0..3 {
-        let _ = std::fs::remove_dir_all(tree.join(".llmc"));
-        let (d, r) = run_timed(bin, &tree);
-        colds.push(d);
-        rss = rss.max(r);
-    }
-    let cold = median(&mut colds);
+    // Cold index: the foundation alone, each memory on top of it, then everything.
+    let half = parse.as_secs_f64() / 2.0;
+    let cold = |env: &[(&str, &str)], runs: usize| {
+        let mut colds = Vec::new();
+        let mut rss = 0u64;
+        for _ in 0..runs {
+            let _ = std::fs::remove_dir_all(tree.join(".llmc"));
+            let (d, r) = run_timed(bin, &tree, env);
+            colds.push(d);
+            rss = rss.max(r);
+        }
+        (median(&mut colds), rss)
+    };
+    let off = |keep: &str| -> Vec<(&'static str, &'static str)> {
+        MEMORIES
+            .iter()
+            .filter(|(name, _)| *name != keep)
+            .map(|(_, var)| (*var, "false"))
+            .collect()
+    };
+    let (foundation, foundation_rss) = cold(&off(""), 3);
     println!(
-        "cold index: {:.2} s median of 3 ({:.0} files/s, {:.1} MB/s), peak RSS {} MB",
-        cold.as_secs_f64(),
-        files.len() as f64 / cold.as_secs_f64(),
-        all_bytes as f64 / 1e6 / cold.as_secs_f64(),
+        "cold index, foundation (definitions and chunks; graph, history, lexical, semantic off): \
+         {:.2} s median of 3 ({:.0} files/s, {:.1} MB/s), peak RSS {} MB",
+        foundation.as_secs_f64(),
+        files.len() as f64 / foundation.as_secs_f64(),
+        all_bytes as f64 / 1e6 / foundation.as_secs_f64(),
+        foundation_rss / 1024
+    );
+    println!(
+        "  foundation / (parse-only ÷ 2 cores) = {:.2} (target ≤ 1.5: {:.2} s)",
+        foundation.as_secs_f64() / half,
+        half * 1.5
+    );
+    for (name, _) in MEMORIES {
+        let (d, r) = cold(&off(name), 1);
+        println!(
+            "  + {name:<8} alone: {:.2} s, adds {:.2} s = {:.0}% of parse-only, peak RSS {} MB",
+            d.as_secs_f64(),
+            d.as_secs_f64() - foundation.as_secs_f64(),
+            (d.as_secs_f64() - foundation.as_secs_f64()) / parse.as_secs_f64() * 100.0,
+            r / 1024
+        );
+        if name == "history" {
+            println!("    (the copy has no commits: the history benchmark measures ingestion)");
+        }
+    }
+    let (full, mut rss) = cold(&[], 3);
+    println!(
+        "cold index, all four memories (the default): {:.2} s median of 3 ({:.0} files/s, \
+         {:.1} MB/s), peak RSS {} MB",
+        full.as_secs_f64(),
+        files.len() as f64 / full.as_secs_f64(),
+        all_bytes as f64 / 1e6 / full.as_secs_f64(),
         rss / 1024
     );
-    let target = parse.as_secs_f64() / 2.0 * 1.5;
     println!(
-        "  cold / (parse-only ÷ 2 cores) = {:.2} (target ≤ 1.5: {:.2} s)",
-        cold.as_secs_f64() / (parse.as_secs_f64() / 2.0),
-        target
+        "  all / (parse-only ÷ 2 cores) = {:.2}",
+        full.as_secs_f64() / half
     );
     let mut nochange = Vec::new();
     for _ in 0..7 {
-        let (d, r) = run_timed(bin, &tree);
+        let (d, r) = run_timed(bin, &tree, &[]);
         nochange.push(d);
         rss = rss.max(r);
     }
@@ -169,7 +208,7 @@ fn bench_tree(bin: &Path, src: &Path) {
             let mut edited = original.clone();
             edited.extend_from_slice(format!("\n// edit {i}\n").as_bytes());
             std::fs::write(&victim, &edited).expect("victim writable");
-            let (d, r) = run_timed(bin, &tree);
+            let (d, r) = run_timed(bin, &tree, &[]);
             edits.push(d);
             rss = rss.max(r);
         }
@@ -185,8 +224,17 @@ fn bench_tree(bin: &Path, src: &Path) {
     let _ = std::fs::remove_dir_all(&tree);
 }
 
-/// Runs `llmc index` under `/usr/bin/time` when present; returns wall time and peak RSS (KiB).
-fn run_timed(bin: &Path, dir: &Path) -> (Duration, u64) {
+/// The memories of `[index]` and the variables that switch them.
+const MEMORIES: [(&str, &str); 4] = [
+    ("graph", "LLMC_INDEX_GRAPH"),
+    ("history", "LLMC_INDEX_HISTORY"),
+    ("lexical", "LLMC_INDEX_LEXICAL"),
+    ("semantic", "LLMC_INDEX_SEMANTIC"),
+];
+
+/// Runs `llmc index` (with `env` set) under `/usr/bin/time` when present; returns wall
+/// time and peak RSS (KiB).
+fn run_timed(bin: &Path, dir: &Path, env: &[(&str, &str)]) -> (Duration, u64) {
     let use_time = Path::new("/usr/bin/time").exists();
     let mut cmd = if use_time {
         let mut c = Command::new("/usr/bin/time");
@@ -195,7 +243,9 @@ fn run_timed(bin: &Path, dir: &Path) -> (Duration, u64) {
     } else {
         Command::new(bin)
     };
-    cmd.args(["index", "--quiet"]).current_dir(dir);
+    cmd.args(["index", "--quiet"])
+        .current_dir(dir)
+        .envs(env.iter().copied());
     let t = Instant::now();
     let out = cmd.output().expect("llmc runs");
     let d = t.elapsed();

@@ -152,9 +152,12 @@ fn chunk_texts(tree: &Path) -> Vec<String> {
     let mut files = Vec::new();
     collect(tree, &mut files);
     files.sort();
-    let cfg = ChunkConfig {
-        window_lines: 60,
-        max_chunk_lines: 150,
+    let opts = llmc::index::FileOptions {
+        chunks: ChunkConfig {
+            window_lines: 60,
+            max_chunk_lines: 150,
+        },
+        refs: false,
     };
     let mut out = Vec::new();
     for f in files {
@@ -167,7 +170,7 @@ fn chunk_texts(tree: &Path) -> Vec<String> {
             .to_string_lossy()
             .into_owned();
         let size = bytes.len() as u64;
-        let file = llmc::index::index_bytes(&rel, bytes, String::new(), size, 0, None, cfg);
+        let file = llmc::index::index_bytes(&rel, bytes, String::new(), size, 0, None, opts);
         for c in &file.chunks {
             let doc = c
                 .symbol_index

@@ -110,6 +110,14 @@ pub struct IndexConfig {
     /// A definition longer than this that holds other definitions keeps only its head in
     /// its own chunk.
     pub max_chunk_lines: usize,
+    /// Build the code graph (call sites and imports, resolved across files).
+    pub graph: bool,
+    /// Read the git history (commits, files and definitions they changed).
+    pub history: bool,
+    /// Build the lexical (BM25) index of the chunks.
+    pub lexical: bool,
+    /// Embed every chunk for semantic search.
+    pub semantic: bool,
 }
 
 impl Default for IndexConfig {
@@ -121,6 +129,10 @@ impl Default for IndexConfig {
             threads: 0,
             window_lines: 60,
             max_chunk_lines: 150,
+            graph: true,
+            history: true,
+            lexical: true,
+            semantic: true,
         }
     }
 }
@@ -182,6 +194,16 @@ impl RouteConfig {
 }
 
 impl IndexConfig {
+    /// The memories this configuration asks `llmc index` to build.
+    pub fn memories(&self) -> crate::model::MemorySet {
+        crate::model::MemorySet {
+            graph: self.graph,
+            history: self.history,
+            lexical: self.lexical,
+            semantic: self.semantic,
+        }
+    }
+
     /// The number of worker threads to use.
     pub fn worker_threads(&self) -> usize {
         if self.threads > 0 {

@@ -35,13 +35,35 @@ pub enum LlmcError {
     /// A flag's value that clap could not check (a date, a glob, a directory).
     #[error("{0}")]
     Usage(String),
+    /// The question needs a memory the index was built without (`index.NAME = false`).
+    #[error(
+        "{title} was not built (index.{name} = false): set `{name} = true` under [index] in \
+         llmc.toml (or LLMC_INDEX_{upper}=true), then run `llmc index`",
+        title = memory_title(.0),
+        name = .0,
+        upper = .0.to_uppercase()
+    )]
+    MemoryOff(&'static str),
+}
+
+/// How a memory is named in messages.
+pub fn memory_title(name: &str) -> &'static str {
+    match name {
+        "graph" => "the code graph",
+        "history" => "the git history",
+        "lexical" => "the lexical index",
+        "semantic" => "the semantic index",
+        _ => "a memory",
+    }
 }
 
 impl LlmcError {
     /// The exit code for this error.
     pub fn exit(&self) -> Exit {
         match self {
-            LlmcError::IndexMissing(_) | LlmcError::IndexUnusable { .. } => Exit::Index,
+            LlmcError::IndexMissing(_)
+            | LlmcError::IndexUnusable { .. }
+            | LlmcError::MemoryOff(_) => Exit::Index,
             LlmcError::Config(_) | LlmcError::EvalFile { .. } | LlmcError::Usage(_) => Exit::Usage,
         }
     }
@@ -54,6 +76,7 @@ impl LlmcError {
             LlmcError::Config(_) => "config",
             LlmcError::EvalFile { .. } => "eval_file",
             LlmcError::Usage(_) => "usage",
+            LlmcError::MemoryOff(_) => "memory_off",
         }
     }
 }

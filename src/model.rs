@@ -214,3 +214,93 @@ pub struct Import {
     /// Everything the module exports is imported (`*`, `#include`).
     pub wildcard: bool,
 }
+
+/// The memories an index holds beside its definitions and chunks (`[index]` graph,
+/// history, lexical, semantic). The store records the set each generation was built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MemorySet {
+    pub graph: bool,
+    pub history: bool,
+    pub lexical: bool,
+    pub semantic: bool,
+}
+
+impl MemorySet {
+    /// All four: the default, and what a store made before the set was recorded holds.
+    pub const ALL: MemorySet = MemorySet {
+        graph: true,
+        history: true,
+        lexical: true,
+        semantic: true,
+    };
+
+    /// The names of the memories in the set, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            ("graph", self.graph),
+            ("history", self.history),
+            ("lexical", self.lexical),
+            ("semantic", self.semantic),
+        ]
+        .into_iter()
+        .filter_map(|(n, on)| on.then_some(n))
+        .collect()
+    }
+
+    /// The form stored in the store's meta table: the names joined by commas.
+    pub fn to_meta(self) -> String {
+        self.names().join(",")
+    }
+
+    /// Reads the stored form; `None` (a store from before the set was recorded) is all four.
+    pub fn from_meta(meta: Option<&str>) -> MemorySet {
+        let Some(meta) = meta else {
+            return MemorySet::ALL;
+        };
+        let has = |name: &str| meta.split(',').any(|n| n.trim() == name);
+        MemorySet {
+            graph: has("graph"),
+            history: has("history"),
+            lexical: has("lexical"),
+            semantic: has("semantic"),
+        }
+    }
+
+    /// What differs from `other`, as `index.NAME switched on`/`off` (empty when equal).
+    pub fn changes_from(self, other: MemorySet) -> Vec<String> {
+        [
+            ("graph", self.graph, other.graph),
+            ("history", self.history, other.history),
+            ("lexical", self.lexical, other.lexical),
+            ("semantic", self.semantic, other.semantic),
+        ]
+        .into_iter()
+        .filter(|(_, a, b)| a != b)
+        .map(|(n, a, _)| format!("index.{n} switched {}", if a { "on" } else { "off" }))
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod memory_set_tests {
+    use super::MemorySet;
+
+    #[test]
+    fn the_stored_form_round_trips_and_an_old_store_has_all_four() {
+        let some = MemorySet {
+            graph: true,
+            history: false,
+            lexical: false,
+            semantic: true,
+        };
+        assert_eq!(some.to_meta(), "graph,semantic");
+        assert_eq!(MemorySet::from_meta(Some(&some.to_meta())), some);
+        let none = MemorySet::from_meta(Some(""));
+        assert_eq!(none.names(), Vec::<&str>::new());
+        assert_eq!(MemorySet::from_meta(None), MemorySet::ALL);
+        assert_eq!(
+            some.changes_from(MemorySet::ALL),
+            vec!["index.history switched off", "index.lexical switched off"]
+        );
+    }
+}

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::cli::{GraphArgs, GraphRelation};
-use crate::error::Exit;
+use crate::error::{Exit, LlmcError};
 use crate::graph::{self, Answer, GraphQuery, Relation};
 use crate::store::Store;
 
@@ -22,6 +22,10 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
         GraphRelation::Imports => Relation::Imports,
         GraphRelation::Importers => Relation::Importers,
     };
+    // Definitions need only the foundation; the edges need the code graph.
+    if relation != Relation::Defs && !store.memories()?.graph {
+        return Err(LlmcError::MemoryOff("graph").into());
+    }
     let answer = graph::query(
         &store,
         &GraphQuery {

@@ -30,6 +30,11 @@ pub struct Status {
     pub changed: Changed,
     pub size_bytes: u64,
     pub history: crate::history::HistoryStatus,
+    /// The memories built beside definitions and chunks (`graph`, `history`, `lexical`,
+    /// `semantic`).
+    pub memories: Vec<&'static str>,
+    /// Memories switched on or off in the configuration since the last index run.
+    pub memories_switched: Vec<String>,
 }
 
 /// A total with a breakdown by language.
@@ -85,7 +90,10 @@ pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
         .unwrap_or_default();
     let flagged = index::flag_counts(&store)?;
     let changed = changed_files(root, cfg, &store)?;
+    let built = store.memories()?;
     Ok(Status {
+        memories: built.names(),
+        memories_switched: cfg.memories().changes_from(built),
         root: root.display().to_string(),
         generation,
         indexed_at,
@@ -216,6 +224,19 @@ pub fn render(s: &Status, max_changed: usize, style: Style) -> String {
         if c.total() > max_changed {
             let _ = writeln!(out, "  … and {} more", c.total() - max_changed);
         }
+    }
+    let memories = if s.memories.is_empty() {
+        "none (definitions and chunks only)".to_string()
+    } else {
+        s.memories.join(", ")
+    };
+    let _ = writeln!(out, "{}{memories}", l("memories"));
+    if !s.memories_switched.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} since the index: run `llmc index`",
+            s.memories_switched.join(", ")
+        );
     }
     let h = &s.history;
     match (&h.note, &h.head) {

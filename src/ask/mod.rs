@@ -589,7 +589,7 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
                 let intents = structural_intents(&state.classification.intents);
                 let importers = retrieve::asks_importers(&state.question);
                 let (facts, hits) = retrieve::graph_facts(
-                    &state.memories,
+                    &mut state.memories,
                     &intents,
                     &query.targets,
                     importers,
@@ -605,7 +605,7 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
                     since: state.since,
                     until: state.until,
                 };
-                let (facts, hits) = retrieve::history_facts(&state.memories, &ask, 20)?;
+                let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
                 history = facts;
                 ("history", hits)
             }

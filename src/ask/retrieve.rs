@@ -11,8 +11,10 @@ use serde::Serialize;
 
 use super::classify::Intent;
 use crate::config::Config;
+use crate::error::LlmcError;
 use crate::graph::{self, Def, GraphQuery, Relation, Row};
 use crate::history::query::{self as hq, LogCommit, LogFilter, Target};
+use crate::model::MemorySet;
 use crate::search::IdFilter;
 use crate::search::embed::{self, Embedder};
 use crate::search::fuse::RankedList;
@@ -27,6 +29,8 @@ pub struct Memories<'a> {
     pub config: &'a Config,
     pub store: Store,
     pub generation: u64,
+    /// The memories the index was built with.
+    pub built: MemorySet,
     lexical: Option<Option<LexicalIndex>>,
     vectors: Option<Option<(VectorIndex, Box<dyn Embedder>)>>,
     /// Warnings for the answer (an index out of step, a missing memory).
@@ -37,15 +41,25 @@ impl<'a> Memories<'a> {
     pub fn open(root: &'a Path, config: &'a Config) -> Result<Memories<'a>> {
         let store = Store::open_existing(root)?;
         let generation = store.generation()?;
+        let built = store.memories()?;
         Ok(Memories {
             root,
             config,
             store,
             generation,
+            built,
             lexical: None,
             vectors: None,
             warnings: Vec::new(),
         })
+    }
+
+    /// Warns that the question would have consulted a memory that was not built.
+    fn warn_off(&mut self, memory: &'static str) {
+        self.warn(format!(
+            "{}; answered from the other memories",
+            LlmcError::MemoryOff(memory)
+        ));
     }
 
     fn warn(&mut self, w: String) {
@@ -56,6 +70,10 @@ impl<'a> Memories<'a> {
 
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        if !self.built.lexical {
+            self.warn_off("lexical");
+            return Ok(Vec::new());
+        }
         if self.lexical.is_none() {
             let dir = lexical_dir(&store_dir(self.root));
             let lex = LexicalIndex::open(&dir)?;
@@ -74,6 +92,10 @@ impl<'a> Memories<'a> {
 
     /// Nearest chunks by embedding.
     pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        if !self.built.semantic {
+            self.warn_off("semantic");
+            return Ok(Vec::new());
+        }
         if self.vectors.is_none() {
             let dir = vectors_dir(&store_dir(self.root));
             let index = VectorIndex::open(&dir).or_else(|_| VectorIndex::open(&dir))?;
@@ -168,7 +190,7 @@ pub struct HistoryAsk<'q> {
 /// The graph retriever: definitions, callers, callees or imports of each target, as
 /// facts and as one ranked list of chunks (definitions first, then call sites).
 pub fn graph_facts(
-    m: &Memories,
+    m: &mut Memories,
     intents: &[Intent],
     targets: &[String],
     importers: bool,
@@ -192,6 +214,15 @@ pub fn graph_facts(
                 Intent::Imports if looks_like_path(target) => Relation::Imports,
                 Intent::Imports => Relation::Defs,
                 _ => Relation::Defs,
+            };
+            // Without the code graph only the definitions are known: no edge is claimed,
+            // not even "called from nowhere".
+            let off = relation != Relation::Defs && !m.built.graph;
+            let relation = if off {
+                m.warn_off("graph");
+                Relation::Defs
+            } else {
+                relation
             };
             let answer = graph::query(
                 &m.store,
@@ -239,7 +270,7 @@ pub fn graph_facts(
                 }
                 Ok(())
             })?;
-            if !answer.candidates.is_empty() && !facts_have(&facts, intent, target) {
+            if !off && !answer.candidates.is_empty() && !facts_have(&facts, intent, target) {
                 facts.push(GraphFact {
                     intent,
                     target: target.clone(),
@@ -361,10 +392,14 @@ fn qualname_chunk(c: &Connection, path: &str, qualname: &str) -> rusqlite::Resul
 /// none is named), newest first; the chunks of the definitions they touched, ranked by
 /// recency.
 pub fn history_facts(
-    m: &Memories,
+    m: &mut Memories,
     q: &HistoryAsk,
     limit: usize,
 ) -> Result<(Vec<HistoryFact>, Hits)> {
+    if !m.built.history {
+        m.warn_off("history");
+        return Ok((Vec::new(), Vec::new()));
+    }
     let mut facts = Vec::new();
     let mut filter = LogFilter {
         since: q.since,

@@ -100,6 +100,9 @@ pub fn status(store: &crate::store::Store) -> Result<HistoryStatus> {
     })
 }
 
+/// The note of an index whose history is switched off.
+pub const OFF_NOTE: &str = "switched off in the configuration (index.history = false)";
+
 /// Options of one ingestion.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IngestOptions {
@@ -108,6 +111,8 @@ pub struct IngestOptions {
     /// File versions larger than this many bytes are not parsed (as in the index); their
     /// commits still list the file. 0: no limit.
     pub max_file_size: u64,
+    /// History is switched off (`index.history = false`): no history, and a note.
+    pub off: bool,
 }
 
 /// Brings the history in `conn` (the index's open write transaction) up to HEAD of the
@@ -159,6 +164,10 @@ fn ingest_in(
         stats.note = Some(note.to_string());
         Ok(())
     };
+    if opts.off {
+        set_note(&mut stats, OFF_NOTE)?;
+        return Ok(finish(stats, started));
+    }
     let git_dir = crate::root::git_dir(root);
     if git_dir.is_none() {
         set_note(&mut stats, "not a git repository")?;
@@ -442,7 +451,7 @@ pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -
         return Vec::new();
     }
     let text = String::from_utf8_lossy(bytes);
-    let Some(parsed) = parse::parse(parser, l, &text) else {
+    let Some(parsed) = parse::parse(parser, l, &text, false) else {
         return Vec::new();
     };
     parsed

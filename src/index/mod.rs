@@ -344,10 +344,22 @@ pub fn run_with(
     let _lock = Store::lock(root, progress)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
+    // The memories to build; a memory switched on or off since the last run means
+    // everything is indexed again (a memory on needs every file read again).
+    let memories = cfg.memories();
+    let switched = if old_generation > 0 {
+        memories.changes_from(store.memories()?)
+    } else {
+        Vec::new()
+    };
     // search: the lexical and vector indexes follow the store; when they cannot
     // (missing, out of step, another embedder) everything is indexed again.
     let search = SearchSync::new(config)?;
-    let search_stale = search.stale_reason(root, old_generation)?;
+    let search_stale = if switched.is_empty() {
+        search.stale_reason(root, old_generation)?
+    } else {
+        Some(switched.join(", "))
+    };
     let rebuild = opts.rebuild || search_stale.is_some();
     let mut search_writer = search.writer(root, rebuild || old_generation == 0)?;
     // end search
@@ -357,9 +369,12 @@ pub fn run_with(
         store.file_states()?
     };
     let plan = plan(root, cfg, &known);
-    let chunk_cfg = ChunkConfig {
-        window_lines: cfg.window_lines,
-        max_chunk_lines: cfg.max_chunk_lines,
+    let file_opts = FileOptions {
+        chunks: ChunkConfig {
+            window_lines: cfg.window_lines,
+            max_chunk_lines: cfg.max_chunk_lines,
+        },
+        refs: memories.graph,
     };
 
     let mut stats = IndexStats {
@@ -422,7 +437,7 @@ pub fn run_with(
                     .with_max_len(1)
                     .for_each_with(tx, |tx, f| {
                         let existing = known.get(&f.rel);
-                        let _ = tx.send(process(f, existing, chunk_cfg, inline));
+                        let _ = tx.send(process(f, existing, file_opts, inline));
                     });
             });
         });
@@ -495,6 +510,7 @@ pub fn run_with(
         crate::history::IngestOptions {
             rebuild: opts.rebuild,
             max_file_size: cfg.max_file_size,
+            off: !memories.history,
         },
         progress,
     )
@@ -515,10 +531,14 @@ pub fn run_with(
         s.rebuilt = search_stale;
         stats.search = Some(s);
         // The code graph: resolve every call and import against what is now stored.
-        let t = Instant::now();
-        graph::resolve(writer.conn(), root, &affected, pool).context("resolving the code graph")?;
-        stats.graph_seconds = t.elapsed().as_secs_f64();
-        stats.stages.graph = stats.graph_seconds;
+        if memories.graph {
+            let t = Instant::now();
+            graph::resolve(writer.conn(), root, &affected, pool)
+                .context("resolving the code graph")?;
+            stats.graph_seconds = t.elapsed().as_secs_f64();
+            stats.stages.graph = stats.graph_seconds;
+        }
+        writer.set_meta(crate::store::MEMORIES_KEY, &memories.to_meta())?;
         writer.set_meta("generation", &stats.generation.to_string())?;
         writer.set_meta("indexed_at", &now.to_string())?;
     }
@@ -562,7 +582,7 @@ thread_local! {
 fn process(
     f: &WalkedFile,
     existing: Option<&FileState>,
-    chunk_cfg: ChunkConfig,
+    opts: FileOptions,
     inline: Option<&dyn Embedder>,
 ) -> Outcome {
     let bytes = match std::fs::read(&f.abs) {
@@ -589,7 +609,7 @@ fn process(
         f.size,
         f.mtime_ns,
         existing.map(|e| e.id),
-        chunk_cfg,
+        opts,
     );
     // A failure here is not the file's: the write loop embeds the chunks again and
     // reports it.
@@ -598,7 +618,16 @@ fn process(
     Outcome::Indexed(Box::new(file))
 }
 
-/// Derives symbols and chunks from one file's content.
+/// What [`index_bytes`] derives from a file beyond its definitions.
+#[derive(Debug, Clone, Copy)]
+pub struct FileOptions {
+    pub chunks: ChunkConfig,
+    /// Extract call sites and imports (for the code graph).
+    pub refs: bool,
+}
+
+/// Derives symbols and chunks (and call sites and imports, when asked) from one file's
+/// content.
 pub fn index_bytes(
     rel: &str,
     bytes: Vec<u8>,
@@ -606,8 +635,9 @@ pub fn index_bytes(
     size: u64,
     mtime_ns: i64,
     existing: Option<i64>,
-    chunk_cfg: ChunkConfig,
+    opts: FileOptions,
 ) -> IndexedFile {
+    let chunk_cfg = opts.chunks;
     let mut file_flags = 0;
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -621,7 +651,7 @@ pub fn index_bytes(
     let mut file_refs = refs::FileRefs::default();
     let chunks = match file_lang {
         FileLang::Code(l) => {
-            let parsed = PARSER.with(|p| parse::parse(&mut p.borrow_mut(), l, &text));
+            let parsed = PARSER.with(|p| parse::parse(&mut p.borrow_mut(), l, &text, opts.refs));
             match parsed {
                 Some(p) => {
                     if p.has_errors {

@@ -20,13 +20,16 @@ pub struct Parsed {
     pub has_errors: bool,
 }
 
-/// Parses `text` as `lang`. Returns `None` only if tree-sitter gives up (it does not on
-/// syntax errors).
-pub fn parse(parser: &mut Parser, lang: Lang, text: &str) -> Option<Parsed> {
+/// Parses `text` as `lang`: its definitions, and its call sites and imports when `refs`
+/// is set (the code graph's; a second walk of the tree). Returns `None` only if
+/// tree-sitter gives up (it does not on syntax errors).
+pub fn parse(parser: &mut Parser, lang: Lang, text: &str, refs: bool) -> Option<Parsed> {
     parser.set_language(&lang.grammar()).ok()?;
     let tree = parser.parse(text, None)?;
     let mut parsed = extract(lang, &tree, text);
-    parsed.refs = super::refs::extract(lang, &tree, text, &parsed.symbols);
+    if refs {
+        parsed.refs = super::refs::extract(lang, &tree, text, &parsed.symbols);
+    }
     Some(parsed)
 }
 
@@ -724,7 +727,7 @@ mod tests {
 
     fn defs(lang: Lang, text: &str) -> Vec<String> {
         let mut parser = Parser::new();
-        let parsed = parse(&mut parser, lang, text).expect("parses");
+        let parsed = parse(&mut parser, lang, text, false).expect("parses");
         parsed
             .symbols
             .iter()
@@ -744,7 +747,7 @@ mod tests {
             ]
         );
         let mut parser = Parser::new();
-        let p = parse(&mut parser, Lang::Rust, src).expect("parses");
+        let p = parse(&mut parser, Lang::Rust, src, false).expect("parses");
         assert_eq!(p.symbols[0].doc, "A stack.");
         assert_eq!(p.symbols[0].lead_line, 1);
         assert_eq!(p.symbols[2].signature, "pub fn push(&mut self, t: T)");
@@ -764,7 +767,7 @@ mod tests {
             ]
         );
         let mut parser = Parser::new();
-        let p = parse(&mut parser, Lang::Python, src).expect("parses");
+        let p = parse(&mut parser, Lang::Python, src, false).expect("parses");
         assert_eq!(p.symbols[2].doc, "Does f.");
         assert_eq!(p.symbols[2].lead_line, 5);
     }

@@ -160,14 +160,37 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
     let mut lists = Vec::new();
     let mut hnsw = false;
     let mut warning = None;
+    // A mode needs the memories it reads; hybrid makes do with the one that was built.
+    let built = store.memories()?;
+    let mode = match (req.mode, built.lexical, built.semantic) {
+        (Mode::Lexical | Mode::Hybrid, false, false) | (Mode::Lexical, false, _) => {
+            return Err(LlmcError::MemoryOff("lexical").into());
+        }
+        (Mode::Semantic, _, false) => return Err(LlmcError::MemoryOff("semantic").into()),
+        (Mode::Hybrid, true, false) => {
+            warning = Some(format!(
+                "{}: lexical results only",
+                LlmcError::MemoryOff("semantic")
+            ));
+            Mode::Lexical
+        }
+        (Mode::Hybrid, false, true) => {
+            warning = Some(format!(
+                "{}: semantic results only",
+                LlmcError::MemoryOff("lexical")
+            ));
+            Mode::Semantic
+        }
+        (mode, _, _) => mode,
+    };
     let mut step = |name: &'static str, t: Instant| timings.push((name, ms(t)));
 
-    if matches!(req.mode, Mode::Lexical | Mode::Hybrid) {
+    if matches!(mode, Mode::Lexical | Mode::Hybrid) {
         let t = Instant::now();
         let lex = lexical::LexicalIndex::open(&lexical::lexical_dir(&dir))?
             .ok_or_else(|| missing(&dir, "the lexical index is missing"))?;
         if lex.generation() != Some(generation) {
-            warning = Some(out_of_step());
+            warning.get_or_insert_with(out_of_step);
         }
         let hits = lex.search(&req.query, candidates, req.lang.as_deref(), &filter)?;
         lists.push(RankedList {
@@ -177,7 +200,7 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
         });
         step("lexical", t);
     }
-    if matches!(req.mode, Mode::Semantic | Mode::Hybrid) {
+    if matches!(mode, Mode::Semantic | Mode::Hybrid) {
         let t = Instant::now();
         let vdir = vectors::vectors_dir(&dir);
         // An index run that commits meanwhile removes the files of the state it replaces:
@@ -200,7 +223,7 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
             ));
         }
         if index.manifest.generation != generation {
-            warning = Some(out_of_step());
+            warning.get_or_insert_with(out_of_step);
         }
         let q = embedder
             .embed(&[req.query.as_str()])?
@@ -235,7 +258,7 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
         }
         match chunk_facts(&store, f.id)? {
             Some(mut h) => {
-                h.score = match req.mode {
+                h.score = match mode {
                     Mode::Hybrid => f.score,
                     _ => f64::from(f.routes[0].score),
                 };
@@ -248,7 +271,7 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
     timings.push(("fuse", ms(t)));
     Ok(SearchResult {
         query: req.query.clone(),
-        mode: req.mode,
+        mode,
         hits,
         timings,
         hnsw,

@@ -32,17 +32,25 @@ pub struct SearchStats {
     pub vectors: VectorWriteStats,
 }
 
-/// Owns the embedder for the duration of an index run.
+/// Owns the embedder for the duration of an index run. Either index can be off
+/// (`index.lexical`, `index.semantic`): it is then neither written nor kept.
 pub struct SearchSync {
-    embedder: Box<dyn Embedder>,
+    /// `None` when the semantic index is off.
+    embedder: Option<Box<dyn Embedder>>,
     config: Config,
 }
 
 impl SearchSync {
-    /// Builds the configured embedder (for Ollama: checks the server and the model).
+    /// Builds the configured embedder when the semantic index is on (for Ollama: checks
+    /// the server and the model).
     pub fn new(config: &Config) -> Result<SearchSync> {
+        let embedder = if config.index.semantic {
+            Some(embed::from_config(&config.embed)?)
+        } else {
+            None
+        };
         Ok(SearchSync {
-            embedder: embed::from_config(&config.embed)?,
+            embedder,
             config: config.clone(),
         })
     }
@@ -57,7 +65,7 @@ impl SearchSync {
         let lex = lexical::generation(&lexical::lexical_dir(&dir))
             .ok()
             .flatten();
-        if lex != Some(generation) {
+        if self.config.index.lexical && lex != Some(generation) {
             return Ok(Some(match lex {
                 None => "the lexical index is missing".into(),
                 Some(g) => {
@@ -65,6 +73,9 @@ impl SearchSync {
                 }
             }));
         }
+        let Some(embedder) = &self.embedder else {
+            return Ok(None);
+        };
         let manifest = vectors::read_manifest(&vectors::vectors_dir(&dir))
             .ok()
             .flatten();
@@ -74,10 +85,10 @@ impl SearchSync {
                 "the vector index is at generation {}, the store at {generation}",
                 m.generation
             )),
-            Some(m) if m.embedder != self.embedder.id() => Some(format!(
+            Some(m) if m.embedder != embedder.id() => Some(format!(
                 "the vectors were made by `{}`, the configuration asks for `{}`",
                 m.embedder,
-                self.embedder.id()
+                embedder.id()
             )),
             Some(_) => None,
         })
@@ -86,10 +97,12 @@ impl SearchSync {
     /// The embedder when it runs in the parse workers ([`Embedder::inline`]): the index
     /// run then embeds each file's chunks with [`embed_chunks`] where they are made.
     pub fn inline_embedder(&self) -> Option<&dyn Embedder> {
-        self.embedder.inline().then_some(self.embedder.as_ref())
+        let e = self.embedder.as_deref()?;
+        e.inline().then_some(e)
     }
 
-    /// Opens both indexes for writing (`fresh`: from nothing).
+    /// Opens the indexes that are on for writing (`fresh`: from nothing) and removes
+    /// those that are off.
     pub fn writer(&self, root: &Path, fresh: bool) -> Result<SearchWriter<'_>> {
         let dir = store_dir(root);
         let batch = if self.config.embed.provider == "builtin" {
@@ -97,34 +110,60 @@ impl SearchSync {
         } else {
             self.config.embed.batch_size.max(1)
         };
-        let lex = LexicalWriter::open(
-            &lexical::lexical_dir(&dir),
-            fresh,
-            self.config.index.worker_threads(),
-        )?;
-        let vec = VectorWriter::open(
-            &vectors::vectors_dir(&dir),
-            self.embedder.as_ref(),
-            VectorWriteConfig {
-                delta_max: self.config.search.delta_max,
-                hnsw_min_vectors: self.config.search.hnsw_min_vectors,
-                batch,
-            },
-            fresh,
-        )?;
+        let lex_dir = lexical::lexical_dir(&dir);
+        let lex = if self.config.index.lexical {
+            Some(LexicalWriter::open(
+                &lex_dir,
+                fresh,
+                self.config.index.worker_threads(),
+            )?)
+        } else {
+            remove_dir(&lex_dir)?;
+            None
+        };
+        let vec_dir = vectors::vectors_dir(&dir);
+        let vec = match &self.embedder {
+            Some(embedder) => Some(VectorWriter::open(
+                &vec_dir,
+                embedder.as_ref(),
+                VectorWriteConfig {
+                    delta_max: self.config.search.delta_max,
+                    hnsw_min_vectors: self.config.search.hnsw_min_vectors,
+                    batch,
+                },
+                fresh,
+            )?),
+            None => {
+                remove_dir(&vec_dir)?;
+                None
+            }
+        };
         Ok(SearchWriter {
             lex,
             vec,
             fresh,
-            embedder: self.embedder.id(),
+            embedder: self
+                .embedder
+                .as_ref()
+                .map_or_else(|| "none".to_string(), |e| e.id()),
         })
+    }
+}
+
+/// Removes an index directory of a memory that is off.
+fn remove_dir(dir: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("removing {}", dir.display())))
+        }
+        _ => Ok(()),
     }
 }
 
 /// The search side of one index run's write transaction.
 pub struct SearchWriter<'e> {
-    lex: LexicalWriter,
-    vec: VectorWriter<'e>,
+    lex: Option<LexicalWriter>,
+    vec: Option<VectorWriter<'e>>,
     fresh: bool,
     embedder: String,
 }
@@ -133,8 +172,12 @@ impl SearchWriter<'_> {
     /// Removes the chunks with ids `lo..=hi`.
     pub fn delete_chunks(&mut self, lo: i64, hi: i64) {
         for id in lo..=hi {
-            self.lex.delete(id);
-            self.vec.delete(id);
+            if let Some(lex) = &mut self.lex {
+                lex.delete(id);
+            }
+            if let Some(vec) = &mut self.vec {
+                vec.delete(id);
+            }
         }
     }
 
@@ -150,32 +193,40 @@ impl SearchWriter<'_> {
         vectors: Option<&Embedded>,
     ) -> Result<()> {
         let vectors = vectors.filter(|v| v.vectors.len() == chunks.len());
-        if let Some(v) = vectors {
-            self.vec.add_embed_seconds(v.seconds);
+        if let (Some(v), Some(vec)) = (vectors, &mut self.vec) {
+            vec.add_embed_seconds(v.seconds);
         }
         for (i, (&id, c)) in ids.iter().zip(chunks).enumerate() {
             let (symbol, doc) = symbol_and_doc(c, symbols);
-            self.lex.add(&LexDoc {
-                id,
-                path,
-                symbol,
-                doc,
-                body: &c.text,
-                kind: c.kind.as_str(),
-                lang,
-            })?;
-            match vectors {
-                Some(v) => self.vec.add_vector(id, &v.vectors[i])?,
-                None => self.vec.add(id, embed_text(path, symbol, doc, &c.text))?,
+            if let Some(lex) = &mut self.lex {
+                lex.add(&LexDoc {
+                    id,
+                    path,
+                    symbol,
+                    doc,
+                    body: &c.text,
+                    kind: c.kind.as_str(),
+                    lang,
+                })?;
+            }
+            match (&mut self.vec, vectors) {
+                (Some(vec), Some(v)) => vec.add_vector(id, &v.vectors[i])?,
+                (Some(vec), None) => vec.add(id, embed_text(path, symbol, doc, &c.text))?,
+                (None, _) => {}
             }
         }
         Ok(())
     }
 
-    /// Commits both indexes at `generation`.
+    /// Commits the indexes that are on at `generation`.
     pub fn commit(self, generation: u64) -> Result<SearchStats> {
-        let vectors = self.vec.commit(generation, self.fresh)?;
-        self.lex.commit(generation)?;
+        let vectors = match self.vec {
+            Some(vec) => vec.commit(generation, self.fresh)?,
+            None => VectorWriteStats::default(),
+        };
+        if let Some(lex) = self.lex {
+            lex.commit(generation)?;
+        }
         Ok(SearchStats {
             rebuilt: None,
             embedder: self.embedder,

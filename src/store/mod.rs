@@ -160,6 +160,9 @@ pub mod flags {
     pub const INVALID_UTF8: i64 = 2;
 }
 
+/// The meta key of the memories a generation was built with ([`crate::model::MemorySet`]).
+pub const MEMORIES_KEY: &str = "memories";
+
 /// The directory holding the store for `root`.
 pub fn store_dir(root: &Path) -> PathBuf {
     root.join(".llmc")
@@ -359,6 +362,14 @@ impl Store {
             .meta("generation")?
             .and_then(|v| v.parse().ok())
             .unwrap_or(0))
+    }
+
+    /// The memories the last complete index run built (all four for a store made before
+    /// the set was recorded).
+    pub fn memories(&self) -> Result<crate::model::MemorySet> {
+        Ok(crate::model::MemorySet::from_meta(
+            self.meta(MEMORIES_KEY)?.as_deref(),
+        ))
     }
 
     /// Every file the store knows, by path.

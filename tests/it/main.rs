@@ -12,6 +12,7 @@ mod graph;
 mod history;
 mod incremental;
 mod llm;
+mod memories;
 mod robustness;
 mod search;
 mod util;
