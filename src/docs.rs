@@ -97,7 +97,9 @@ fn extra_sections() -> Roff {
         ),
         (
             "3",
-            "The index is missing or unusable: run llmc index (or llmc index --rebuild).",
+            "The index is missing or unusable: run llmc index (or llmc index --rebuild). \
+             Also when the command needs a memory switched off under [index] (graph, \
+             lexical, semantic): the message names the key.",
         ),
     ] {
         r.control("TP", [])
