@@ -145,20 +145,25 @@ fn bench_tree(bin: &Path, src: &Path) {
             .map(|(_, var)| (*var, "false"))
             .collect()
     };
+    // One cold configuration: its median, throughput, peak RSS and ratio to parse ÷ 2.
+    let report = |label: &str, d: Duration, rss: u64| {
+        let secs = d.as_secs_f64();
+        println!(
+            "cold index, {label}: {secs:.2} s median of 3 ({:.0} files/s, {:.1} MB/s), \
+             peak RSS {} MB",
+            files.len() as f64 / secs,
+            all_bytes as f64 / 1e6 / secs,
+            rss / 1024
+        );
+        println!("  / (parse-only ÷ 2 cores) = {:.2}", secs / half);
+    };
     let (foundation, foundation_rss) = cold(&off(""), 3);
-    println!(
-        "cold index, foundation (definitions and chunks; graph, history, lexical, semantic off): \
-         {:.2} s median of 3 ({:.0} files/s, {:.1} MB/s), peak RSS {} MB",
-        foundation.as_secs_f64(),
-        files.len() as f64 / foundation.as_secs_f64(),
-        all_bytes as f64 / 1e6 / foundation.as_secs_f64(),
-        foundation_rss / 1024
+    report(
+        "foundation (definitions and chunks; graph, history, lexical, semantic off)",
+        foundation,
+        foundation_rss,
     );
-    println!(
-        "  foundation / (parse-only ÷ 2 cores) = {:.2} (target ≤ 1.5: {:.2} s)",
-        foundation.as_secs_f64() / half,
-        half * 1.5
-    );
+    println!("  (target ≤ 1.5: {:.2} s)", half * 1.5);
     for (name, _) in MEMORIES {
         let (d, r) = cold(&off(name), 1);
         println!(
@@ -173,18 +178,7 @@ fn bench_tree(bin: &Path, src: &Path) {
         }
     }
     let (full, mut rss) = cold(&[], 3);
-    println!(
-        "cold index, all four memories (the default): {:.2} s median of 3 ({:.0} files/s, \
-         {:.1} MB/s), peak RSS {} MB",
-        full.as_secs_f64(),
-        files.len() as f64 / full.as_secs_f64(),
-        all_bytes as f64 / 1e6 / full.as_secs_f64(),
-        rss / 1024
-    );
-    println!(
-        "  all / (parse-only ÷ 2 cores) = {:.2}",
-        full.as_secs_f64() / half
-    );
+    report("all four memories (the default)", full, rss);
     let mut nochange = Vec::new();
     for _ in 0..7 {
         let (d, r) = run_timed(bin, &tree, &[]);
