@@ -677,13 +677,21 @@ pub fn index_bytes(
         size,
         mtime_ns,
         hash,
-        lines: text.lines().count() as u32,
+        lines: line_count(&text),
         flags: file_flags,
         symbols,
         chunks,
         refs: file_refs,
         vectors: None,
     }
+}
+
+/// The number of lines `str::lines` gives, counted on the bytes (a newline search per
+/// line costs more).
+fn line_count(text: &str) -> u32 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    let unterminated = !text.is_empty() && !text.ends_with('\n');
+    (newlines + usize::from(unterminated)) as u32
 }
 
 /// Counts of indexed files with problems that did not stop them being indexed.
@@ -713,4 +721,27 @@ pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
             ("empty", empty as u64),
         ]))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_count_agrees_with_str_lines() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "\n\n\nx",
+            "é\nü",
+        ] {
+            assert_eq!(
+                super::line_count(text) as usize,
+                text.lines().count(),
+                "{text:?}"
+            );
+        }
+    }
 }
