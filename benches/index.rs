@@ -106,13 +106,15 @@ fn bench_tree(bin: &Path, src: &Path) {
     }
     let code_bytes: u64 = inputs.iter().map(|(_, b)| b.len() as u64).sum();
     let mut parser = tree_sitter::Parser::new();
-    let t = Instant::now();
-    for (l, bytes) in &inputs {
-        parser.set_language(&l.grammar()).expect("grammar loads");
-        let tree = parser.parse(bytes, None);
-        std::hint::black_box(tree);
-    }
-    let parse = t.elapsed();
+    let mut parse_only = || {
+        let t = Instant::now();
+        for (l, bytes) in &inputs {
+            parser.set_language(&l.grammar()).expect("grammar loads");
+            let tree = parser.parse(bytes, None);
+            std::hint::black_box(tree);
+        }
+        t.elapsed()
+    };
     println!(
         "files walked {}, parsed with tree-sitter {} ({:.1} MB code, {:.1} MB all text)",
         files.len(),
@@ -120,13 +122,8 @@ fn bench_tree(bin: &Path, src: &Path) {
         code_bytes as f64 / 1e6,
         all_bytes as f64 / 1e6
     );
-    println!(
-        "tree-sitter parse only, 1 thread: {:.2} s",
-        parse.as_secs_f64()
-    );
 
     // Cold index: the foundation alone, each memory on top of it, then everything.
-    let half = parse.as_secs_f64() / 2.0;
     let cold = |env: &[(&str, &str)], runs: usize| {
         let mut colds = Vec::new();
         let mut rss = 0u64;
@@ -145,6 +142,30 @@ fn bench_tree(bin: &Path, src: &Path) {
             .map(|(_, var)| (*var, "false"))
             .collect()
     };
+    // The machine's speed drifts by 10-20 % over minutes, and the baseline with it: the
+    // parse-only runs alternate with the foundation's.
+    let (mut parses, mut foundations, mut foundation_rss) = (Vec::new(), Vec::new(), 0);
+    for _ in 0..3 {
+        parses.push(parse_only());
+        let (d, r) = cold(&off(""), 1);
+        foundations.push(d);
+        foundation_rss = foundation_rss.max(r);
+    }
+    let runs = |v: &[Duration]| {
+        v.iter()
+            .map(|d| format!("{:.2}", d.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (parse_runs, foundation_runs) = (runs(&parses), runs(&foundations));
+    let parse = median(&mut parses);
+    let foundation = median(&mut foundations);
+    println!(
+        "tree-sitter parse only, 1 thread: {:.2} s median of 3 ({parse_runs} s, alternating \
+         with the foundation's cold index: {foundation_runs} s)",
+        parse.as_secs_f64()
+    );
+    let half = parse.as_secs_f64() / 2.0;
     // One cold configuration: its median, throughput, peak RSS and ratio to parse ÷ 2.
     let report = |label: &str, d: Duration, rss: u64| {
         let secs = d.as_secs_f64();
@@ -157,7 +178,6 @@ fn bench_tree(bin: &Path, src: &Path) {
         );
         println!("  / (parse-only ÷ 2 cores) = {:.2}", secs / half);
     };
-    let (foundation, foundation_rss) = cold(&off(""), 3);
     report(
         "foundation (definitions and chunks; graph, history, lexical, semantic off)",
         foundation,
