@@ -54,7 +54,8 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     let mut cursor = tree.walk();
     'walk: loop {
         let node = cursor.node();
-        let descend = w.visit(node);
+        // Anonymous nodes are the grammar's literal tokens: nothing to record or enter.
+        let descend = node.is_named() && w.visit(node);
         if descend && cursor.goto_first_child() {
             continue;
         }
