@@ -236,8 +236,10 @@ impl Outcome {
 
 struct Graph {
     files: Vec<File>,
-    /// In id order (a store id is found by binary search).
+    /// By file (in path order), then by id.
     syms: Vec<Sym>,
+    /// (store id, position in `syms`), in id order.
+    by_id: Vec<(i64, u32)>,
     names: Names,
     /// (type, base class name) for the types whose declaration names bases, by type.
     bases: Vec<(u32, u32)>,
@@ -477,6 +479,35 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             syms[i].parent = at as u32;
         }
     }
+    // Where several definitions fit, resolution takes the first in `syms`. Store ids
+    // follow the order the parse workers finished in, which varies from run to run; the
+    // order of files by path, then of ids within a file (its own order), does not.
+    let mut order: Vec<u32> = (0..syms.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| (syms[i as usize].file, syms[i as usize].id));
+    let mut position = vec![0u32; syms.len()];
+    for (new, &old) in order.iter().enumerate() {
+        position[old as usize] = new as u32;
+    }
+    let by_id: Vec<(i64, u32)> = syms
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id, position[i]))
+        .collect();
+    let mut slots: Vec<Option<Sym>> = syms.into_iter().map(Some).collect();
+    let syms: Vec<Sym> = order
+        .iter()
+        .filter_map(|&old| slots[old as usize].take())
+        .map(|mut s| {
+            if s.parent != NONE {
+                s.parent = position[s.parent as usize];
+            }
+            s
+        })
+        .collect();
+    for b in &mut base_list {
+        b.0 = position[b.0 as usize];
+    }
+    base_list.sort_unstable();
     let file_syms = Lists::group(
         files.len(),
         syms.iter().enumerate().map(|(i, s)| (s.file, i as u32)),
@@ -536,6 +567,7 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         syms,
         names,
         bases: base_list,
+        by_id,
         file_syms,
         children,
         by_name,
@@ -637,7 +669,10 @@ fn read_calls(
             file,
             caller: r
                 .get::<_, Option<i64>>(2)?
-                .and_then(|c| g.syms.binary_search_by_key(&c, |s| s.id).ok()),
+                .and_then(|c| {
+                    let at = g.by_id.binary_search_by_key(&c, |&(id, _)| id).ok()?;
+                    Some(g.by_id[at].1 as usize)
+                }),
             name: r.get(3)?,
             qualifier: r.get(4)?,
             kind: CallKind::parse(&r.get::<_, String>(5)?),
