@@ -165,6 +165,32 @@ fn bench_tree(bin: &Path, src: &Path) {
          with the foundation's cold index: {foundation_runs} s)",
         parse.as_secs_f64()
     );
+    // The same parses on two threads (largest first, each thread taking the next file):
+    // what the two cores give when parsing is all there is to do.
+    let mut by_size: Vec<&(lang::Lang, Vec<u8>)> = inputs.iter().collect();
+    by_size.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                let mut parser = tree_sitter::Parser::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((l, bytes)) = by_size.get(i) else {
+                        break;
+                    };
+                    parser.set_language(&l.grammar()).expect("grammar loads");
+                    std::hint::black_box(parser.parse(bytes, None));
+                }
+            });
+        }
+    });
+    let two = t.elapsed().as_secs_f64();
+    println!(
+        "tree-sitter parse only, 2 threads: {two:.2} s = {:.2} × (1 thread ÷ 2)",
+        two / (parse.as_secs_f64() / 2.0)
+    );
     let half = parse.as_secs_f64() / 2.0;
     // One cold configuration: its median, throughput, peak RSS and ratio to parse ÷ 2.
     let report = |label: &str, d: Duration, rss: u64| {
