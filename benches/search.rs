@@ -156,6 +156,7 @@ fn chunk_texts(tree: &Path) -> Vec<String> {
         chunks: ChunkConfig {
             window_lines: 60,
             max_chunk_lines: 150,
+            text: true,
         },
         refs: false,
     };

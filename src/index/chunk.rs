@@ -4,7 +4,7 @@
 
 use crate::model::{Chunk, ChunkKind, Symbol};
 
-/// How chunks are bounded.
+/// How chunks are bounded, and whether they carry their text.
 #[derive(Debug, Clone, Copy)]
 pub struct ChunkConfig {
     /// Lines per window of unstructured text (and of long sections or loose code).
@@ -12,6 +12,9 @@ pub struct ChunkConfig {
     /// A definition longer than this that contains other definitions keeps only its
     /// head (up to its first inner definition) in its own chunk.
     pub max_chunk_lines: usize,
+    /// Chunks carry their text: only the lexical and semantic indexes read it (the store
+    /// keeps line ranges).
+    pub text: bool,
 }
 
 /// Chunks of a parsed source file.
@@ -49,7 +52,7 @@ pub fn code_chunks(text: &str, symbols: &[Symbol], cfg: ChunkConfig) -> Vec<Chun
             kind: ChunkKind::Definition,
             symbol: Some(s.qualname.clone()),
             symbol_index: Some(i),
-            text: join_lines(&lines, start, end),
+            text: join_lines(&lines, start, end, cfg),
         });
     }
     // Code outside every top-level definition, in windows.
@@ -216,14 +219,17 @@ fn push_windows(
                 kind,
                 symbol: symbol.clone(),
                 symbol_index: None,
-                text: join_lines(lines, a, b),
+                text: join_lines(lines, a, b, cfg),
             });
         }
         s = e + 1;
     }
 }
 
-fn join_lines(lines: &[&str], start: u32, end: u32) -> String {
+fn join_lines(lines: &[&str], start: u32, end: u32, cfg: ChunkConfig) -> String {
+    if !cfg.text {
+        return String::new();
+    }
     lines[(start - 1) as usize..end as usize].join("\n")
 }
 
@@ -234,6 +240,7 @@ mod tests {
     const CFG: ChunkConfig = ChunkConfig {
         window_lines: 3,
         max_chunk_lines: 200,
+        text: true,
     };
 
     fn spans(chunks: &[Chunk]) -> Vec<String> {

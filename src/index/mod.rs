@@ -373,6 +373,7 @@ pub fn run_with(
         chunks: ChunkConfig {
             window_lines: cfg.window_lines,
             max_chunk_lines: cfg.max_chunk_lines,
+            text: memories.lexical || memories.semantic,
         },
         refs: memories.graph,
     };
