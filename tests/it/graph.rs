@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::util::{LANGS, Scratch, call_edges, testdata};
+use crate::util::{LANGS, Scratch, call_edges, json, testdata};
 
 fn expected(lang: &str) -> Vec<String> {
     let text = std::fs::read_to_string(testdata().join("expected").join(format!("{lang}.calls")))
@@ -83,10 +83,6 @@ fn every_fixture_call_resolves_as_hand_checked() {
             "{lang}: precision {p:.3} recall {r:.3}\n{report}"
         );
     }
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
 #[test]

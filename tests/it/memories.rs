@@ -4,20 +4,10 @@
 
 use llmc::config::IndexConfig;
 
-use crate::util::{Scratch, call_edges, stderr, stdout};
+use crate::util::{Scratch, call_edges, json, stderr, stdout};
 
 const ALL_OFF: &str =
     "[index]\ngraph = false\nhistory = false\nlexical = false\nsemantic = false\n";
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}\n{}",
-            stdout(out),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
 
 #[test]
 fn a_foundation_only_index_answers_what_it_can_and_names_each_missing_memory() {
