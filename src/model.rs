@@ -234,17 +234,22 @@ impl MemorySet {
         semantic: true,
     };
 
-    /// The names of the memories in the set, in a fixed order.
-    pub fn names(self) -> Vec<&'static str> {
+    /// Each memory's name and whether the set holds it, in a fixed order.
+    fn fields(self) -> [(&'static str, bool); 4] {
         [
             ("graph", self.graph),
             ("history", self.history),
             ("lexical", self.lexical),
             ("semantic", self.semantic),
         ]
-        .into_iter()
-        .filter_map(|(n, on)| on.then_some(n))
-        .collect()
+    }
+
+    /// The names of the memories in the set, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        self.fields()
+            .into_iter()
+            .filter_map(|(n, on)| on.then_some(n))
+            .collect()
     }
 
     /// The form stored in the store's meta table: the names joined by commas.
@@ -268,16 +273,12 @@ impl MemorySet {
 
     /// What differs from `other`, as `index.NAME switched on`/`off` (empty when equal).
     pub fn changes_from(self, other: MemorySet) -> Vec<String> {
-        [
-            ("graph", self.graph, other.graph),
-            ("history", self.history, other.history),
-            ("lexical", self.lexical, other.lexical),
-            ("semantic", self.semantic, other.semantic),
-        ]
-        .into_iter()
-        .filter(|(_, a, b)| a != b)
-        .map(|(n, a, _)| format!("index.{n} switched {}", if a { "on" } else { "off" }))
-        .collect()
+        self.fields()
+            .into_iter()
+            .zip(other.fields())
+            .filter(|((_, a), (_, b))| a != b)
+            .map(|((n, a), _)| format!("index.{n} switched {}", if a { "on" } else { "off" }))
+            .collect()
     }
 }
 
