@@ -413,9 +413,11 @@ pub fn run_with(
         all: changed,
         ..graph::Affected::default()
     };
+    // The names a selective graph pass re-resolves; none are needed when the graph is
+    // resolved whole or not at all.
+    let mut names = (memories.graph && !affected.all).then_some(&mut affected.names);
     for (_, id) in &plan.deleted {
-        affected.names.extend(writer.graph_names(*id)?);
-        delete_file(&writer, &mut search_writer, *id)?;
+        delete_file(&writer, &mut search_writer, names.as_deref_mut(), *id)?;
         stats.deleted += 1;
         changed = true;
     }
@@ -448,8 +450,7 @@ pub fn run_with(
                 Outcome::Skipped(reason, stale) => {
                     *stats.skipped.entry(reason).or_insert(0) += 1;
                     if let Some(id) = stale {
-                        affected.names.extend(writer.graph_names(id)?);
-                        delete_file(&writer, &mut search_writer, id)?;
+                        delete_file(&writer, &mut search_writer, names.as_deref_mut(), id)?;
                         stats.deleted += 1;
                         changed = true;
                     }
@@ -460,18 +461,15 @@ pub fn run_with(
                 }
                 Outcome::Indexed(f) => {
                     if let Some(id) = f.existing {
-                        affected.names.extend(writer.graph_names(id)?);
-                        delete_file(&writer, &mut search_writer, id)?;
+                        delete_file(&writer, &mut search_writer, names.as_deref_mut(), id)?;
                         stats.modified += 1;
                     } else {
                         stats.added += 1;
                     }
                     stats.parsed += 1;
                     changed = true;
-                    if !affected.all {
-                        affected
-                            .names
-                            .extend(f.symbols.iter().map(|s| s.name.clone()));
+                    if let Some(names) = names.as_deref_mut() {
+                        names.extend(f.symbols.iter().map(|s| s.name.clone()));
                     }
                     let (file_id, ids) = writer.insert_file(
                         &FileRow {
@@ -566,8 +564,17 @@ pub fn run_with(
     Ok(stats)
 }
 
-/// Deletes a file's rows and its chunks from the search indexes.
-fn delete_file(writer: &Writer, search: &mut SearchWriter, id: i64) -> Result<()> {
+/// Deletes a file's rows and its chunks from the search indexes, adding the names its
+/// calls may have resolved to (when `names` is given) to those to resolve again.
+fn delete_file(
+    writer: &Writer,
+    search: &mut SearchWriter,
+    names: Option<&mut HashSet<String>>,
+    id: i64,
+) -> Result<()> {
+    if let Some(names) = names {
+        names.extend(writer.graph_names(id)?);
+    }
     if let Some((lo, hi)) = writer.chunk_range(id)? {
         search.delete_chunks(lo, hi);
     }
