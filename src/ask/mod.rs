@@ -315,7 +315,10 @@ impl<'c> LlmSlot<'c> {
     pub fn failed(&mut self, what: &str, e: &llm::LlmError) {
         self.warnings
             .push(format!("LLM {what} failed, answering without it: {e}"));
-        if matches!(e, llm::LlmError::Unreachable(_) | llm::LlmError::Timeout(_)) {
+        if matches!(
+            e,
+            llm::LlmError::Unreachable(_) | llm::LlmError::Timeout { .. }
+        ) {
             self.disabled = true;
         }
     }

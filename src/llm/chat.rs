@@ -13,12 +13,17 @@ pub enum LlmError {
     /// The server is not there (its message says how to start it or turn the LLM off).
     #[error("{0}")]
     Unreachable(String),
-    /// The server did not answer in time.
+    /// The server did not answer in time; `section` (`embed` or `llm`) and `fallback` (the
+    /// provider that needs no server) name the keys to change.
     #[error(
-        "Ollama did not answer within {}s: raise `llm.timeout_secs` or set `llm.provider = \"none\"`",
-        .0.as_secs()
+        "Ollama did not answer within {}s: raise `{section}.timeout_secs` or set `{section}.provider = \"{fallback}\"`",
+        .after.as_secs()
     )]
-    Timeout(Duration),
+    Timeout {
+        after: Duration,
+        section: &'static str,
+        fallback: &'static str,
+    },
     /// The server does not have the model.
     #[error("Ollama at {url} has no model `{model}`: run `ollama pull {model}`")]
     ModelMissing { model: String, url: String },

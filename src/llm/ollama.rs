@@ -1,10 +1,16 @@
 //! Ollama through `ollama-rs`: the only code that touches the network or tokio. A
 //! [`Connection`] owns a single-threaded tokio runtime and offers a blocking API in which
 //! every request runs under a timeout; the embedder and the chat model
-//! ([`crate::llm::OllamaLlm`]) both sit on it. A host that is not on this machine is
-//! refused unless the section's `allow_remote` says otherwise.
+//! ([`crate::llm::OllamaLlm`]) both sit on it.
+//!
+//! What may leave the machine is decided here, in [`http_client`], and nowhere else: a
+//! server that is not on this machine is refused unless the section's `allow_remote`
+//! says otherwise; redirects are never followed (a loopback server answering `307` to
+//! another host would otherwise carry prompts and code there); proxies from the
+//! environment (`HTTP_PROXY`, `ALL_PROXY`, ...) are ignored for a loopback server, and
+//! `localhost` is pinned to the loopback address rather than looked up.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
@@ -51,15 +57,8 @@ impl Connection {
         section: &'static str,
         fallback: &'static str,
     ) -> Result<Connection, LlmError> {
-        let client = Ollama::try_new(url)
-            .map_err(|e| LlmError::Bad(format!("`{section}.ollama_url` = {url:?}: {e}")))?;
-        let host = client.url().host_str().unwrap_or("").to_string();
-        if !is_local(&host) && !allow_remote {
-            return Err(LlmError::RemoteRefused(format!(
-                "the Ollama server {url} is not on this machine, so code would leave it; \
-                 set `{section}.allow_remote = true` to allow that"
-            )));
-        }
+        let (parsed, client) = http_client(url, allow_remote, section)?;
+        let client = Ollama::builder().url(parsed).reqwest_client(client).build();
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -90,7 +89,15 @@ impl Connection {
         {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(Ok(e)),
-            Err(_) => Err(Err(LlmError::Timeout(self.timeout))),
+            Err(_) => Err(Err(self.timeout_error())),
+        }
+    }
+
+    fn timeout_error(&self) -> LlmError {
+        LlmError::Timeout {
+            after: self.timeout,
+            section: self.section,
+            fallback: self.fallback,
         }
     }
 
@@ -155,7 +162,7 @@ impl Connection {
     fn request_error(&self, model: &str, e: &OllamaError) -> LlmError {
         match e {
             OllamaError::ReqwestError(r) if r.is_connect() => self.unreachable(e),
-            OllamaError::ReqwestError(r) if r.is_timeout() => LlmError::Timeout(self.timeout),
+            OllamaError::ReqwestError(r) if r.is_timeout() => self.timeout_error(),
             OllamaError::Other(_) | OllamaError::InternalError(_)
                 if error_text(e).contains("not found") && error_text(e).contains(model) =>
             {
@@ -258,6 +265,68 @@ fn error_text(e: &OllamaError) -> String {
     }
     s
 }
+
+/// The checked URL of an Ollama server and the HTTP client to reach it with: the one
+/// place that decides what may leave the machine. A server off this machine is refused
+/// unless `allow_remote`; no redirect is ever followed; a loopback server is reached
+/// directly, never through a proxy from the environment, and `localhost` is not looked
+/// up (it always means the loopback address). `section` names the configuration keys in
+/// errors.
+pub fn http_client(
+    url: &str,
+    allow_remote: bool,
+    section: &str,
+) -> Result<(reqwest::Url, reqwest::Client), LlmError> {
+    let bad = |why: &str| LlmError::Bad(format!("`{section}.ollama_url` = {url:?}: {why}"));
+    let parsed = reqwest::Url::parse(url).map_err(|e| bad(&e.to_string()))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(bad("only http:// and https:// servers can be used"));
+    }
+    let host = parsed.host_str().unwrap_or("").to_string();
+    if host.is_empty() {
+        return Err(bad("no host"));
+    }
+    let local = is_local(&host);
+    if !local && !allow_remote {
+        return Err(LlmError::RemoteRefused(format!(
+            "the Ollama server {url} is not on this machine, so code would leave it; \
+             set `{section}.allow_remote = true` to allow that"
+        )));
+    }
+    // Ollama never redirects; a redirect is refused as an error naming where it led.
+    let redirect = reqwest::redirect::Policy::custom(|attempt| {
+        let to = attempt.url().to_string();
+        attempt.error(RedirectRefused(to))
+    });
+    let mut builder = reqwest::Client::builder().redirect(redirect);
+    if local {
+        builder = builder.no_proxy();
+        if host.eq_ignore_ascii_case("localhost") {
+            let port = parsed.port_or_known_default().unwrap_or(80);
+            builder = builder.resolve(&host, SocketAddr::new(Ipv4Addr::LOCALHOST.into(), port));
+        }
+    }
+    let client = builder
+        .build()
+        .map_err(|e| bad(&format!("cannot build an HTTP client: {e}")))?;
+    Ok((parsed, client))
+}
+
+/// A redirect the server answered with, refused.
+#[derive(Debug)]
+struct RedirectRefused(String);
+
+impl std::fmt::Display for RedirectRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the server answered with a redirect to {}, which llmc never follows",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for RedirectRefused {}
 
 /// Whether `host` names this machine.
 fn is_local(host: &str) -> bool {

@@ -26,6 +26,8 @@ pub struct Builder {
     models: Vec<String>,
     replies: VecDeque<Reply>,
     silent: bool,
+    /// Paths answered with `307 Temporary Redirect` to the URL.
+    redirects: Vec<(String, String)>,
 }
 
 impl Builder {
@@ -65,6 +67,12 @@ impl Builder {
         self
     }
 
+    /// Requests on `path` are answered `307` with `Location: to`.
+    pub fn redirect(mut self, path: &str, to: &str) -> Builder {
+        self.redirects.push((path.to_string(), to.to_string()));
+        self
+    }
+
     /// Starts serving on a free loopback port.
     pub fn start(self) -> FakeOllama {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -73,6 +81,7 @@ impl Builder {
             models: self.models,
             replies: Mutex::new(self.replies),
             silent: self.silent,
+            redirects: self.redirects,
             counts: Mutex::new(HashMap::new()),
             chats: Mutex::new(Vec::new()),
         });
@@ -121,6 +130,7 @@ struct State {
     models: Vec<String>,
     replies: Mutex<VecDeque<Reply>>,
     silent: bool,
+    redirects: Vec<(String, String)>,
     counts: Mutex<HashMap<String, usize>>,
     chats: Mutex<Vec<Value>>,
 }
@@ -168,6 +178,15 @@ fn serve(mut stream: TcpStream, state: &State) {
         if state.silent {
             hang();
             return;
+        }
+        if let Some((_, to)) = state.redirects.iter().find(|(p, _)| *p == path) {
+            let resp = format!(
+                "HTTP/1.1 307 Temporary Redirect\r\nlocation: {to}\r\ncontent-length: 0\r\n\r\n"
+            );
+            if stream.write_all(resp.as_bytes()).is_err() {
+                return;
+            }
+            continue;
         }
         let (status, json) = match path.as_str() {
             "/api/tags" => (
@@ -253,4 +272,44 @@ fn embed(state: &State, req: &Value) -> (u16, Value) {
         })
         .collect();
     (200, json!({"model": model, "embeddings": embeddings}))
+}
+
+/// A listener that must receive nothing: it counts the connections and bytes that reach
+/// it (standing for another host, or a proxy).
+pub struct Sink {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    received: Arc<Mutex<(usize, usize)>>,
+}
+
+impl Sink {
+    pub fn start() -> Sink {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}", listener.local_addr().expect("addr"));
+        let received = Arc::new(Mutex::new((0, 0)));
+        let shared = received.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let shared = shared.clone();
+                std::thread::spawn(move || {
+                    shared.lock().expect("lock").0 += 1;
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+                    let mut buf = [0u8; 4096];
+                    while let Ok(n) = stream.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        shared.lock().expect("lock").1 += n;
+                    }
+                });
+            }
+        });
+        Sink { url, received }
+    }
+
+    /// Connections and bytes received so far.
+    pub fn received(&self) -> (usize, usize) {
+        *self.received.lock().expect("lock")
+    }
 }

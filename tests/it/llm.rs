@@ -189,7 +189,7 @@ fn a_server_that_never_answers_times_out() {
     let t = Instant::now();
     let err = OllamaLlm::new(&cfg(&silent.url)).expect_err("times out");
     assert!(
-        matches!(err, LlmError::Timeout(d) if d == Duration::from_secs(1)),
+        matches!(err, LlmError::Timeout { after, section: "llm", .. } if after == Duration::from_secs(1)),
         "{err:?}"
     );
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
@@ -201,7 +201,7 @@ fn a_server_that_never_answers_times_out() {
     let llm = ollama(&server);
     let t = Instant::now();
     let err = synthesize(&llm, &mut Budget::new(8), "q", &sources()).expect_err("times out");
-    assert!(matches!(err, LlmError::Timeout(_)), "{err:?}");
+    assert!(matches!(err, LlmError::Timeout { .. }), "{err:?}");
     assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
     assert_eq!(server.requests("/api/chat"), 1);
 }
@@ -238,7 +238,7 @@ fn a_remote_host_is_refused_without_allow_remote() {
     allowed.allow_remote = true;
     let err = OllamaLlm::new(&allowed).expect_err("no such server");
     assert!(
-        matches!(err, LlmError::Timeout(_) | LlmError::Unreachable(_)),
+        matches!(err, LlmError::Timeout { .. } | LlmError::Unreachable(_)),
         "{err:?}"
     );
 }

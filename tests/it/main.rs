@@ -9,6 +9,7 @@ mod fake_ollama;
 mod fixtures;
 mod generated;
 mod graph;
+mod hardening;
 mod history;
 mod incremental;
 mod llm;
