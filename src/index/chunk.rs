@@ -23,16 +23,21 @@ pub fn code_chunks(text: &str, symbols: &[Symbol], cfg: ChunkConfig) -> Vec<Chun
     let n = lines.len() as u32;
     let mut chunks = Vec::with_capacity(symbols.len() + 4);
     let mut covered = vec![false; lines.len()];
+    // Each symbol's first inner definition's leading line, in one pass (not a scan of
+    // every symbol per symbol: a file may hold a hundred thousand).
+    let mut first_inner: Vec<Option<u32>> = vec![None; symbols.len()];
+    for c in symbols {
+        if let Some(slot) = c.parent.and_then(|p| first_inner.get_mut(p)) {
+            let lead = c.lead_line.min(c.start_line);
+            *slot = Some(slot.map_or(lead, |l| l.min(lead)));
+        }
+    }
     for (i, s) in symbols.iter().enumerate() {
         let start = s.lead_line.min(s.start_line).max(1);
         let mut end = s.end_line.min(n);
         if (end - start + 1) as usize > cfg.max_chunk_lines {
             // Keep the head: up to the first inner definition's leading line.
-            if let Some(first_child) = symbols
-                .iter()
-                .filter(|c| c.parent == Some(i))
-                .map(|c| c.lead_line.min(c.start_line))
-                .min()
+            if let Some(first_child) = first_inner[i]
                 && first_child > start
             {
                 end = end.min(first_child - 1);

@@ -1627,23 +1627,28 @@ impl Graph {
     }
 
     fn java_class_file(&self, dotted: &str) -> Vec<usize> {
-        let rel = format!("{}.java", dotted.replace('.', "/"));
-        let suffix = format!("/{rel}");
-        let hits: Vec<usize> = self
-            .files
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| x.path == rel || x.path.ends_with(&suffix))
-            .map(|(i, _)| i)
-            .collect();
-        if !hits.is_empty() {
-            return hits;
+        // A nested class: `a.b.Outer.Inner` lives in `a/b/Outer.java`; tried from the
+        // whole name outwards, a few levels at most.
+        let mut dotted = dotted;
+        for _ in 0..8 {
+            let rel = format!("{}.java", dotted.replace('.', "/"));
+            let suffix = format!("/{rel}");
+            let hits: Vec<usize> = self
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.path == rel || x.path.ends_with(&suffix))
+                .map(|(i, _)| i)
+                .collect();
+            if !hits.is_empty() {
+                return hits;
+            }
+            match dotted.rsplit_once('.') {
+                Some((outer, _)) if outer.contains('.') => dotted = outer,
+                _ => break,
+            }
         }
-        // A nested class: `a.b.Outer.Inner` lives in `a/b/Outer.java`.
-        match dotted.rsplit_once('.') {
-            Some((outer, _)) if outer.contains('.') => self.java_class_file(outer),
-            _ => Vec::new(),
-        }
+        Vec::new()
     }
 
     fn java_package(&self, dotted: &str) -> Vec<usize> {

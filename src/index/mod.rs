@@ -665,6 +665,9 @@ pub fn index_bytes(
                     if p.has_errors {
                         file_flags |= flags::SYNTAX_ERRORS;
                     }
+                    if p.dropped > 0 || p.refs.deep_subtrees > 0 {
+                        file_flags |= flags::TRUNCATED;
+                    }
                     symbols = p.symbols;
                     file_refs = p.refs;
                     chunk::code_chunks(&text, &symbols, chunk_cfg)
@@ -705,27 +708,26 @@ fn line_count(text: &str) -> u32 {
 /// Counts of indexed files with problems that did not stop them being indexed.
 pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
     store.read(|c| {
-        let (syntax, utf8, empty) = c.query_row(
-            &format!(
-                "SELECT
-                   (SELECT count(*) FROM files WHERE flags & {} != 0),
-                   (SELECT count(*) FROM files WHERE flags & {} != 0),
-                   (SELECT count(*) FROM files WHERE size = 0)",
-                flags::SYNTAX_ERRORS,
-                flags::INVALID_UTF8
-            ),
-            [],
+        let (syntax, utf8, truncated, empty) = c.query_row(
+            "SELECT
+               (SELECT count(*) FROM files WHERE flags & ?1 != 0),
+               (SELECT count(*) FROM files WHERE flags & ?2 != 0),
+               (SELECT count(*) FROM files WHERE flags & ?3 != 0),
+               (SELECT count(*) FROM files WHERE size = 0)",
+            [flags::SYNTAX_ERRORS, flags::INVALID_UTF8, flags::TRUNCATED],
             |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, i64>(1)?,
                     r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
                 ))
             },
         )?;
         Ok(BTreeMap::from([
             ("syntax_errors", syntax as u64),
             ("invalid_utf8", utf8 as u64),
+            ("definitions_truncated", truncated as u64),
             ("empty", empty as u64),
         ]))
     })

@@ -18,7 +18,18 @@ pub struct Parsed {
     pub refs: super::refs::FileRefs,
     /// The tree had syntax errors (definitions outside them are still found).
     pub has_errors: bool,
+    /// Definitions left out because they are nested deeper than [`MAX_DEFINITION_DEPTH`]
+    /// or their qualified name is longer than [`MAX_QUALNAME`], and subtrees of the
+    /// syntax tree deeper than [`super::refs::MAX_WALK_DEPTH`] not searched: bounds that
+    /// keep one pathological file (20,000 nested `mod` blocks, an expression nested a
+    /// million deep) from costing quadratic time or memory.
+    pub dropped: u32,
 }
+
+/// Definitions nested deeper than this (counting enclosing definitions) are not kept.
+pub const MAX_DEFINITION_DEPTH: usize = 64;
+/// Definitions whose qualified name is longer than this (bytes) are not kept.
+pub const MAX_QUALNAME: usize = 1024;
 
 /// Parses `text` as `lang`: its definitions, and its call sites and imports when `refs`
 /// is set (the code graph's; a second walk of the tree). Returns `None` only if
@@ -110,6 +121,8 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
     // here, not from `Node::parent`/`prev_sibling`, which cost a walk from the root each.
     let mut path: Vec<Node> = vec![walker.node()];
     let mut leading: Vec<Vec<Node>> = vec![Vec::new()];
+    // Subtrees below the walk's depth bound (see `refs::MAX_WALK_DEPTH`), not searched.
+    let mut deep_subtrees = 0u32;
     'walk: loop {
         let node = walker.node();
         let kind = node.kind_id() as usize;
@@ -123,7 +136,10 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
                 collect_match(lang, m, names, src, &ctx, &mut candidates);
             }
         }
-        if !tables.opaque.get(kind).copied().unwrap_or(false) && walker.goto_first_child() {
+        let opaque = tables.opaque.get(kind).copied().unwrap_or(false);
+        if !opaque && path.len() > super::refs::MAX_WALK_DEPTH && node.child_count() > 0 {
+            deep_subtrees += 1;
+        } else if !opaque && walker.goto_first_child() {
             path.push(walker.node());
             leading.push(Vec::new());
             continue;
@@ -199,17 +215,33 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
     let mut new_index: Vec<Option<usize>> = vec![None; candidates.len()];
     let mut symbols: Vec<Symbol> = Vec::with_capacity(candidates.len());
     let mut scoped: Vec<bool> = Vec::with_capacity(candidates.len());
+    // Each kept symbol's depth (1 at the top level).
+    let mut depths: Vec<usize> = Vec::with_capacity(candidates.len());
+    let mut gone = vec![false; candidates.len()];
+    let mut dropped = 0u32;
     for (i, c) in candidates.into_iter().enumerate() {
         let Some(kind) = kinds[i] else { continue };
-        // The nearest kept ancestor.
+        // The nearest kept ancestor. A definition inside one dropped for the limits is
+        // dropped with it: it has nothing to hang from, and is deeper still.
         let mut p = parents[i];
+        let mut lost = false;
         while let Some(pi) = p {
             if new_index[pi].is_some() {
+                break;
+            }
+            if gone[pi] {
+                lost = true;
                 break;
             }
             p = parents[pi];
         }
         let parent = p.and_then(|pi| new_index[pi]);
+        let depth = parent.map_or(1, |pi| depths[pi] + 1);
+        if lost || depth > MAX_DEFINITION_DEPTH {
+            gone[i] = true;
+            dropped += 1;
+            continue;
+        }
         let prefix = parent.map(|pi| symbols[pi].qualname.as_str());
         let qualname = match (prefix, &c.scope) {
             (Some(pre), Some(scope)) if c.tag != Tag::GoMethod => {
@@ -219,7 +251,13 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
             (Some(pre), None) => format!("{pre}{sep}{}", c.name),
             (None, None) => c.name.clone(),
         };
+        if qualname.len() > MAX_QUALNAME {
+            gone[i] = true;
+            dropped += 1;
+            continue;
+        }
         new_index[i] = Some(symbols.len());
+        depths.push(depth);
         scoped.push(c.scope.is_some());
         symbols.push(Symbol {
             name: c.name,
@@ -257,6 +295,7 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
         symbols,
         refs: Default::default(),
         has_errors: tree.root_node().has_error(),
+        dropped: dropped + deep_subtrees,
     }
 }
 
@@ -514,17 +553,30 @@ fn node_text<'s>(node: Node, src: &'s [u8]) -> &'s str {
     std::str::from_utf8(&src[node.byte_range()]).unwrap_or_default()
 }
 
+/// The first node of `kind` in `node`'s subtree, in preorder (a cursor walk: types nest
+/// as deep as the file makes them).
 fn first_descendant<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    if node.kind() == kind {
-        return Some(node);
-    }
-    let mut walker = node.walk();
-    for child in node.named_children(&mut walker) {
-        if let Some(found) = first_descendant(child, kind) {
-            return Some(found);
+    let mut cursor = node.walk();
+    loop {
+        let n = cursor.node();
+        if n.kind() == kind {
+            return Some(n);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                return None;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
         }
     }
-    None
 }
 
 /// The name of a type without generics or references (`&'a Stack<T>` → `Stack`).
@@ -536,33 +588,34 @@ fn type_name(node: Node, src: &[u8]) -> String {
 }
 
 /// The name a C/C++ declarator declares, and the scope written in it (`Foo::bar`).
+/// Declarators nest as deep as the file makes them (`int ******p`), so this is a loop.
 fn declarator_name(node: Node, src: &[u8]) -> Option<(String, Option<String>)> {
-    match node.kind() {
-        "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
-        | "operator_name" | "primitive_type" => Some((node_text(node, src).to_string(), None)),
-        "template_function" => node
-            .child_by_field_name("name")
-            .map(|n| (node_text(n, src).to_string(), None)),
-        "qualified_identifier" => {
-            let (name, inner) = declarator_name(node.child_by_field_name("name")?, src)?;
-            let scope = node
-                .child_by_field_name("scope")
-                .map(|s| strip_generics(node_text(s, src)));
-            let scope = match (scope, inner) {
-                (Some(a), Some(b)) => Some(format!("{a}::{b}")),
-                (a, b) => a.or(b),
-            };
-            Some((name, scope))
+    let mut node = node;
+    // Scopes from the outside in: `a::b::f` is `a`, then `b`.
+    let mut scopes: Vec<String> = Vec::new();
+    let name = loop {
+        match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
+            | "operator_name" | "primitive_type" => break node_text(node, src).to_string(),
+            "template_function" => {
+                break node_text(node.child_by_field_name("name")?, src).to_string();
+            }
+            "qualified_identifier" => {
+                if let Some(s) = node.child_by_field_name("scope") {
+                    scopes.push(strip_generics(node_text(s, src)));
+                }
+                node = node.child_by_field_name("name")?;
+            }
+            _ => {
+                node = node.child_by_field_name("declarator").or_else(|| {
+                    let mut w = node.walk();
+                    node.named_children(&mut w).last()
+                })?;
+            }
         }
-        _ => {
-            let inner = node.child_by_field_name("declarator").or_else(|| {
-                let mut w = node.walk();
-
-                node.named_children(&mut w).last()
-            })?;
-            declarator_name(inner, src)
-        }
-    }
+    };
+    let scope = (!scopes.is_empty()).then(|| scopes.join("::"));
+    Some((name, scope))
 }
 
 fn strip_generics(s: &str) -> String {
@@ -822,5 +875,30 @@ mod tests {
             defs(Lang::Java, src),
             ["class A 1-8", "constant A.MAX 2-2", "method A.run 6-7"]
         );
+    }
+
+    #[test]
+    fn definitions_nested_past_the_bound_are_dropped_and_counted() {
+        let n = MAX_DEFINITION_DEPTH + 10;
+        let src = format!("{}fn f() {{}}{}", "mod m { ".repeat(n), " }".repeat(n));
+        let mut parser = Parser::new();
+        let p = parse(&mut parser, Lang::Rust, &src, true).expect("parses");
+        assert_eq!(p.symbols.len(), MAX_DEFINITION_DEPTH);
+        assert_eq!(p.dropped as usize, n + 1 - MAX_DEFINITION_DEPTH);
+        // Every kept symbol hangs from a kept parent, with its real qualified name.
+        let last = &p.symbols[MAX_DEFINITION_DEPTH - 1];
+        assert_eq!(last.qualname, vec!["m"; MAX_DEFINITION_DEPTH].join("::"));
+        assert_eq!(last.parent, Some(MAX_DEFINITION_DEPTH - 2));
+    }
+
+    #[test]
+    fn a_deep_expression_is_walked_to_the_bound_only() {
+        let n = 50_000;
+        let src = format!("def f():\n    x = {}g(){}\n", "(".repeat(n), ")".repeat(n));
+        let mut parser = Parser::new();
+        let p = parse(&mut parser, Lang::Python, &src, true).expect("parses");
+        assert_eq!(defs(Lang::Python, &src), ["function f 1-2"]);
+        assert!(p.refs.deep_subtrees >= 1, "{:?}", p.refs.deep_subtrees);
+        assert!(p.refs.calls.is_empty(), "{:?}", p.refs.calls);
     }
 }

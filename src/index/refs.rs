@@ -16,7 +16,15 @@ use crate::model::{CallKind, CallSite, Import, Symbol};
 pub struct FileRefs {
     pub calls: Vec<CallSite>,
     pub imports: Vec<Import>,
+    /// Subtrees deeper than [`MAX_WALK_DEPTH`] that were not walked (their calls are
+    /// not recorded).
+    pub deep_subtrees: u32,
 }
+
+/// The walk does not descend below this depth of the syntax tree: real code nests a few
+/// dozen levels, and a file nested a million deep (`x = ((((…))))`) would otherwise cost
+/// the walk's stack as much memory as the tree itself.
+pub const MAX_WALK_DEPTH: usize = 2048;
 
 /// A receiver variable's type as the file states it, before resolution.
 #[derive(Debug, Clone)]
@@ -52,11 +60,16 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         bindings: Vec::new(),
     };
     let mut cursor = tree.walk();
+    let mut depth = 0usize;
+    let mut deep_subtrees = 0u32;
     'walk: loop {
         let node = cursor.node();
         // Anonymous nodes are the grammar's literal tokens: nothing to record or enter.
         let descend = node.is_named() && w.visit(node);
-        if descend && cursor.goto_first_child() {
+        if descend && depth >= MAX_WALK_DEPTH && node.child_count() > 0 {
+            deep_subtrees += 1;
+        } else if descend && cursor.goto_first_child() {
+            depth += 1;
             continue;
         }
         loop {
@@ -66,6 +79,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             if !cursor.goto_parent() {
                 break 'walk;
             }
+            depth -= 1;
         }
     }
     let Walker {
@@ -150,7 +164,11 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     }
     let mut calls: Vec<CallSite> = calls.into_iter().map(|(_, c)| c).collect();
     calls.sort_by_key(|c| (c.line, c.col));
-    FileRefs { calls, imports }
+    FileRefs {
+        calls,
+        imports,
+        deep_subtrees,
+    }
 }
 
 /// For each line (1-based, index 0 unused), the innermost symbol whose range holds it:
@@ -172,9 +190,11 @@ impl<'s> Walker<'s> {
     }
 
     /// Records a call whose receiver is the node `recv`: a receiver that is itself a
-    /// call or a construction is typed by it.
+    /// call or a construction is typed by it. A receiver written longer than
+    /// [`MAX_RECEIVER`] (a chain of thousands of calls) is recorded as [`LONG_RECEIVER`]:
+    /// each link would otherwise store the whole chain before it.
     fn push_member(&mut self, name_node: Node, recv: Node, kind: CallKind, at: Node) {
-        let q = self.text(recv).to_string();
+        let q = bounded(self.text(recv));
         let name = self.text(name_node);
         self.push_call(name_node, name, Some(q), kind, at);
         if let Some(b) = self.bound_of(recv)
@@ -238,8 +258,22 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// A value expression's type, when the expression says it.
+    /// A value expression's type, when the expression says it. Wrappers (`&x`, `(x)`,
+    /// `x?`, `await x`) are looked through in a loop: a file may nest them thousands deep.
     fn bound_of(&self, value: Node) -> Option<Bound> {
+        let mut value = value;
+        while let "unary_expression"
+        | "reference_expression"
+        | "await"
+        | "await_expression"
+        | "parenthesized_expression"
+        | "try_expression" = value.kind()
+        {
+            value = value
+                .child_by_field_name("operand")
+                .or_else(|| value.child_by_field_name("value"))
+                .or_else(|| value.named_child(0))?;
+        }
         match value.kind() {
             "call" | "call_expression" => {
                 let f = value.child_by_field_name("function")?;
@@ -248,7 +282,8 @@ impl<'s> Walker<'s> {
                 } else {
                     f
                 };
-                Some(Bound::Call(self.text(f).to_string()))
+                let f = self.text(f);
+                (f.len() <= MAX_RECEIVER).then(|| Bound::Call(f.to_string()))
             }
             "new_expression" | "object_creation_expression" => {
                 let t = value
@@ -262,25 +297,14 @@ impl<'s> Walker<'s> {
                     .or_else(|| value.child_by_field_name("name"))?;
                 Some(Bound::Type(simple_type(self.text(t))))
             }
-            "unary_expression"
-            | "reference_expression"
-            | "await"
-            | "await_expression"
-            | "parenthesized_expression"
-            | "try_expression" => {
-                let inner = value
-                    .child_by_field_name("operand")
-                    .or_else(|| value.child_by_field_name("value"))
-                    .or_else(|| value.named_child(0))?;
-                self.bound_of(inner)
-            }
             "method_invocation" => {
                 let name = value.child_by_field_name("name")?;
                 let obj = value
                     .child_by_field_name("object")
                     .map(|o| format!("{}.", self.text(o)))
                     .unwrap_or_default();
-                Some(Bound::Call(format!("{obj}{}", self.text(name))))
+                let call = format!("{obj}{}", self.text(name));
+                (call.len() <= MAX_RECEIVER).then_some(Bound::Call(call))
             }
             _ => None,
         }
@@ -1056,7 +1080,22 @@ impl<'s> Walker<'s> {
         true
     }
 
+    /// The imports of one `use` tree, walked with an explicit stack (`use a::{b::{…}}`
+    /// may nest thousands deep).
     fn rust_use(&mut self, node: Node, prefix: &str, line: u32) {
+        let mut stack = vec![(node, prefix.to_string())];
+        while let Some((node, prefix)) = stack.pop() {
+            self.rust_use_one(node, &prefix, line, &mut stack);
+        }
+    }
+
+    fn rust_use_one<'t>(
+        &mut self,
+        node: Node<'t>,
+        prefix: &str,
+        line: u32,
+        stack: &mut Vec<(Node<'t>, String)>,
+    ) {
         let join = |a: &str, b: &str| {
             if a.is_empty() {
                 b.to_string()
@@ -1114,15 +1153,20 @@ impl<'s> Walker<'s> {
                     .child_by_field_name("path")
                     .map(|p| join(prefix, self.text(p)))
                     .unwrap_or_else(|| prefix.to_string());
-                if let Some(list) = node.child_by_field_name("list") {
-                    self.rust_use(list, &p, line);
+                // A path longer than any real module path is not followed further
+                // (each level would copy the whole prefix again).
+                if let Some(list) = node.child_by_field_name("list")
+                    && p.len() <= MAX_RECEIVER
+                {
+                    stack.push((list, p));
                 }
             }
             "use_list" => {
                 let mut c = node.walk();
                 let items: Vec<Node> = node.named_children(&mut c).collect();
-                for item in items {
-                    self.rust_use(item, prefix, line);
+                // Reversed onto the stack, so the items come off it in source order.
+                for item in items.into_iter().rev() {
+                    stack.push((item, prefix.to_string()));
                 }
             }
             "use_wildcard" => {
@@ -1143,15 +1187,17 @@ impl<'s> Walker<'s> {
     }
 }
 
-/// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`).
+/// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`), followed in a loop.
 fn declared_identifier(d: Node) -> Option<Node> {
-    match d.kind() {
-        "identifier" | "field_identifier" => Some(d),
-        "reference_declarator" | "pointer_declarator" => declared_identifier(
-            d.child_by_field_name("declarator")
+    let mut d = d;
+    loop {
+        d = match d.kind() {
+            "identifier" | "field_identifier" => return Some(d),
+            "reference_declarator" | "pointer_declarator" => d
+                .child_by_field_name("declarator")
                 .or_else(|| d.named_child(d.named_child_count().saturating_sub(1)))?,
-        ),
-        _ => declared_identifier(d.child_by_field_name("declarator")?),
+            _ => d.child_by_field_name("declarator")?,
+        };
     }
 }
 
@@ -1161,6 +1207,20 @@ fn last_named_leaf(n: Node) -> Node {
         cur = name;
     }
     cur
+}
+
+/// Receivers and call expressions longer than this (bytes) are not kept as written.
+pub const MAX_RECEIVER: usize = 256;
+/// What a receiver longer than [`MAX_RECEIVER`] is recorded as: not an expression any
+/// language resolves, so the call stays unresolved rather than guessed.
+pub const LONG_RECEIVER: &str = "…";
+
+fn bounded(receiver: &str) -> String {
+    if receiver.len() <= MAX_RECEIVER {
+        receiver.to_string()
+    } else {
+        LONG_RECEIVER.to_string()
+    }
 }
 
 fn unquote(s: &str) -> String {
@@ -1179,30 +1239,33 @@ fn is_ident(s: &str) -> bool {
 /// `kv.Store`, `Optional[Item]` → `Item`, `: Shelf` → `Shelf`, `const geo::Rect&` →
 /// `geo::Rect`.
 pub fn simple_type(t: &str) -> String {
-    let t = t.trim().trim_start_matches(':').trim();
-    let t = t.trim_matches(|c| c == '"' || c == '\'');
+    // Optional[X] / Option<X> / X | None: the wrapped type. Wrappers may nest deep, so
+    // they are unwrapped in a loop rather than by recursion.
+    const WRAPPERS: [&str; 6] = ["Optional[", "Option<", "Box<", "Rc<", "Arc<", "RefCell<"];
     let mut t = t;
     loop {
-        let before = t;
-        t = t.trim_start();
-        for p in [
-            "&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class ",
-        ] {
-            if let Some(rest) = t.strip_prefix(p) {
-                t = rest;
+        t = t.trim().trim_start_matches(':').trim();
+        t = t.trim_matches(|c| c == '"' || c == '\'');
+        loop {
+            let before = t;
+            t = t.trim_start();
+            for p in [
+                "&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class ",
+            ] {
+                if let Some(rest) = t.strip_prefix(p) {
+                    t = rest;
+                }
+            }
+            if let Some(rest) = t.strip_prefix('\'') {
+                t = rest.split_once(' ').map_or("", |(_, r)| r);
+            }
+            if t == before {
+                break;
             }
         }
-        if let Some(rest) = t.strip_prefix('\'') {
-            t = rest.split_once(' ').map_or("", |(_, r)| r);
-        }
-        if t == before {
-            break;
-        }
-    }
-    // Optional[X] / Option<X> / X | None: the wrapped type.
-    for wrapper in ["Optional[", "Option<", "Box<", "Rc<", "Arc<", "RefCell<"] {
-        if let Some(inner) = t.strip_prefix(wrapper) {
-            return simple_type(inner.trim_end_matches([']', '>']));
+        match WRAPPERS.iter().find_map(|w| t.strip_prefix(w)) {
+            Some(inner) => t = inner.trim_end_matches([']', '>']),
+            None => break,
         }
     }
     let end = t
@@ -1223,5 +1286,9 @@ mod tests {
         assert_eq!(simple_type(": Shelf"), "Shelf");
         assert_eq!(simple_type("const geo::Rect&"), "geo::Rect");
         assert_eq!(simple_type("\"Item\""), "Item");
+        assert_eq!(simple_type("Option<&Box<Item>>"), "Item");
+        // Wrappers nested past any stack's depth.
+        let deep = format!("{}Item{}", "Option<".repeat(100_000), ">".repeat(100_000));
+        assert_eq!(simple_type(&deep), "Item");
     }
 }

@@ -158,6 +158,9 @@ pub mod flags {
     pub const SYNTAX_ERRORS: i64 = 1;
     /// The file was not valid UTF-8 and was decoded lossily.
     pub const INVALID_UTF8: i64 = 2;
+    /// Some definitions were left out: nested deeper or named longer than the parser's
+    /// bounds (`index::parse::MAX_DEFINITION_DEPTH`, `MAX_QUALNAME`).
+    pub const TRUNCATED: i64 = 4;
 }
 
 /// The meta key of the memories a generation was built with ([`crate::model::MemorySet`]).

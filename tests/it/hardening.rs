@@ -100,3 +100,91 @@ fn proxy_variables_are_ignored_for_a_loopback_server() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(proxy.received(), (0, 0), "a request went through the proxy");
 }
+
+/// Files built to be deep: one expression nested thousands of levels, in each language.
+fn deep_files() -> Vec<(String, String)> {
+    let n = 7_000;
+    let parens = |inner: &str| format!("{}{inner}{}", "(".repeat(n), ")".repeat(n));
+    let mut files = vec![
+        ("deep.py".to_string(), format!("x = {}\n", parens("1"))),
+        (
+            "deep.js".to_string(),
+            format!("const x = {};\n", parens("1")),
+        ),
+        (
+            "deep.ts".to_string(),
+            format!("const x = {};\n", parens("1")),
+        ),
+        (
+            "deep.rs".to_string(),
+            format!("fn f() {{ let x = {}; }}\n", parens("1")),
+        ),
+        (
+            "deep.go".to_string(),
+            format!("package p\nfunc f() {{ x := {}; _ = x }}\n", parens("1")),
+        ),
+        (
+            "deep.java".to_string(),
+            format!("class A {{ void f() {{ int x = {}; }} }}\n", parens("1")),
+        ),
+        (
+            "deep.c".to_string(),
+            format!("void f(void) {{ int x = {}; }}\n", parens("1")),
+        ),
+        (
+            "deep.cpp".to_string(),
+            format!("void f() {{ auto x = {}; }}\n", parens("1")),
+        ),
+    ];
+    for (name, op) in [("not", "!"), ("amp", "&"), ("neg", "-"), ("try", "?")] {
+        let v = if op == "?" {
+            format!("g(){}", "?".repeat(50_000))
+        } else {
+            format!("{}g()", op.repeat(50_000))
+        };
+        files.push((
+            format!("unary_{name}.rs"),
+            format!("fn f() {{ let x = {v}; }}\n"),
+        ));
+    }
+    files.push((
+        "awaits.js".to_string(),
+        format!(
+            "async function f() {{ const x = {}g(); }}\n",
+            "await ".repeat(20_000)
+        ),
+    ));
+    files.push((
+        "awaits.py".to_string(),
+        format!("async def f():\n    x = {}g()\n", "await ".repeat(20_000)),
+    ));
+    files.push((
+        "uses.rs".to_string(),
+        format!("use {}x{};\n", "a::{".repeat(7_000), "}".repeat(7_000)),
+    ));
+    files
+}
+
+// 2. No input depth overflows the stack: deep expressions are indexed (or flagged), and
+// the index and every question after it succeed.
+#[test]
+fn deeply_nested_files_never_abort_the_index() {
+    let s = Scratch::fixture("python");
+    for (name, text) in deep_files() {
+        s.write(&format!("deep/{name}"), text);
+    }
+    let out = llmc_env(s.path(), &["index", "--json"], &[]);
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        stderr(&out)
+    );
+    let out = llmc_env(s.path(), &["ask", "who calls g?"], &[]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        out.status.code(),
+        stderr(&out)
+    );
+}
