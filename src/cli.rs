@@ -2,7 +2,19 @@
 
 use std::path::PathBuf;
 
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// A count from 1 to `max` (`-k`, `--limit`): 0 and absurd sizes are usage errors.
+fn count<T>(max: u64) -> RangedU64ValueParser<T>
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+{
+    RangedU64ValueParser::<T>::new().range(1..=max)
+}
+
+/// The most results `-k` may ask for (the same bound as `search.k` and `ask.k`).
+const MAX_K: u64 = crate::config::MAX_K;
 
 /// Ask questions about a git repository: exact sources, a confidence and a trace.
 #[derive(Debug, Parser)]
@@ -106,7 +118,7 @@ pub struct GraphArgs {
     pub target: String,
 
     /// Follow edges transitively up to N levels (cycles are cut)
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = count::<u32>(64))]
     pub depth: u32,
 
     /// Keep only edges resolved at least this strongly (exact > import > scope > name-only)
@@ -114,7 +126,7 @@ pub struct GraphArgs {
     pub resolution: Option<String>,
 
     /// Print at most N rows (a longer answer is summarized by file first)
-    #[arg(long, default_value_t = 50, value_name = "N")]
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = count::<usize>(1_000_000))]
     pub limit: usize,
 
     /// Skip the first N rows (to page through a long answer)
@@ -142,7 +154,7 @@ pub struct AskArgs {
     pub trace: bool,
 
     /// Show this many sources (default from `ask.k`)
-    #[arg(long, short = 'k', value_name = "N")]
+    #[arg(long, short = 'k', value_name = "N", value_parser = count::<usize>(MAX_K))]
     pub k: Option<usize>,
 
     /// Answer from the index as it is, even if files changed since it was built
@@ -207,7 +219,7 @@ pub struct LogArgs {
     pub grep: Option<String>,
 
     /// At most N commits
-    #[arg(short = 'n', long, value_name = "N")]
+    #[arg(short = 'n', long, value_name = "N", value_parser = count::<usize>(1_000_000))]
     pub limit: Option<usize>,
 
     /// Print as JSON on stdout
@@ -228,7 +240,7 @@ pub struct SearchArgs {
     pub mode: Option<String>,
 
     /// Show this many hits (default from `search.k`)
-    #[arg(long, short = 'k', value_name = "N")]
+    #[arg(long, short = 'k', value_name = "N", value_parser = count::<usize>(MAX_K))]
     pub k: Option<usize>,
 
     /// Only files of this language (e.g. rust, python, markdown)
@@ -252,7 +264,7 @@ pub struct EvalArgs {
     pub file: PathBuf,
 
     /// Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists)
-    #[arg(long, short = 'k', default_value_t = 10, value_name = "N")]
+    #[arg(long, short = 'k', default_value_t = 10, value_name = "N", value_parser = count::<usize>(MAX_K))]
     pub k: usize,
 
     /// Print one JSON document on stdout: metrics overall, per intent and per question

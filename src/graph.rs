@@ -318,7 +318,9 @@ fn split_path_target(target: &str) -> (Option<&str>, &str) {
 fn find_files(c: &Connection, target: &str) -> rusqlite::Result<Vec<(i64, String)>> {
     let t = target.trim_start_matches("./").trim_end_matches('/');
     let mut stmt = c.prepare_cached(
-        "SELECT id, path FROM files WHERE path = ?1 OR path LIKE '%/' || ?1 OR path LIKE ?1 || '/%'
+        "SELECT id, path FROM files
+         WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1
+            OR substr(path, 1, length(?1) + 1) = ?1 || '/'
          ORDER BY path",
     )?;
     let rows = stmt.query_map([t], |r| Ok((r.get(0)?, r.get(1)?)))?;

@@ -19,6 +19,7 @@ pub mod model;
 pub mod progress;
 pub mod root;
 pub mod search;
+pub mod source;
 pub mod store;
 
 use std::ffi::OsString;
@@ -26,6 +27,15 @@ use std::ffi::OsString;
 use clap::Parser;
 
 use error::Exit;
+
+/// Whether a command line that clap could not parse asked for JSON: `--json` before any
+/// `--` (after which every word is the question's).
+fn wants_json(args: &[OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
+}
 
 /// Parses `args`, runs the command and returns the process exit code. Errors are printed
 /// here, once: as JSON on stdout when the command was asked for JSON, else on stderr.
@@ -35,8 +45,26 @@ where
     T: Into<OsString> + Clone,
 {
     alloc::tune();
-    let cli = match cli::Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match cli::Cli::try_parse_from(&args) {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && wants_json(&args) => {
+            // A usage error of a command asked for JSON is JSON too, on stdout.
+            let rendered = e.render().to_string();
+            // The first paragraph: clap's "For more information, try '--help'" is for
+            // a person at a terminal.
+            let message = rendered
+                .trim()
+                .split("\n\n")
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ");
+            let doc = serde_json::json!({
+                "error": { "kind": "usage", "message": message }
+            });
+            let _ = app::print_json(doc);
+            return Exit::Usage as i32;
+        }
         Err(e) => {
             let code = if e.use_stderr() {
                 Exit::Usage as i32

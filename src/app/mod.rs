@@ -118,8 +118,10 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
     }
 }
 
-/// Writes to stdout; a closed pipe is not an error.
+/// Writes to stdout; a closed pipe is not an error. Control characters that are not
+/// llmc's own are shown as escapes ([`style::terminal_safe`]).
 pub fn print_out(text: &str) -> Result<()> {
+    let text = style::terminal_safe(text);
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -139,5 +141,6 @@ pub fn print_json(value: serde_json::Value) -> Result<()> {
 /// Writes one line to stderr. A closed or failing stderr is ignored: there is nowhere left
 /// to report it (`eprintln!` would panic).
 pub fn print_err(line: &str) {
+    let line = style::terminal_safe(line);
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }

@@ -18,6 +18,12 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
             ))
         })?,
     };
+    let query = args.query.join(" ");
+    if query.trim().is_empty() {
+        return Err(
+            LlmcError::Usage("the query is empty: llmc search \"parse config\"".into()).into(),
+        );
+    }
     let k = args.k.unwrap_or(ctx.config.search.k);
     if k == 0 {
         return Err(match args.k {
@@ -30,7 +36,7 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
         .into());
     }
     let req = SearchRequest {
-        query: args.query.join(" "),
+        query,
         mode,
         k,
         lang: args.lang.clone(),

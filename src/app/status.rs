@@ -120,7 +120,7 @@ pub fn changed_files(root: &Path, cfg: &IndexConfig, store: &Store) -> Result<Ch
     let plan = index::plan(root, cfg, &known);
     let mut changed = Changed::default();
     for f in plan.to_check {
-        let Ok(bytes) = std::fs::read(&f.abs) else {
+        let Ok(bytes) = crate::source::read(root, &f.rel, cfg.max_file_size) else {
             continue;
         };
         match known.get(&f.rel) {

@@ -1,7 +1,13 @@
 //! Colour for human output: whether to colour each stream (`--color`, `NO_COLOR`, whether
 //! the stream is a terminal) and the few styles llmc uses, as plain ANSI escapes. JSON is
 //! never styled: its renderers do not take a [`Style`].
+//!
+//! Terminal safety lives here too: text from the repository (paths, code lines, commit
+//! subjects) and from a language model reaches a terminal, where control characters
+//! could rewrite what is shown, set the window title or write the clipboard. Styled
+//! pieces are one line ([`one_line`]); everything printed passes [`terminal_safe`].
 
+use std::borrow::Cow;
 use std::io::IsTerminal as _;
 
 use crate::cli::ColorChoice;
@@ -79,13 +85,86 @@ impl Style {
         self.paint("1;31", s)
     }
 
+    /// `s` as one line (see [`one_line`]), coloured when this style is on.
     fn paint(self, code: &str, s: &str) -> String {
+        let s = one_line(s);
         if self.on && !s.is_empty() {
             format!("\x1b[{code}m{s}\x1b[0m")
         } else {
-            s.to_string()
+            s.into_owned()
         }
     }
+}
+
+/// Whether `c` would act on a terminal rather than show: C0 and C1 controls, DEL, and the
+/// bidirectional overrides that make text read otherwise than it is stored.
+fn is_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+    }
+}
+
+/// Text from outside llmc as one line: every control character (newlines included) is
+/// shown as an escape (`\n`, `\x1b`, `\u{202e}`), so a file name cannot forge a row.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_control) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_control(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// What llmc prints, made safe for a terminal: newlines and tabs stay, llmc's own colour
+/// sequences (`ESC [ digits ; m`) stay, and every other control character is shown as an
+/// escape.
+pub fn terminal_safe(s: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| is_control(c) && c != '\n' && c != '\t';
+    if !s.chars().any(unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if c == '\x1b'
+            && let Some(len) = sgr_len(rest)
+        {
+            out.push_str(&rest[..len]);
+            rest = &rest[len..];
+            continue;
+        }
+        if unsafe_char(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Cow::Owned(out)
+}
+
+/// The length of a colour sequence (`ESC [ 1;33 m`) at the start of `s`, if there is one.
+fn sgr_len(s: &str) -> Option<usize> {
+    let body = s.strip_prefix("\x1b[")?;
+    let digits = body
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || *b == b';')
+        .count();
+    (body.as_bytes().get(digits) == Some(&b'm')).then_some(2 + digits + 1)
 }
 
 #[cfg(test)]
@@ -107,5 +186,27 @@ mod tests {
         let on = Style::decide(ColorChoice::Always, false, false);
         assert_eq!(on.path("src/a.rs"), "\x1b[36msrc/a.rs\x1b[0m");
         assert_eq!(on.path(""), "");
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        // A title change (OSC), a clipboard write, a cursor move, a carriage return and a
+        // right-to-left override: each shown, none acting.
+        let hostile = "a\x1b]0;pwned\x07b\x1b]52;c;ZXZpbA==\x07c\x1b[2Jd\re\u{202e}f\u{9b}g";
+        let safe = terminal_safe(hostile);
+        assert!(
+            !safe.chars().any(|c| c.is_control() && c != '\n'),
+            "{safe:?}"
+        );
+        assert_eq!(
+            safe,
+            "a\\x1b]0;pwned\\x07b\\x1b]52;c;ZXZpbA==\\x07c\\x1b[2Jd\\re\\u{202e}f\\x9bg"
+        );
+        // llmc's own colours and line breaks stay.
+        let ours = format!("{}\n\tx", Style { on: true }.path("src/a.rs"));
+        assert_eq!(terminal_safe(&ours), ours);
+        // A styled piece is one line, coloured or not.
+        assert_eq!(Style::PLAIN.path("a\nb"), "a\\nb");
+        assert_eq!(one_line("plain"), "plain");
     }
 }

@@ -523,14 +523,19 @@ fn find_cue(lower: &str, phrase: &str) -> Option<usize> {
     }
 }
 
-/// Identifiers, paths, quoted strings and dates named in the question.
+/// The most entities taken from one question (the first ones): each is looked up in
+/// the graph, the history and the vocabulary.
+pub const MAX_ENTITIES: usize = 32;
+
+/// Identifiers, paths, quoted strings and dates named in the question (at most
+/// [`MAX_ENTITIES`]).
 pub fn entities(question: &str) -> Vec<Entity> {
     let mut out: Vec<Entity> = Vec::new();
     let mut push = |text: &str, kind: EntityKind| {
         let text =
             text.trim_matches(|c: char| matches!(c, '?' | ',' | '.' | ';' | ':' | '!' | '(' | ')'));
         let text = text.trim_end_matches("()");
-        if !text.is_empty() && !out.iter().any(|e| e.text == text) {
+        if !text.is_empty() && out.len() < MAX_ENTITIES && !out.iter().any(|e| e.text == text) {
             out.push(Entity {
                 text: text.to_string(),
                 kind,

@@ -324,8 +324,52 @@ impl<'c> LlmSlot<'c> {
     }
 }
 
+/// The longest question asked as written, in characters; a longer one is cut there
+/// (and the answer says so): every word of a question is looked up.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+
+/// The question as it is asked: cut to [`MAX_QUESTION_CHARS`], with the warning that
+/// says so when it was.
+fn bounded_question(question: &str) -> (String, Option<String>) {
+    let total = question.chars().count();
+    if total <= MAX_QUESTION_CHARS {
+        return (question.to_string(), None);
+    }
+    let cut: String = question.chars().take(MAX_QUESTION_CHARS).collect();
+    let warning = format!(
+        "the question has {total} characters: only the first {MAX_QUESTION_CHARS} were asked"
+    );
+    (cut, Some(warning))
+}
+
 /// Answers a question about the repository at `root` from its index.
 pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
+    let (question, cut) = bounded_question(&req.question);
+    let bounded;
+    let req = if cut.is_some() {
+        bounded = AskRequest {
+            question,
+            ..req.clone()
+        };
+        &bounded
+    } else {
+        req
+    };
+    let mut outcome = ask_bounded(root, config, req)?;
+    if let Some(w) = cut {
+        outcome.warnings.insert(0, w);
+    }
+    if outcome.entities.len() >= classify::MAX_ENTITIES {
+        outcome.warnings.push(format!(
+            "the question names more than {} things: only the first {} were looked up",
+            classify::MAX_ENTITIES,
+            classify::MAX_ENTITIES
+        ));
+    }
+    Ok(outcome)
+}
+
+fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     let started = Instant::now();
     let memories = Memories::open(root, config)?;
     let cache_key = cache::key(req, config);

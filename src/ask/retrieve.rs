@@ -513,7 +513,8 @@ fn file_names(c: &Connection, t: &str) -> rusqlite::Result<Vec<String>> {
         return Ok(vec![t.to_string()]);
     }
     let mut stmt = c.prepare_cached(
-        "SELECT path FROM files WHERE path = ?1 OR path LIKE '%/' || ?1 ORDER BY path LIMIT 5",
+        "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1
+         ORDER BY path LIMIT 5",
     )?;
     let found: Vec<String> = stmt
         .query_map([t], |r| r.get(0))?
@@ -531,10 +532,11 @@ fn author_named(c: &Connection, word: &str) -> rusqlite::Result<Option<String>> 
         return Ok(None);
     }
     c.prepare_cached(
-        "SELECT author FROM commits WHERE author LIKE ?1 || '%' OR author LIKE '% ' || ?1 || '%'
+        "SELECT author FROM commits
+         WHERE substr(lower(author), 1, length(?1)) = ?1 OR instr(lower(author), ' ' || ?1) > 0
          GROUP BY author ORDER BY count(*) DESC LIMIT 1",
     )?
-    .query_row([word], |r| r.get(0))
+    .query_row([word.to_ascii_lowercase()], |r| r.get(0))
     .optional()
 }
 
@@ -543,9 +545,10 @@ fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<Strin
     if word.len() < 3 {
         return Ok(Vec::new());
     }
-    let lower = word.to_lowercase();
+    // SQLite's lower() folds ASCII only; so does this side.
+    let lower = word.to_ascii_lowercase();
     let mut stmt = c.prepare_cached(
-        "SELECT path FROM files WHERE lower(path) LIKE '%' || ?1 || '%' ORDER BY length(path) LIMIT 50",
+        "SELECT path FROM files WHERE instr(lower(path), ?1) > 0 ORDER BY length(path) LIMIT 50",
     )?;
     let paths: Vec<String> = stmt
         .query_map([&lower], |r| r.get(0))?
@@ -553,7 +556,7 @@ fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<Strin
     Ok(paths
         .into_iter()
         .filter(|p| {
-            p.to_lowercase().split('/').any(|seg| {
+            p.to_ascii_lowercase().split('/').any(|seg| {
                 let stem = seg.split('.').next().unwrap_or(seg);
                 stem == lower
             })

@@ -284,13 +284,9 @@ impl SourceText {
     pub fn lines(&mut self, path: &str, start: u32, end: u32) -> &[String] {
         let root = &self.root;
         let lines = self.files.entry(path.to_string()).or_insert_with(|| {
-            let bytes = std::fs::read(root.join(path)).ok()?;
-            Some(
-                String::from_utf8_lossy(&bytes)
-                    .lines()
-                    .map(str::to_string)
-                    .collect(),
-            )
+            // Never more than an index would read (a file that grew to gigabytes since).
+            let bytes = crate::source::read(root, path, crate::config::MAX_FILE_SIZE).ok()?;
+            Some(crate::source::lines(&String::from_utf8_lossy(&bytes)))
         });
         match lines {
             Some(l) => {

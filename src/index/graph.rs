@@ -547,7 +547,8 @@ fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             }
         }
         if (f.path == "go.mod" || f.path.ends_with("/go.mod"))
-            && let Ok(text) = std::fs::read_to_string(root.join(&f.path))
+            && let Ok(bytes) = crate::source::read(root, &f.path, 1 << 20)
+            && let Ok(text) = String::from_utf8(bytes)
             && let Some(m) = text.lines().find_map(|l| l.trim().strip_prefix("module "))
         {
             go_modules.push((m.trim().trim_matches('"').to_string(), f.dir.clone()));

@@ -27,6 +27,7 @@ use crate::model::{Chunk, Symbol};
 use crate::progress::Progress;
 use crate::search::embed::Embedder;
 use crate::search::sync::{self, Embedded, SearchStats, SearchSync, SearchWriter};
+use crate::source::Refused;
 use crate::store::{FileRow, FileState, Store, Writer, flags};
 use chunk::ChunkConfig;
 use lang::FileLang;
@@ -440,7 +441,14 @@ pub fn run_with(
                     .with_max_len(1)
                     .for_each_with(tx, |tx, f| {
                         let existing = known.get(&f.rel);
-                        let _ = tx.send(process(f, existing, file_opts, inline));
+                        let _ = tx.send(process(
+                            root,
+                            cfg.max_file_size,
+                            f,
+                            existing,
+                            file_opts,
+                            inline,
+                        ));
                     });
             });
         });
@@ -588,14 +596,23 @@ thread_local! {
 /// Reads, hashes and, when the content changed, parses and chunks one file (and embeds
 /// its chunks with `inline`, when given).
 fn process(
+    root: &Path,
+    max_size: u64,
     f: &WalkedFile,
     existing: Option<&FileState>,
     opts: FileOptions,
     inline: Option<&dyn Embedder>,
 ) -> Outcome {
-    let bytes = match std::fs::read(&f.abs) {
+    let bytes = match crate::source::read(root, &f.rel, max_size) {
         Ok(b) => b,
-        Err(_) => return Outcome::Skipped(SkipReason::Unreadable, existing.map(|e| e.id)),
+        Err(refused) => {
+            let reason = match refused {
+                Refused::Unreadable => SkipReason::Unreadable,
+                Refused::TooLarge => SkipReason::TooLarge,
+                Refused::NotAFile | Refused::Outside => SkipReason::Changed,
+            };
+            return Outcome::Skipped(reason, existing.map(|e| e.id));
+        }
     };
     if walk::looks_binary(&bytes) {
         return Outcome::Skipped(SkipReason::Binary, existing.map(|e| e.id));
@@ -653,6 +670,11 @@ pub fn index_bytes(
             file_flags |= flags::INVALID_UTF8;
             String::from_utf8_lossy(e.as_bytes()).into_owned()
         }
+    };
+    // Old Mac line endings (`\r` alone) are line breaks, as editors show them.
+    let text = match crate::source::unify_line_breaks(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(unified) => unified,
     };
     let file_lang = lang::detect(Path::new(rel), text.as_bytes());
     let mut symbols = Vec::new();

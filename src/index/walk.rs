@@ -25,6 +25,11 @@ pub enum SkipReason {
     Symlink,
     /// Could not be read (permissions, vanished during the walk, a path that is not UTF-8).
     Unreadable,
+    /// Not a regular file: a FIFO, a device or a socket (never opened).
+    Special,
+    /// Changed type between the walk and the read (became a symlink, a FIFO or a
+    /// directory), or lay outside the root when opened: not read (see `crate::source`).
+    Changed,
 }
 
 impl SkipReason {
@@ -36,6 +41,8 @@ impl SkipReason {
             SkipReason::TooLarge => "too_large",
             SkipReason::Symlink => "symlink",
             SkipReason::Unreadable => "unreadable",
+            SkipReason::Special => "special",
+            SkipReason::Changed => "changed_type",
         }
     }
 }
@@ -96,6 +103,9 @@ pub fn walk(root: &Path, cfg: &WalkConfig) -> (Vec<WalkedFile>, SkipCounts) {
                     return WalkState::Continue;
                 }
                 if !ft.is_file() {
+                    if !ft.is_dir() {
+                        skip(SkipReason::Special);
+                    }
                     return WalkState::Continue;
                 }
                 let path = entry.path();
@@ -259,10 +269,7 @@ fn is_binary_name(name: &str) -> bool {
         .is_some_and(|(_, ext)| EXT.contains(&ext))
 }
 
-/// True when the first 8 KiB hold a NUL byte.
-pub fn looks_binary(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(8192)].contains(&0)
-}
+pub use crate::source::looks_binary;
 
 /// A file's modification time in nanoseconds since the epoch (0 when unknown).
 pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {

@@ -402,7 +402,10 @@ fn flag_value_errors_name_the_flag_and_say_what_to_write() {
             &["log", "--since", "blursday"],
             &["--since \"blursday\"", "2024-03-01"],
         ),
-        (&["search", "x", "-k", "0"], &["-k 0", "at least 1"]),
+        (
+            &["search", "x", "-k", "0"],
+            &["--k", "0 is not in 1..=10000"],
+        ),
         (
             &["--color", "sometimes", "status"],
             &["--color", "auto, always, never"],

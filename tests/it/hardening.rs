@@ -188,3 +188,154 @@ fn deeply_nested_files_never_abort_the_index() {
         stderr(&out)
     );
 }
+
+// 5, 10. What is not a regular file is never opened as one: a FIFO (a read would block
+// the index forever, holding the write lock) and a symlink out of the repository are
+// skipped and counted.
+#[cfg(unix)]
+#[test]
+fn fifos_and_symlinks_out_are_skipped_and_counted() {
+    let s = Scratch::fixture("python");
+    let outside = tempfile::tempdir().expect("dir");
+    std::fs::write(outside.path().join("secret.py"), "TOKEN = 'zqxoutsidezq'\n").expect("write");
+    std::os::unix::fs::symlink(outside.path().join("secret.py"), s.path().join("link.py"))
+        .expect("symlink");
+    let made = Command::new("mkfifo")
+        .arg(s.path().join("pipe.py"))
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let out = llmc_env(s.path(), &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = crate::util::json(&out);
+    assert_eq!(stats["skipped"]["special"], 1, "{stats}");
+    assert_eq!(stats["skipped"]["symlink"], 1, "{stats}");
+    let out = llmc_env(
+        s.path(),
+        &["search", "--json", "--mode", "lexical", "zqxoutsidezq"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", crate::util::stdout(&out));
+}
+
+// 8. Numbers are bounded where they are read, each error naming its key or flag.
+#[test]
+fn numbers_in_config_and_flags_are_bounded() {
+    let s = Scratch::fixture("python");
+    let out = llmc_env(s.path(), &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (args, needle) in [
+        (
+            &["--config", "index.threads=100000", "status"][..],
+            "`index.threads` is 100000",
+        ),
+        (
+            &["--config", "search.k=9223372036854775807", "search", "x"],
+            "`search.k`",
+        ),
+        (
+            &[
+                "--config",
+                "search.candidates=9223372036854775807",
+                "search",
+                "x",
+            ],
+            "`search.candidates`",
+        ),
+        (&["search", "--k", "1152921504606846976", "x"], "--k"),
+        (&["ask", "-k", "0", "x"], "--k"),
+        (
+            &["graph", "callers", "shelf_weight", "--limit", "0"],
+            "--limit",
+        ),
+    ] {
+        let out = llmc_env(s.path(), args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    }
+    // A name longer than SQLite's LIKE limit is just a name nobody defined.
+    let long = "x".repeat(60_000);
+    let out = llmc_env(s.path(), &["graph", "callers", &long], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = llmc_env(s.path(), &["log", &format!("{long}.py")], &[]);
+    assert!(!stderr(&out).contains("LIKE"), "{}", stderr(&out));
+    // A question of 20,000 names is cut and says so; it does not run for seconds.
+    let words: Vec<String> = (0..20_000).map(|i| format!("ident_{i}")).collect();
+    let mut args = vec!["ask", "--json"];
+    args.extend(words.iter().map(String::as_str));
+    let t = std::time::Instant::now();
+    let out = llmc_env(s.path(), &args, &[]);
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    let doc = crate::util::json(&out);
+    let warnings = doc["warnings"].to_string();
+    assert!(warnings.contains("only the first 2000"), "{warnings}");
+}
+
+// 10. Usage errors under --json are JSON; an empty query is refused like an empty
+// question.
+#[test]
+fn usage_errors_under_json_are_json_and_empty_queries_are_refused() {
+    let s = Scratch::fixture("python");
+    for args in [
+        &["search", "--json", "--mode", "sideways", "x"][..],
+        &["ask", "--json", "-k", "0", "x"],
+        &["graph", "--json", "callers"],
+        &["search", "--json", ""],
+        &["ask", "--json", "  "],
+    ] {
+        let out = llmc_env(s.path(), args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let doc = crate::util::json(&out);
+        assert!(doc["error"]["message"].is_string(), "{args:?}: {doc}");
+        assert_eq!(doc["schema_version"], 1, "{args:?}");
+    }
+}
+
+// 10. Control characters in file names, code and commit text reach the terminal as
+// escapes; CR-only files are lines; binary without NUL bytes is binary.
+#[test]
+fn terminals_see_escapes_and_odd_files_are_read_as_editors_read_them() {
+    let s = Scratch::fixture("python");
+    s.write(
+        "evil\u{1b}]0;pwned\u{7}\nname.py",
+        "def osc_title():\n    return '\u{1b}]52;c;ZXZpbA==\u{7}'\n",
+    );
+    s.write(
+        "mac.py",
+        "def first():\r    return 1\r\rdef second():\r    return first()\r",
+    );
+    let noise: Vec<u8> = (0..20_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8 | 1)
+        .collect();
+    s.write("blob.py", noise);
+    let out = llmc_env(s.path(), &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = crate::util::json(&out);
+    assert_eq!(stats["skipped"]["binary"], 1, "{stats}");
+
+    let out = llmc_env(s.path(), &["graph", "defs", "second", "--json"], &[]);
+    let doc = crate::util::json(&out);
+    assert_eq!(doc["results"][0]["line"], 4, "{doc}");
+    let out = llmc_env(s.path(), &["graph", "callers", "first"], &[]);
+    assert!(
+        crate::util::stdout(&out).contains("mac.py:5"),
+        "{}",
+        crate::util::stdout(&out)
+    );
+
+    for args in [
+        &["search", "osc_title"][..],
+        &["ask", "--no-cache", "where is osc_title defined?"],
+        &["status"],
+    ] {
+        let out = llmc_env(s.path(), args, &[]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{args:?}: {text:?}"
+        );
+    }
+    let out = llmc_env(s.path(), &["search", "osc_title"], &[]);
+    let text = crate::util::stdout(&out);
+    assert!(text.contains("evil\\x1b]0;pwned\\x07\\nname.py"), "{text}");
+}
