@@ -104,6 +104,95 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     controls * 100 > sample.len() * 3
 }
 
+/// Markers of a secret in a file's content, found in one pass; each is confirmed by
+/// [`confirm`] (a word that merely starts like a token is not one).
+const SECRET_MARKERS: &[&str] = &[
+    // PEM private keys of every kind (RSA, EC, DSA, OpenSSH, PKCS#8, encrypted).
+    "PRIVATE KEY-----",
+    // PuTTY private keys.
+    "PuTTY-User-Key-File-",
+    // A Google Cloud service-account key file.
+    "\"private_key_id\"",
+    // Cloud and service tokens: AWS access key ids, GitHub, Slack, Stripe, GitLab.
+    "AKIA",
+    "ASIA",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "github_pat_",
+    "xoxb-",
+    "xoxp-",
+    "xoxa-",
+    "sk_live_",
+    "rk_live_",
+    "glpat-",
+    // A kubeconfig's client key, a Docker config's registry auth.
+    "client-key-data:",
+    "\"auths\"",
+];
+
+/// Whether `bytes` hold a secret: a private key block, a service-account key, a cloud
+/// or service token, a kubeconfig client key or a Docker registry login. Files that do
+/// are not indexed unless `index.include_secrets` (and then never cached).
+pub fn holds_secret(bytes: &[u8]) -> bool {
+    static MATCHER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    let Some(ac) = MATCHER
+        .get_or_init(|| aho_corasick::AhoCorasick::new(SECRET_MARKERS).ok())
+        .as_ref()
+    else {
+        return false;
+    };
+    ac.find_overlapping_iter(bytes).any(|m| {
+        let marker = SECRET_MARKERS[m.pattern().as_usize()];
+        confirm(marker, &bytes[m.start()..], &bytes[..m.start()])
+    })
+}
+
+/// Whether the text at a marker (`at` starts with it; `before` is what precedes it) is
+/// the secret the marker announces.
+fn confirm(marker: &str, at: &[u8], before: &[u8]) -> bool {
+    let after = &at[marker.len()..];
+    let run = |set: fn(u8) -> bool| after.iter().take_while(|&&b| set(b)).count();
+    let upper_digit = |b: u8| b.is_ascii_uppercase() || b.is_ascii_digit();
+    let token = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    // A token starts a word: `xAKIA...` is not an AWS key id.
+    let word_start = !before.last().is_some_and(|&b| b.is_ascii_alphanumeric());
+    match marker {
+        "PRIVATE KEY-----" => {
+            before.ends_with(b"-----BEGIN ") || {
+                // `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN ENCRYPTED PRIVATE KEY-----`.
+                let line_start = before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                before[line_start..].starts_with(b"-----BEGIN ")
+            }
+        }
+        "PuTTY-User-Key-File-" => true,
+        "\"private_key_id\"" => {
+            let window = &at[..at.len().min(4096)];
+            window.windows(13).any(|w| w == b"\"private_key\"")
+        }
+        "AKIA" | "ASIA" => word_start && run(upper_digit) == 16,
+        "ghp_" | "gho_" | "ghu_" | "ghs_" => word_start && run(token) >= 36,
+        "github_pat_" => word_start && run(token) >= 40,
+        "xoxb-" | "xoxp-" | "xoxa-" => word_start && run(token) >= 20,
+        "sk_live_" | "rk_live_" => word_start && run(token) >= 16,
+        "glpat-" => word_start && run(token) >= 20,
+        "client-key-data:" => {
+            let value = after.iter().skip_while(|&&b| b == b' ').take(40);
+            value.filter(|b| b.is_ascii_alphanumeric()).count() >= 40
+        }
+        "\"auths\"" => {
+            let window = &after[..after.len().min(4096)];
+            window.windows(7).any(|w| w == b"\"auth\":")
+        }
+        _ => false,
+    }
+}
+
 /// `text` with every line break as `\n`: a `\r` not followed by `\n` (old Mac line
 /// endings) becomes `\n`, so that tree-sitter's rows, the chunks' lines and the lines an
 /// answer shows agree. `\r\n` is left as it is (`str::lines` splits it).
@@ -149,6 +238,36 @@ mod tests {
         ));
         // Latin-1 text is text, not binary.
         assert!(!looks_binary(b"caf\xe9 cr\xe8me br\xfbl\xe9e\n"));
+    }
+
+    #[test]
+    fn secrets_are_found_in_content_and_look_alikes_are_not() {
+        let key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n";
+        for secret in [
+            key,
+            "x = 1\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\n",
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\n",
+            "PuTTY-User-Key-File-3: ssh-ed25519\n",
+            "{\"type\": \"service_account\", \"private_key_id\": \"1\", \"private_key\": \"k\"}",
+            "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n",
+            "token: ghp_0123456789abcdefghijklmnopqrstuvwxyz\n",
+            "SLACK=xoxb-123456789012-abcdefghijkl\n",
+            "stripe = 'sk_live_0123456789abcdef'\n",
+            "users:\n- user:\n    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlF\n",
+            "{\"auths\": {\"registry.example.com\": {\"auth\": \"dXNlcjpwYXNz\"}}}",
+        ] {
+            assert!(holds_secret(secret.as_bytes()), "{secret}");
+        }
+        for innocent in [
+            "// Parses a PEM private key: see parse_private_key.\n",
+            "if line.starts_with(\"-----BEGIN\") && line.ends_with(\"KEY-----\") {}\n",
+            "let akia = \"AKIA\"; // prefix of AWS key ids\n",
+            "fn ghp_prefix() {} // ghp_ is GitHub's\n",
+            "XAKIAIOSFODNN7EXAMPLE\n",
+            "{\"auths\": {}}",
+        ] {
+            assert!(!holds_secret(innocent.as_bytes()), "{innocent}");
+        }
     }
 
     #[test]

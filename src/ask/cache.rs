@@ -106,6 +106,11 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
         .collect();
     paths.sort_unstable();
     paths.dedup();
+    // Lines of a file that holds a secret (indexed because secrets are included) are
+    // shown, never kept on disk.
+    if m.store.any_flagged(&paths, crate::store::flags::SECRET)? {
+        return Ok(());
+    }
     let mut files = Vec::new();
     for p in paths {
         match stat(root, p) {
@@ -121,10 +126,10 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
     };
     let path = path_of(root, key);
     if let Some(dir) = path.parent()
-        && std::fs::create_dir_all(dir).is_ok()
+        && crate::store::create_private_dir(dir).is_ok()
         && let Ok(bytes) = serde_json::to_vec(&entry)
     {
-        let _ = crate::search::vectors::write_atomic(&path, &bytes);
+        let _ = crate::store::write_atomic(&path, &bytes);
     }
     Ok(())
 }

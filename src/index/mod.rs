@@ -441,14 +441,7 @@ pub fn run_with(
                     .with_max_len(1)
                     .for_each_with(tx, |tx, f| {
                         let existing = known.get(&f.rel);
-                        let _ = tx.send(process(
-                            root,
-                            cfg.max_file_size,
-                            f,
-                            existing,
-                            file_opts,
-                            inline,
-                        ));
+                        let _ = tx.send(process(root, cfg, f, existing, file_opts, inline));
                     });
             });
         });
@@ -555,6 +548,7 @@ pub fn run_with(
     let t = Instant::now();
     writer.commit()?;
     let store = store.publish()?;
+    store.make_files_private();
     stats.stages.store_commit = t.elapsed().as_secs_f64();
     progress.finish();
 
@@ -597,13 +591,13 @@ thread_local! {
 /// its chunks with `inline`, when given).
 fn process(
     root: &Path,
-    max_size: u64,
+    cfg: &IndexConfig,
     f: &WalkedFile,
     existing: Option<&FileState>,
     opts: FileOptions,
     inline: Option<&dyn Embedder>,
 ) -> Outcome {
-    let bytes = match crate::source::read(root, &f.rel, max_size) {
+    let bytes = match crate::source::read(root, &f.rel, cfg.max_file_size) {
         Ok(b) => b,
         Err(refused) => {
             let reason = match refused {
@@ -616,6 +610,12 @@ fn process(
     };
     if walk::looks_binary(&bytes) {
         return Outcome::Skipped(SkipReason::Binary, existing.map(|e| e.id));
+    }
+    // A secret by its content (a private key in `notes.txt`); by its name, the walk
+    // already set it aside unless secrets are included.
+    let secret = crate::source::holds_secret(&bytes) || walk::is_secret_path(&f.rel);
+    if secret && !cfg.include_secrets {
+        return Outcome::Skipped(SkipReason::Secret, existing.map(|e| e.id));
     }
     let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
     if let Some(e) = existing
@@ -636,6 +636,11 @@ fn process(
         existing.map(|e| e.id),
         opts,
     );
+    if secret {
+        // Indexed because the user asked for secrets; flagged so that no answer is cached
+        // with its lines.
+        file.flags |= flags::SECRET;
+    }
     // A failure here is not the file's: the write loop embeds the chunks again and
     // reports it.
     file.vectors =
@@ -730,19 +735,26 @@ fn line_count(text: &str) -> u32 {
 /// Counts of indexed files with problems that did not stop them being indexed.
 pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
     store.read(|c| {
-        let (syntax, utf8, truncated, empty) = c.query_row(
+        let (syntax, utf8, truncated, secret, empty) = c.query_row(
             "SELECT
                (SELECT count(*) FROM files WHERE flags & ?1 != 0),
                (SELECT count(*) FROM files WHERE flags & ?2 != 0),
                (SELECT count(*) FROM files WHERE flags & ?3 != 0),
+               (SELECT count(*) FROM files WHERE flags & ?4 != 0),
                (SELECT count(*) FROM files WHERE size = 0)",
-            [flags::SYNTAX_ERRORS, flags::INVALID_UTF8, flags::TRUNCATED],
+            [
+                flags::SYNTAX_ERRORS,
+                flags::INVALID_UTF8,
+                flags::TRUNCATED,
+                flags::SECRET,
+            ],
             |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, i64>(1)?,
                     r.get::<_, i64>(2)?,
                     r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
                 ))
             },
         )?;
@@ -750,6 +762,7 @@ pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
             ("syntax_errors", syntax as u64),
             ("invalid_utf8", utf8 as u64),
             ("definitions_truncated", truncated as u64),
+            ("secrets_included", secret as u64),
             ("empty", empty as u64),
         ]))
     })

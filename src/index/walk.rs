@@ -114,7 +114,7 @@ pub fn walk(root: &Path, cfg: &WalkConfig) -> (Vec<WalkedFile>, SkipCounts) {
                     return WalkState::Continue;
                 };
                 let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
-                if !cfg.include_secrets && is_secret_name(&name) {
+                if !cfg.include_secrets && is_secret_path(&rel) {
                     skip(SkipReason::Secret);
                     return WalkState::Continue;
                 }
@@ -159,9 +159,32 @@ fn relative(root: &Path, path: &Path) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-/// File names that look like secrets. `name` is lower-cased.
+/// Whether the file at `rel` (relative to the root) looks like a secret by its name or
+/// where it lies (`.docker/config.json`, `.kube/config`).
+pub fn is_secret_path(rel: &str) -> bool {
+    let lower = rel.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    is_secret_name(name)
+        || lower == ".docker/config.json"
+        || lower.ends_with("/.docker/config.json")
+        || lower == ".kube/config"
+        || lower.ends_with("/.kube/config")
+}
+
+/// File names that look like secrets. `name` is lower-cased. Content is checked too, by
+/// the index run (`crate::source::holds_secret`).
 pub fn is_secret_name(name: &str) -> bool {
     const EXACT: &[&str] = &[
+        "kubeconfig",
+        "htpasswd",
+        "docker-config.json",
+        "terraform.tfstate",
+        "terraform.tfstate.backup",
+        "service-account.json",
+        "service_account.json",
+        "serviceaccount.json",
+        "private_key.txt",
+        "private-key.txt",
         "credentials",
         "credentials.json",
         "credentials.yml",
@@ -179,6 +202,19 @@ pub fn is_secret_name(name: &str) -> bool {
         "secrets.toml",
     ];
     const SUFFIX: &[&str] = &[
+        ".env",
+        ".ppk",
+        ".tfstate",
+        ".tfstate.backup",
+        ".tfvars",
+        "_key",
+        "_rsa",
+        "_dsa",
+        "_ecdsa",
+        "_ed25519",
+        ".kubeconfig",
+        "-service-account.json",
+        "_service_account.json",
         ".pem",
         ".key",
         ".p12",
@@ -297,7 +333,29 @@ mod tests {
         ] {
             assert!(is_secret_name(n), "{n}");
         }
-        for n in ["env.rs", "keys.py", "key.rs", "credentials.rs", "README.md"] {
+        for n in [
+            "prod.env",
+            "deploy_key",
+            "ssh_host_ed25519_key",
+            "putty.ppk",
+            "terraform.tfstate",
+            "kubeconfig",
+            "docker-config.json",
+            "htpasswd",
+            "my-project-service-account.json",
+        ] {
+            assert!(is_secret_name(n), "{n}");
+        }
+        for n in [
+            "env.rs",
+            "keys.py",
+            "key.rs",
+            "credentials.rs",
+            "README.md",
+            "monkey.py",
+            "primary_key.rs",
+            "environment.ts",
+        ] {
             assert!(!is_secret_name(n), "{n}");
         }
     }

@@ -800,12 +800,7 @@ impl<'e> VectorWriter<'e> {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it into place.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-}
+use crate::store::write_atomic;
 
 #[cfg(test)]
 mod tests {

@@ -161,6 +161,9 @@ pub mod flags {
     /// Some definitions were left out: nested deeper or named longer than the parser's
     /// bounds (`index::parse::MAX_DEFINITION_DEPTH`, `MAX_QUALNAME`).
     pub const TRUNCATED: i64 = 4;
+    /// The file looks like it holds a secret (by name or content) and was indexed only
+    /// because `index.include_secrets` is on: answers citing it are never cached.
+    pub const SECRET: i64 = 8;
 }
 
 /// The meta key of the memories a generation was built with ([`crate::model::MemorySet`]).
@@ -169,6 +172,54 @@ pub const MEMORIES_KEY: &str = "memories";
 /// The directory holding the store for `root`.
 pub fn store_dir(root: &Path) -> PathBuf {
     root.join(".llmc")
+}
+
+/// Creates `dir` (and its parents) readable by this user only: `.llmc/` holds the
+/// repository's code in other forms, whatever the source files' own modes. An existing
+/// directory is narrowed to 0700 too.
+pub fn create_private_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o777);
+        if mode.is_ok_and(|m| m != 0o700) {
+            // A directory owned by someone else (a read-only index) stays as it is.
+            let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+        }
+    }
+    Ok(())
+}
+
+/// Narrows a file llmc wrote to 0600 (SQLite and tantivy create theirs with the umask's
+/// mode; the directory above is 0700 either way).
+pub fn make_private(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        if std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file of a unique name (mode 0600)
+/// beside it, renamed into place. Two processes writing the same path never share a
+/// temporary file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
 }
 
 /// What the store remembers of a file, to decide whether to parse it again.
@@ -271,6 +322,24 @@ impl Store {
         })
     }
 
+    /// Whether any of `paths` carries `flag` (see [`flags`]).
+    pub fn any_flagged(&self, paths: &[&str], flag: i64) -> Result<bool> {
+        let list = serde_json::to_string(paths)?;
+        Ok(self.conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM files WHERE path IN (SELECT value FROM json_each(?1))
+                                              AND flags & ?2 != 0)",
+            params![list, flag],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Narrows the store's files (the database, its WAL and shared memory) to 0600.
+    pub fn make_files_private(&self) {
+        for name in [DB_FILE, "index.db-wal", "index.db-shm"] {
+            make_private(&self.dir.join(name));
+        }
+    }
+
     /// Makes a store built by [`Store::open_for_write`] under its temporary name the
     /// store at `.llmc/index.db` (a no-op for a store that already was).
     pub fn publish(self) -> Result<Store> {
@@ -295,7 +364,7 @@ impl Store {
     /// for another index run to finish.
     pub fn lock(root: &Path, progress: &dyn crate::progress::Progress) -> Result<WriteLock> {
         let dir = store_dir(root);
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        create_private_dir(&dir)?;
         let path = dir.join(LOCK_FILE);
         let file = OpenOptions::new()
             .create(true)

@@ -339,3 +339,122 @@ fn terminals_see_escapes_and_odd_files_are_read_as_editors_read_them() {
     let text = crate::util::stdout(&out);
     assert!(text.contains("evil\\x1b]0;pwned\\x07\\nname.py"), "{text}");
 }
+
+/// Files that hold secrets, by name or only by content.
+fn write_secrets(s: &Scratch) -> usize {
+    let pem = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUtc2VjcmV0\n-----END OPENSSH PRIVATE KEY-----\n";
+    let files: Vec<(&str, String)> = vec![
+        ("config/prod.env", "DB_PASSWORD=hunter2zq\n".into()),
+        (
+            "deploy/gcp.json",
+            "{\"type\": \"service_account\", \"private_key_id\": \"ab12\", \"private_key\": \"zqkey\"}\n"
+                .into(),
+        ),
+        ("notes/private_key.txt", pem.into()),
+        ("notes/todo.txt", format!("remember to rotate hunter2zq\n{pem}")),
+        ("ops/deploy_key", pem.into()),
+        ("ops/ssh_host_ed25519_key", pem.into()),
+        ("ops/putty.ppk", "PuTTY-User-Key-File-3: ssh-ed25519\nhunter2zq\n".into()),
+        ("infra/terraform.tfstate", "{\"password\": \"hunter2zq\"}\n".into()),
+        ("infra/kubeconfig", "users:\n- name: zq\n  token: hunter2zq\n".into()),
+        ("infra/docker-config.json", "{\"auths\": {\"r\": {\"auth\": \"aHVudGVyMnpx\"}}}\n".into()),
+        ("infra/htpasswd", "admin:$apr1$hunter2zq\n".into()),
+        (
+            "app/settings.py",
+            "AWS_KEY = 'AKIAIOSFODNN7EXAMPLE'  # hunter2zq\n".into(),
+        ),
+    ];
+    for (path, text) in &files {
+        s.write(path, text);
+    }
+    files.len()
+}
+
+// 9. Secrets are recognised by content as well as by name, never printed, and `.llmc/`
+// is private to its user; with secrets included, no answer citing them is cached.
+#[test]
+fn secrets_are_found_by_content_and_nothing_of_them_is_shown_or_kept() {
+    let s = Scratch::fixture("python");
+    let n = write_secrets(&s);
+    let out = llmc_env(s.path(), &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = crate::util::json(&out);
+    assert_eq!(stats["skipped"]["secret"], n, "{stats}");
+    for args in [
+        &["search", "hunter2zq"][..],
+        &["ask", "where is hunter2zq?"],
+        &["ask", "what is the AWS key?"],
+    ] {
+        let out = llmc_env(s.path(), args, &[]);
+        let all = format!("{}{}", crate::util::stdout(&out), stderr(&out));
+        for secret in [
+            "prod.env",
+            "gcp.json",
+            "private_key.txt",
+            "todo.txt",
+            "deploy_key",
+            "ssh_host",
+            "putty.ppk",
+            "tfstate",
+            "kubeconfig",
+            "docker-config",
+            "htpasswd",
+            "settings.py",
+            "PRIVATE KEY",
+            "AKIAIOSFODNN7EXAMPLE",
+            "DB_PASSWORD",
+        ] {
+            assert!(!all.contains(secret), "{args:?} shows {secret}: {all}");
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |p: &str| {
+            std::fs::metadata(s.path().join(p))
+                .expect("exists")
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        assert_eq!(mode(".llmc"), 0o700);
+        assert_eq!(mode(".llmc/index.db"), 0o600);
+        let out = llmc_env(s.path(), &["ask", "who calls shelf_weight?"], &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let cache = s.path().join(".llmc/cache/ask");
+        let entries: Vec<_> = std::fs::read_dir(&cache)
+            .expect("cache")
+            .flatten()
+            .collect();
+        assert!(!entries.is_empty());
+        for e in entries {
+            assert_eq!(
+                e.metadata().expect("meta").permissions().mode() & 0o777,
+                0o600
+            );
+        }
+    }
+
+    // Included on purpose: indexed and shown, flagged, and never cached.
+    let inc = [("LLMC_INDEX_INCLUDE_SECRETS", "true")];
+    let out = llmc_env(s.path(), &["index", "--json"], &inc);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = llmc_env(s.path(), &["status", "--json"], &inc);
+    let status = crate::util::json(&out);
+    assert_eq!(status["flagged"]["secrets_included"], n, "{status}");
+    let _ = std::fs::remove_dir_all(s.path().join(".llmc/cache"));
+    let out = llmc_env(
+        s.path(),
+        &["ask", "--json", "where is the AWS_KEY setting?"],
+        &inc,
+    );
+    let doc = crate::util::json(&out);
+    assert!(
+        doc["sources"].to_string().contains("app/settings.py"),
+        "{doc}"
+    );
+    let cached = std::fs::read_dir(s.path().join(".llmc/cache/ask"))
+        .map(|d| d.flatten().count())
+        .unwrap_or(0);
+    assert_eq!(cached, 0, "an answer citing a secret was cached");
+}
