@@ -14,6 +14,8 @@ pub enum Exit {
     Usage = 2,
     /// The index is missing or unusable.
     Index = 3,
+    /// An index run stopped by SIGINT or SIGTERM (128 + 2, as shells report Ctrl-C).
+    Interrupted = 130,
 }
 
 /// Errors with a meaning of their own.
@@ -44,6 +46,13 @@ pub enum LlmcError {
         upper = .0.to_uppercase()
     )]
     MemoryOff(&'static str),
+    /// An index run was asked to stop (Ctrl-C, SIGTERM) and did, at a safe point.
+    #[error("interrupted: nothing of this run was kept; the index is as it was before it")]
+    Interrupted,
+    /// The generation a reader started from was replaced and removed while it read (a
+    /// reader slower than two index runs); asking again reads the new one.
+    #[error("the index changed while it was being read: ask again")]
+    IndexChanged,
 }
 
 /// How a memory is named in messages.
@@ -63,7 +72,9 @@ impl LlmcError {
         match self {
             LlmcError::IndexMissing(_)
             | LlmcError::IndexUnusable { .. }
-            | LlmcError::MemoryOff(_) => Exit::Index,
+            | LlmcError::MemoryOff(_)
+            | LlmcError::IndexChanged => Exit::Index,
+            LlmcError::Interrupted => Exit::Interrupted,
             LlmcError::Config(_) | LlmcError::EvalFile { .. } | LlmcError::Usage(_) => Exit::Usage,
         }
     }
@@ -77,6 +88,8 @@ impl LlmcError {
             LlmcError::EvalFile { .. } => "eval_file",
             LlmcError::Usage(_) => "usage",
             LlmcError::MemoryOff(_) => "memory_off",
+            LlmcError::Interrupted => "interrupted",
+            LlmcError::IndexChanged => "index_changed",
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod graph;
 pub mod history;
 pub mod index;
+pub mod interrupt;
 pub mod llm;
 pub mod model;
 pub mod progress;

@@ -355,7 +355,9 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     } else {
         req
     };
-    let mut outcome = ask_bounded(root, config, req)?;
+    // A generation removed while it was being read (the reader overtaken by two index
+    // runs) is asked of the new one.
+    let mut outcome = crate::search::retry_changed(|| ask_bounded(root, config, req))?;
     if let Some(w) = cut {
         outcome.warnings.insert(0, w);
     }

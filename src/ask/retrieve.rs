@@ -75,8 +75,11 @@ impl<'a> Memories<'a> {
             return Ok(Vec::new());
         }
         if self.lexical.is_none() {
-            let dir = lexical_dir(&store_dir(self.root));
-            let lex = LexicalIndex::open(&dir)?;
+            let parent = lexical_dir(&store_dir(self.root));
+            let lex = match crate::search::generation_dir(&parent, self.generation)? {
+                Some(dir) => LexicalIndex::open(&dir)?,
+                None => None,
+            };
             match &lex {
                 None => self.warn("the lexical index is missing: run `llmc index`".into()),
                 Some(l) if l.generation() != Some(self.generation) => self.warn(out_of_step()),
@@ -97,8 +100,11 @@ impl<'a> Memories<'a> {
             return Ok(Vec::new());
         }
         if self.vectors.is_none() {
-            let dir = vectors_dir(&store_dir(self.root));
-            let index = VectorIndex::open(&dir).or_else(|_| VectorIndex::open(&dir))?;
+            let parent = vectors_dir(&store_dir(self.root));
+            let index = match crate::search::generation_dir(&parent, self.generation)? {
+                Some(dir) => VectorIndex::open(&dir)?,
+                None => None,
+            };
             let opened = match index {
                 None => {
                     self.warn("the vector index is missing: run `llmc index`".into());

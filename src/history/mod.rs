@@ -251,6 +251,8 @@ fn ingest_in(
             if batch.len() < BATCH && !end {
                 continue;
             }
+            // A safe point of the index run (nothing is committed before its end).
+            crate::interrupt::check()?;
             let wanted: Vec<(&str, &str)> = batch
                 .iter()
                 .filter(|c| !is_boundary.contains(c.hash.as_str()))

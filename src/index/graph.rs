@@ -335,6 +335,8 @@ pub fn resolve(
     )?;
     let g = &g;
     let mut apply = |calls: &[CallRow]| -> Result<()> {
+        // A safe point of the index run (resolution writes into its transaction).
+        crate::interrupt::check()?;
         let outcomes: Vec<Outcome> =
             pool.install(|| calls.par_iter().map(|c| g.resolve_call(c, 0)).collect());
         for (c, o) in calls.iter().zip(outcomes) {

@@ -342,6 +342,9 @@ pub fn run_with(
 ) -> Result<IndexStats> {
     let cfg = &config.index;
     let started = Instant::now();
+    // Ctrl-C or SIGTERM from here on stops the run at its next safe point, with the
+    // last generation left whole (a second signal ends the process at once).
+    let _signals = crate::interrupt::Guard::install();
     let _lock = Store::lock(root, progress)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
@@ -362,7 +365,7 @@ pub fn run_with(
         Some(switched.join(", "))
     };
     let rebuild = opts.rebuild || search_stale.is_some();
-    let mut search_writer = search.writer(root, rebuild || old_generation == 0)?;
+    let mut search_writer = search.writer(root, old_generation, rebuild || old_generation == 0)?;
     // end search
     let known = if rebuild {
         HashMap::new()
@@ -440,12 +443,17 @@ pub fn run_with(
                     .par_iter()
                     .with_max_len(1)
                     .for_each_with(tx, |tx, f| {
+                        if crate::interrupt::requested() {
+                            return;
+                        }
                         let existing = known.get(&f.rel);
                         let _ = tx.send(process(root, cfg, f, existing, file_opts, inline));
                     });
             });
         });
         for outcome in rx {
+            // A safe point: nothing of this run is visible until the commit.
+            crate::interrupt::check()?;
             progress.inc(1);
             match outcome {
                 Outcome::Skipped(reason, stale) => {
@@ -500,6 +508,7 @@ pub fn run_with(
         }
         Ok(())
     })?;
+    crate::interrupt::check()?;
     stats.stages.files = stage.elapsed().as_secs_f64();
     let stage = Instant::now();
     // History: the commits HEAD reaches that the store has not seen, in the same
@@ -516,6 +525,7 @@ pub fn run_with(
     )
     .context("reading the git history")?;
     changed |= stats.history.new_commits > 0 || stats.history.dropped_commits > 0;
+    crate::interrupt::check()?;
     stats.stages.history = stage.elapsed().as_secs_f64();
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -535,6 +545,7 @@ pub fn run_with(
             let t = Instant::now();
             graph::resolve(writer.conn(), root, &affected, pool)
                 .context("resolving the code graph")?;
+            crate::interrupt::check()?;
             stats.graph_seconds = t.elapsed().as_secs_f64();
             stats.stages.graph = stats.graph_seconds;
         }
@@ -545,10 +556,13 @@ pub fn run_with(
     writer.set_meta("checked_at", &now.to_string())?;
     writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
     writer.set_meta("llmc_version", env!("CARGO_PKG_VERSION"))?;
+    // The last safe point: past it the run completes.
+    crate::interrupt::check()?;
     let t = Instant::now();
     writer.commit()?;
     let store = store.publish()?;
     store.make_files_private();
+    crate::search::sync::collect_garbage(root, stats.generation);
     stats.stages.store_commit = t.elapsed().as_secs_f64();
     progress.finish();
 

@@ -80,16 +80,6 @@ fn open_index(dir: &Path) -> Result<Index> {
     Ok(index)
 }
 
-/// The generation of the last commit in `dir`, or `None` when there is no index.
-pub fn generation(dir: &Path) -> Result<Option<u64>> {
-    if !dir.join("meta.json").is_file() {
-        return Ok(None);
-    }
-    let index = open_index(dir)?;
-    let metas = index.load_metas().context("reading the lexical index")?;
-    Ok(metas.payload.and_then(|p| p.parse().ok()))
-}
-
 /// The indexing arena of each tantivy thread, in bytes.
 const ARENA_PER_THREAD: usize = 24_000_000;
 
@@ -111,12 +101,10 @@ pub struct LexicalWriter {
 }
 
 impl LexicalWriter {
-    /// Opens the index in `dir` for writing (`fresh`: starts from an empty one).
+    /// Opens the index in `dir` (a scratch copy, see `super::generations`) for writing
+    /// (`fresh`: the copy is empty and a new index is created in it).
     pub fn open(dir: &Path, fresh: bool, threads: usize) -> Result<LexicalWriter> {
-        if fresh && dir.exists() {
-            std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
-        }
-        let index = if dir.join("meta.json").is_file() {
+        let index = if !fresh && dir.join("meta.json").is_file() {
             open_index(dir)?
         } else {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -182,6 +170,7 @@ impl LexicalWriter {
 pub struct LexicalIndex {
     index: Index,
     fields: Fields,
+    dir: PathBuf,
 }
 
 impl LexicalIndex {
@@ -192,7 +181,40 @@ impl LexicalIndex {
         }
         let index = open_index(dir)?;
         let fields = fields_of(&index.schema())?;
-        Ok(Some(LexicalIndex { index, fields }))
+        Ok(Some(LexicalIndex {
+            index,
+            fields,
+            dir: dir.to_path_buf(),
+        }))
+    }
+
+    /// The generation this index was committed at, after checking that every file its
+    /// segments need is there (a damaged index fails here, not in a search).
+    pub fn check(&self) -> Result<Option<u64>> {
+        let metas = self
+            .index
+            .load_metas()
+            .context("reading the lexical index")?;
+        use tantivy::index::SegmentComponent as C;
+        for segment in self.index.searchable_segment_metas()? {
+            let mut needed = vec![
+                C::Postings,
+                C::FastFields,
+                C::FieldNorms,
+                C::Terms,
+                C::Store,
+            ];
+            if segment.has_deletes() {
+                needed.push(C::Delete);
+            }
+            for component in needed {
+                let p = self.dir.join(segment.relative_path(component));
+                if !p.is_file() {
+                    anyhow::bail!("{} is missing", p.display());
+                }
+            }
+        }
+        Ok(metas.payload.and_then(|p| p.parse().ok()))
     }
 
     /// The generation of the commit this reader sees.

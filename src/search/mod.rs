@@ -9,6 +9,7 @@
 
 pub mod embed;
 pub mod fuse;
+pub mod generations;
 pub mod lexical;
 pub mod sync;
 pub mod tokenize;
@@ -147,8 +148,44 @@ pub struct SearchResult {
     pub warning: Option<String>,
 }
 
-/// Runs one search over the indexes of `root`.
+/// Runs one search over the indexes of `root`: the store's generation and the search
+/// indexes of that same generation. A generation removed while it was being read (the
+/// reader overtaken by two index runs) is read again from the new one.
 pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
+    retry_changed(|| search_once(root, config, req))
+}
+
+/// Runs `f` again (twice at most) when it fails with [`LlmcError::IndexChanged`].
+pub fn retry_changed<T>(mut f: impl FnMut() -> Result<T>) -> Result<T> {
+    let mut tries = 0;
+    loop {
+        match f() {
+            Err(e) if tries < 2 && is_changed(&e) => tries += 1,
+            other => return other,
+        }
+    }
+}
+
+fn is_changed(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|c| matches!(c.downcast_ref::<LlmcError>(), Some(LlmcError::IndexChanged)))
+}
+
+/// The directory of generation `generation` of a search index (`parent` is
+/// `.llmc/lexical` or `.llmc/vectors`), or why there is none: overtaken by newer
+/// generations ([`LlmcError::IndexChanged`]), or `None` when it was never built.
+pub fn generation_dir(parent: &Path, generation: u64) -> Result<Option<std::path::PathBuf>> {
+    let dir = generations::gen_dir(parent, generation);
+    if dir.is_dir() {
+        Ok(Some(dir))
+    } else if generations::newer_exists(parent, generation) {
+        Err(LlmcError::IndexChanged.into())
+    } else {
+        Ok(None)
+    }
+}
+
+fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
     let mut timings = Vec::new();
     let t = Instant::now();
     let store = Store::open_existing(root)?;
@@ -187,7 +224,10 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
 
     if matches!(mode, Mode::Lexical | Mode::Hybrid) {
         let t = Instant::now();
-        let lex = lexical::LexicalIndex::open(&lexical::lexical_dir(&dir))?
+        let lex = generation_dir(&lexical::lexical_dir(&dir), generation)?
+            .map(|d| lexical::LexicalIndex::open(&d))
+            .transpose()?
+            .flatten()
             .ok_or_else(|| missing(&dir, "the lexical index is missing"))?;
         if lex.generation() != Some(generation) {
             warning.get_or_insert_with(out_of_step);
@@ -202,13 +242,13 @@ pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<Searc
     }
     if matches!(mode, Mode::Semantic | Mode::Hybrid) {
         let t = Instant::now();
-        let vdir = vectors::vectors_dir(&dir);
-        // An index run that commits meanwhile removes the files of the state it replaces:
-        // read the new manifest once more.
-        let index = vectors::VectorIndex::open(&vdir)
-            .or_else(|_| vectors::VectorIndex::open(&vdir))
-            .map_err(|e| missing(&dir, &format!("{e:#}")))?
-            .ok_or_else(|| missing(&dir, "the vector index is missing"))?;
+        let index = match generation_dir(&vectors::vectors_dir(&dir), generation)? {
+            Some(vdir) => {
+                vectors::VectorIndex::open(&vdir).map_err(|e| missing(&dir, &format!("{e:#}")))?
+            }
+            None => None,
+        }
+        .ok_or_else(|| missing(&dir, "the vector index is missing"))?;
         step("vectors_open", t);
         let t = Instant::now();
         let embedder = embed::from_config(&config.embed)?;

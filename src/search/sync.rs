@@ -1,12 +1,13 @@
 //! Keeps the lexical and vector indexes in step with the SQLite store during an index
 //! run. The run feeds every deleted chunk id and every inserted chunk (with its text,
-//! which only the run has in memory); [`SearchWriter::commit`] commits both indexes with
-//! the new generation *before* the store commits it.
+//! which only the run has in memory) into scratch copies of the current generation's
+//! indexes ([`super::generations`]); [`SearchWriter::commit`] commits both and names
+//! them generation N+1 just before the store commits N+1, and [`collect_garbage`]
+//! removes what no reader can reach any more once it has.
 //!
-//! When the run is killed between the two commits, the search indexes are one
-//! generation ahead of the store. Readers drop hits whose chunk no longer exists, and
-//! the next run sees the mismatch (as it sees a switched embedder) and rebuilds
-//! everything: the search indexes can only be refilled from the files' text.
+//! A reader pins the store's generation and opens the search indexes of that same
+//! generation, so it never maps one generation's chunk ids through another's store.
+//! A run killed or interrupted at any point leaves generation N whole.
 
 use std::path::Path;
 
@@ -14,6 +15,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::embed::{self, Embedder};
+use super::generations;
 use super::lexical::{self, LexDoc, LexicalWriter};
 use super::vectors::{self, QVec, VectorWriteConfig, VectorWriteStats, VectorWriter};
 use crate::config::Config;
@@ -56,19 +58,31 @@ impl SearchSync {
     }
 
     /// Why the search indexes of `root` cannot be updated incrementally from a store at
-    /// `generation`: missing, out of step, or made by another embedder.
+    /// `generation`: missing, damaged, out of step, or made by another embedder.
     pub fn stale_reason(&self, root: &Path, generation: u64) -> Result<Option<String>> {
         if generation == 0 {
             return Ok(None);
         }
         let dir = store_dir(root);
-        let lex = lexical::generation(&lexical::lexical_dir(&dir))
-            .ok()
-            .flatten();
-        if self.config.index.lexical && lex != Some(generation) {
+        let lex_dir = generations::gen_dir(&lexical::lexical_dir(&dir), generation);
+        let lex = if lex_dir.is_dir() {
+            // A damaged index (a file gone, a truncated segment) opens with an error or
+            // no payload: rebuilt like a missing one.
+            match lexical::LexicalIndex::open(&lex_dir).map(|l| l.map(|l| l.check())) {
+                Ok(Some(Ok(g))) => Some(g),
+                Ok(Some(Err(e))) | Err(e) => {
+                    return Ok(Some(format!("the lexical index is damaged ({e:#})")));
+                }
+                Ok(None) => None,
+            }
+        } else {
+            None
+        };
+        if self.config.index.lexical && lex != Some(Some(generation)) {
             return Ok(Some(match lex {
                 None => "the lexical index is missing".into(),
-                Some(g) => {
+                Some(None) => "the lexical index has no generation".into(),
+                Some(Some(g)) => {
                     format!("the lexical index is at generation {g}, the store at {generation}")
                 }
             }));
@@ -76,9 +90,11 @@ impl SearchSync {
         let Some(embedder) = &self.embedder else {
             return Ok(None);
         };
-        let manifest = vectors::read_manifest(&vectors::vectors_dir(&dir))
-            .ok()
-            .flatten();
+        let vec_dir = generations::gen_dir(&vectors::vectors_dir(&dir), generation);
+        let manifest = match vectors::VectorIndex::open(&vec_dir) {
+            Ok(index) => index.map(|i| i.manifest),
+            Err(e) => return Ok(Some(format!("the vector index is damaged ({e:#})"))),
+        };
         Ok(match manifest {
             None => Some("the vector index is missing".into()),
             Some(m) if m.generation != generation => Some(format!(
@@ -101,46 +117,60 @@ impl SearchSync {
         e.inline().then_some(e)
     }
 
-    /// Opens the indexes that are on for writing (`fresh`: from nothing) and removes
-    /// those that are off.
-    pub fn writer(&self, root: &Path, fresh: bool) -> Result<SearchWriter<'_>> {
+    /// Opens scratch copies of generation `generation`'s indexes that are on for writing
+    /// generation `generation + 1` (`fresh`: from nothing), after removing what earlier
+    /// runs left behind; removes the indexes that are off.
+    pub fn writer(&self, root: &Path, generation: u64, fresh: bool) -> Result<SearchWriter<'_>> {
         let dir = store_dir(root);
+        let next = generation + 1;
+        // What a killed run left (scratch copies, a generation the store never reached),
+        // and generations older than the previous one.
+        collect_garbage(root, generation);
+        let from = (!fresh).then_some(generation);
         let batch = if self.config.embed.provider == "builtin" {
             BUILTIN_BATCH
         } else {
             self.config.embed.batch_size.max(1)
         };
-        let lex_dir = lexical::lexical_dir(&dir);
+        let lex_parent = lexical::lexical_dir(&dir);
+        let mut scratches = Vec::new();
         let lex = if self.config.index.lexical {
+            let scratch = generations::scratch(&lex_parent, from, next)?;
+            scratches.push((lex_parent.clone(), scratch.clone()));
             Some(LexicalWriter::open(
-                &lex_dir,
+                &scratch,
                 fresh,
                 self.config.index.worker_threads(),
             )?)
         } else {
-            remove_dir(&lex_dir)?;
+            remove_dir(&lex_parent)?;
             None
         };
-        let vec_dir = vectors::vectors_dir(&dir);
+        let vec_parent = vectors::vectors_dir(&dir);
         let vec = match &self.embedder {
-            Some(embedder) => Some(VectorWriter::open(
-                &vec_dir,
-                embedder.as_ref(),
-                VectorWriteConfig {
-                    delta_max: self.config.search.delta_max,
-                    hnsw_min_vectors: self.config.search.hnsw_min_vectors,
-                    batch,
-                },
-                fresh,
-            )?),
+            Some(embedder) => {
+                let scratch = generations::scratch(&vec_parent, from, next)?;
+                scratches.push((vec_parent.clone(), scratch.clone()));
+                Some(VectorWriter::open(
+                    &scratch,
+                    embedder.as_ref(),
+                    VectorWriteConfig {
+                        delta_max: self.config.search.delta_max,
+                        hnsw_min_vectors: self.config.search.hnsw_min_vectors,
+                        batch,
+                    },
+                    fresh,
+                )?)
+            }
             None => {
-                remove_dir(&vec_dir)?;
+                remove_dir(&vec_parent)?;
                 None
             }
         };
         Ok(SearchWriter {
             lex,
             vec,
+            scratches,
             fresh,
             embedder: self
                 .embedder
@@ -160,12 +190,40 @@ fn remove_dir(dir: &Path) -> Result<()> {
     }
 }
 
-/// The search side of one index run's write transaction.
+/// The search side of one index run's write transaction. Dropped without
+/// [`SearchWriter::commit`], its scratch copies are removed.
 pub struct SearchWriter<'e> {
     lex: Option<LexicalWriter>,
     vec: Option<VectorWriter<'e>>,
+    /// (index directory, scratch copy) of each index that is on.
+    scratches: Vec<(std::path::PathBuf, std::path::PathBuf)>,
     fresh: bool,
     embedder: String,
+}
+
+impl Drop for SearchWriter<'_> {
+    fn drop(&mut self) {
+        // The writers let go of their files first.
+        self.lex = None;
+        self.vec = None;
+        for (_, scratch) in &self.scratches {
+            let _ = std::fs::remove_dir_all(scratch);
+        }
+    }
+}
+
+/// Removes, under `root`'s search index directories, everything a reader of the store's
+/// `generation` cannot reach: scratch copies, generations newer than the store (a
+/// killed run's) and generations older than `generation - 1` (kept for a reader that
+/// pinned it just before the commit).
+pub fn collect_garbage(root: &Path, generation: u64) {
+    let dir = store_dir(root);
+    let keep = [generation, generation.saturating_sub(1)];
+    for parent in [lexical::lexical_dir(&dir), vectors::vectors_dir(&dir)] {
+        if parent.is_dir() {
+            generations::collect(&parent, &keep);
+        }
+    }
 }
 
 impl SearchWriter<'_> {
@@ -218,18 +276,22 @@ impl SearchWriter<'_> {
         Ok(())
     }
 
-    /// Commits the indexes that are on at `generation`.
-    pub fn commit(self, generation: u64) -> Result<SearchStats> {
-        let vectors = match self.vec {
+    /// Commits the indexes that are on at `generation` and names their directories
+    /// so; the store's commit of `generation` makes them the ones readers open.
+    pub fn commit(mut self, generation: u64) -> Result<SearchStats> {
+        let vectors = match self.vec.take() {
             Some(vec) => vec.commit(generation, self.fresh)?,
             None => VectorWriteStats::default(),
         };
-        if let Some(lex) = self.lex {
+        if let Some(lex) = self.lex.take() {
             lex.commit(generation)?;
+        }
+        for (parent, scratch) in std::mem::take(&mut self.scratches) {
+            generations::publish(&parent, &scratch, generation)?;
         }
         Ok(SearchStats {
             rebuilt: None,
-            embedder: self.embedder,
+            embedder: std::mem::take(&mut self.embedder),
             vectors,
         })
     }

@@ -169,6 +169,14 @@ pub mod flags {
 /// The meta key of the memories a generation was built with ([`crate::model::MemorySet`]).
 pub const MEMORIES_KEY: &str = "memories";
 
+/// A path as a SQLite URI path (`?` and `#` would end it; `%` starts an escape).
+fn uri_path(p: &Path) -> String {
+    p.to_string_lossy()
+        .replace('%', "%25")
+        .replace('?', "%3f")
+        .replace('#', "%23")
+}
+
 /// The directory holding the store for `root`.
 pub fn store_dir(root: &Path) -> PathBuf {
     root.join(".llmc")
@@ -249,6 +257,26 @@ pub struct Store {
     dir: PathBuf,
     /// Built under a temporary name, not yet published.
     fresh: bool,
+    /// Opened read-only: the index directory is not writable by this user.
+    read_only: bool,
+}
+
+/// Set once a store was opened read-only in this process, so the command can say so
+/// once (the one process-wide flag of this module, written here and read by `app`).
+static OPENED_READ_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a store was opened read-only in this process.
+pub fn opened_read_only() -> bool {
+    OPENED_READ_ONLY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether this user can write the index of `root` (create files in `.llmc/` and write
+/// its database): tried, not guessed from modes (root, ACLs and read-only mounts).
+pub fn writable(root: &Path) -> bool {
+    let dir = store_dir(root);
+    let db = dir.join(DB_FILE);
+    let file_ok = !db.exists() || OpenOptions::new().append(true).open(&db).is_ok();
+    file_ok && tempfile::tempfile_in(&dir).is_ok()
 }
 
 /// Held while an index run writes; a second writer waits for it.
@@ -265,27 +293,74 @@ impl Store {
         store_dir(root).join(DB_FILE).is_file()
     }
 
+    /// Opens the store for reading, pinned to its last committed generation: every
+    /// query through this handle sees that generation, whatever an index run commits
+    /// meanwhile (one read transaction for the handle's life). The search indexes of the
+    /// same generation go with it (`crate::search::generations`).
+    ///
+    /// An index this user cannot write (another owner, a read-only mount) is opened
+    /// read-only; [`opened_read_only`] then says so.
     pub fn open_existing(root: &Path) -> Result<Store> {
+        let store = Store::open_conn(root)?;
+        store
+            .conn
+            .execute_batch("BEGIN DEFERRED")
+            .map_err(|e| store.db_error(e))?;
+        // The first read starts the snapshot.
+        store.generation()?;
+        Ok(store)
+    }
+
+    /// Opens the database without pinning a snapshot (the writer's way in).
+    fn open_conn(root: &Path) -> Result<Store> {
         let dir = store_dir(root);
         let db = dir.join(DB_FILE);
         if !db.is_file() {
             return Err(LlmcError::IndexMissing(root.to_path_buf()).into());
         }
-        let conn = Connection::open_with_flags(
-            &db,
-            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
+        let read_only = !writable(root);
+        let conn = if read_only {
+            // A WAL left by a writer is read when it can be; without one the file is
+            // read as it is, with no -shm file to create.
+            let wal = dir.join("index.db-wal");
+            let mode = if wal.is_file() {
+                "mode=ro"
+            } else {
+                "immutable=1"
+            };
+            let uri = format!("file:{}?{mode}", uri_path(&db));
+            Connection::open_with_flags(
+                uri,
+                OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | OpenFlags::SQLITE_OPEN_URI
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+        } else {
+            Connection::open_with_flags(
+                &db,
+                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+        }
         .map_err(|e| unusable(&dir, &e.to_string()))?;
         let store = Store {
             conn,
             dir,
             fresh: false,
+            read_only,
         };
         store
             .configure()
             .map_err(|e| unusable(&store.dir, &format!("{e:#}")))?;
         store.check_version()?;
+        if read_only {
+            OPENED_READ_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         Ok(store)
+    }
+
+    /// Whether this store was opened read-only.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     /// Opens the store for writing, creating it if needed; the caller holds the
@@ -300,7 +375,15 @@ impl Store {
         let dir = store_dir(root);
         let db = dir.join(DB_FILE);
         if db.is_file() {
-            match Store::open_existing(root) {
+            match Store::open_conn(root) {
+                Ok(s) if s.read_only => {
+                    return Err(LlmcError::Config(format!(
+                        "the index at {} is read-only for this user: it can be asked, not \
+                         written (index from an account that can write it)",
+                        dir.display()
+                    ))
+                    .into());
+                }
                 Ok(s) => return Ok(s),
                 Err(_) if rebuild => remove_db_files(&dir)?,
                 Err(e) => return Err(e),
@@ -319,6 +402,7 @@ impl Store {
             conn,
             dir,
             fresh: true,
+            read_only: false,
         })
     }
 
@@ -382,8 +466,10 @@ impl Store {
 
     fn configure(&self) -> Result<()> {
         self.conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        self.conn.pragma_update(None, "journal_mode", "WAL")?;
-        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        if !self.read_only {
+            self.conn.pragma_update(None, "journal_mode", "WAL")?;
+            self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
         Ok(())

@@ -458,3 +458,228 @@ fn secrets_are_found_by_content_and_nothing_of_them_is_shown_or_kept() {
         .unwrap_or(0);
     assert_eq!(cached, 0, "an answer citing a secret was cached");
 }
+
+/// The two states the crash loop switches a repository between: A has `old_x.py`, B
+/// has `new_y.py` instead (SQLite reuses the ids A's chunks had), and `common.py` says
+/// which state it is in.
+fn set_state(s: &Scratch, b: bool) {
+    let (add, remove, word) = if b {
+        ("new_y.py", "old_x.py", "zqstateb")
+    } else {
+        ("old_x.py", "new_y.py", "zqstatea")
+    };
+    let _ = std::fs::remove_file(s.path().join(remove));
+    let handler = add.trim_end_matches(".py").replace('_', "");
+    s.write(
+        add,
+        format!(
+            "from common import helper\n\n\ndef zq_{handler}_handler():\n    return helper(1)\n"
+        ),
+    );
+    s.write(
+        "common.py",
+        format!("def helper(x):\n    \"\"\"Marks {word}.\"\"\"\n    return x\n"),
+    );
+}
+
+/// Bulk so that an index run lasts long enough to be cut at many points.
+fn crash_repo() -> Scratch {
+    let s = Scratch::fixture("python");
+    for i in 0..120 {
+        let body: String = (0..12)
+            .map(|j| format!("def f{i}_{j}(x):\n    \"\"\"Step {j} of module {i}.\"\"\"\n    return helper(x) + {j}\n\n\n"))
+            .collect();
+        s.write(
+            &format!("bulk/m{i}.py"),
+            format!("from common import helper\n\n\n{body}"),
+        );
+    }
+    set_state(&s, false);
+    s.git(&["init", "-q"]);
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "bulk"]);
+    s
+}
+
+/// What the three readers answer, reduced to what identifies a generation.
+#[derive(Debug, Clone, PartialEq)]
+struct Answers {
+    search: Vec<String>,
+    graph: Vec<String>,
+    ask: (Option<i32>, Vec<String>),
+}
+
+fn answers(dir: &std::path::Path) -> Answers {
+    let out = llmc_env(
+        dir,
+        &[
+            "search",
+            "--json",
+            "--mode",
+            "lexical",
+            "zqstatea zqstateb zq_oldx_handler zq_newy_handler",
+        ],
+        &[],
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let mut search: Vec<String> = doc["hits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| format!("{}:{}-{}", h["path"], h["start_line"], h["end_line"]))
+        .collect();
+    search.sort();
+    let out = llmc_env(
+        dir,
+        &["graph", "callers", "helper", "--json", "--limit", "5000"],
+        &[],
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let mut graph: Vec<String> = doc["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| format!("{}:{} {}", r["path"], r["line"], r["symbol"]))
+        .collect();
+    graph.sort();
+    let out = llmc_env(
+        dir,
+        &[
+            "ask",
+            "--json",
+            "--no-refresh",
+            "--no-cache",
+            "--no-llm",
+            "where is zq_newy_handler defined?",
+        ],
+        &[],
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let sources: Vec<String> = doc["sources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .take(1)
+        .map(|s| format!("{}:{}", s["path"], s["start_line"]))
+        .collect();
+    Answers {
+        search,
+        graph,
+        ask: (out.status.code(), sources),
+    }
+}
+
+/// A small deterministic generator (the seed is printed on failure).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+// 3, 4. Runs killed (SIGKILL) or interrupted (SIGINT) at random points, incremental and
+// --rebuild: after each, search, graph and ask answer from one complete generation, the
+// one before the run or the one after it; the run after the loop equals --rebuild.
+#[cfg(unix)]
+#[test]
+fn killed_and_interrupted_runs_leave_one_whole_generation() {
+    use std::time::Instant;
+    let s = crash_repo();
+    // The answers of each state, from indexes built whole.
+    let reference = |b: bool| {
+        let r = crash_repo();
+        set_state(&r, b);
+        let out = llmc_env(r.path(), &["index"], &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        answers(r.path())
+    };
+    let (ref_a, ref_b) = (reference(false), reference(true));
+    assert_ne!(ref_a, ref_b);
+    assert!(
+        ref_b.search.iter().any(|h| h.contains("new_y.py")),
+        "{ref_b:?}"
+    );
+
+    let t = Instant::now();
+    let out = llmc_env(s.path(), &["index", "--rebuild"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let full = t.elapsed();
+    assert_eq!(answers(s.path()), ref_a);
+
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(7, |d| d.as_nanos() as u64);
+    let mut rng = Lcg(seed);
+    let mut state_b = false;
+    let mut cut = 0;
+    for i in 0..30 {
+        state_b = !state_b;
+        set_state(&s, state_b);
+        let rebuild = i % 4 == 3;
+        let sigint = i % 2 == 1;
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_llmc"));
+        cmd.arg("index").current_dir(s.path());
+        if rebuild {
+            cmd.arg("--rebuild");
+        }
+        cmd.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let mut child = cmd.spawn().expect("spawn");
+        let delay = full.mul_f64((rng.next() % 1000) as f64 / 1000.0 * 1.2);
+        std::thread::sleep(delay);
+        let signal = if sigint { "-INT" } else { "-KILL" };
+        let _ = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status();
+        let status = child.wait().expect("wait");
+        if !status.success() {
+            cut += 1;
+        }
+        if sigint && status.code().is_some() && !status.success() {
+            assert_eq!(status.code(), Some(130), "seed {seed}, run {i}");
+        }
+        let got = answers(s.path());
+        assert!(
+            got == ref_a || got == ref_b,
+            "seed {seed}, run {i} ({signal} after {delay:?}, rebuild {rebuild}): \
+             answers of no single generation: {got:#?}\nA: {ref_a:#?}\nB: {ref_b:#?}"
+        );
+    }
+    assert!(
+        cut >= 8,
+        "seed {seed}: only {cut} of 30 runs were cut short"
+    );
+    // The next run completes what was cut, and equals a rebuild.
+    let out = llmc_env(s.path(), &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        answers(s.path()),
+        if state_b {
+            ref_b.clone()
+        } else {
+            ref_a.clone()
+        }
+    );
+    let incremental = s.store().dump().expect("dump");
+    for dir in ["lexical", "vectors"] {
+        let names: Vec<String> = std::fs::read_dir(s.path().join(".llmc").join(dir))
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names
+                .iter()
+                .all(|n| n.starts_with('g') && !n.contains("scratch")),
+            "{dir}: {names:?}"
+        );
+    }
+    let out = llmc_env(s.path(), &["index", "--rebuild"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(incremental, s.store().dump().expect("dump"), "seed {seed}");
+}

@@ -187,6 +187,12 @@ fn search_follows_incremental_index_runs() {
     assert_eq!(key(&before), key(&after));
 }
 
+/// The vector directory of the store's current generation.
+fn vectors_of(s: &Scratch) -> std::path::PathBuf {
+    let g = s.store().generation().expect("generation");
+    s.path().join(format!(".llmc/vectors/g{g}"))
+}
+
 #[test]
 fn out_of_step_or_missing_search_indexes_are_rebuilt() {
     let s = Scratch::fixture("go");
@@ -206,7 +212,7 @@ fn out_of_step_or_missing_search_indexes_are_rebuilt() {
 
     // A run killed between the search commits and the store's leaves the vectors a
     // generation ahead: readers warn, the next run rebuilds.
-    let vdir = s.path().join(".llmc/vectors");
+    let vdir = vectors_of(&s);
     let mut m = llmc::search::vectors::read_manifest(&vdir)
         .expect("manifest")
         .expect("exists");
@@ -341,7 +347,7 @@ fn the_ollama_embedder_talks_to_an_ollama_compatible_server() {
     assert_eq!(search_stats.vectors.embedded as usize, chunks);
     // Batched: ceil(chunks / 8) requests.
     assert_eq!(server.requests("/api/embed"), chunks.div_ceil(8));
-    let manifest = llmc::search::vectors::read_manifest(&s.path().join(".llmc/vectors"))
+    let manifest = llmc::search::vectors::read_manifest(&vectors_of(&s))
         .expect("manifest")
         .expect("exists");
     assert_eq!(
