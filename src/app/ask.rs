@@ -171,8 +171,12 @@ fn bring_up_to_date(
             ..Freshness::default()
         });
     }
-    if !opts.refresh {
-        ctx.warn("files changed since the index; answering from it as it is (--no-refresh)");
+    if !opts.refresh || !crate::store::writable(&ctx.root) {
+        if opts.refresh {
+            ctx.warn("files changed since the index, which this user cannot write");
+        } else {
+            ctx.warn("files changed since the index; answering from it as it is (--no-refresh)");
+        }
         return Ok(Freshness {
             indexed_at: at,
             stale: true,

@@ -100,6 +100,13 @@ pub fn run(cli: Cli) -> Result<Exit> {
         ctx.detail(&format!("config: {s}"));
     }
     let exit = dispatch(&ctx, &cli.command);
+    if crate::store::opened_read_only() {
+        ctx.note(&format!(
+            "note: the index at {} is read-only for this user: answered from it as it is, \
+             without refreshing it",
+            crate::store::store_dir(&ctx.root).display()
+        ));
+    }
     ctx.detail(&format!("took {:.3}s", started.elapsed().as_secs_f64()));
     exit
 }

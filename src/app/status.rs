@@ -256,6 +256,9 @@ pub fn render(s: &Status, max_changed: usize, style: Style) -> String {
                     ""
                 }
             );
+            if h.partial {
+                let _ = writeln!(out, "  {}", crate::history::PARTIAL_NOTE);
+            }
         }
         (None, None) => {
             let _ = writeln!(out, "{}not ingested: run `llmc index`", l("history"));

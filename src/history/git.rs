@@ -106,8 +106,24 @@ pub fn git(root: &Path) -> Command {
         .env_remove("GIT_INDEX_FILE")
         .env("GIT_PAGER", "cat")
         .env("LC_ALL", "C")
+        // A partial clone's missing objects are never fetched from its remote: llmc
+        // reads what is on this machine and nothing else (git 2.44 and later).
+        .env("GIT_NO_LAZY_FETCH", "1")
         .stdin(Stdio::null());
     cmd
+}
+
+/// Whether the repository whose git directory is `git_dir` is a partial clone (objects
+/// left on a promisor remote, `git clone --filter=...`): its old file versions are not on
+/// this machine. Such a clone's fetched packs are marked with a `.promisor` file.
+pub fn is_partial_clone(git_dir: &Path) -> bool {
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|_| git_dir.to_path_buf());
+    std::fs::read_dir(common.join("objects").join("pack")).is_ok_and(|rd| {
+        rd.flatten()
+            .any(|e| e.file_name().to_string_lossy().ends_with(".promisor"))
+    })
 }
 
 /// Runs git and returns its stdout, or an error with its stderr.
@@ -171,9 +187,16 @@ pub struct LogStream {
 
 impl LogStream {
     /// Starts `git log` over the revisions in `revs` (`HEAD`, `^hash`, …).
-    pub fn start(root: &Path, revs: &[String]) -> Result<LogStream> {
+    /// `patches`: with each commit's `-U0` hunks (off in a partial clone, where they
+    /// would need file versions that are not on this machine).
+    pub fn start(root: &Path, revs: &[String], patches: bool) -> Result<LogStream> {
+        let args: Vec<&str> = LOG_ARGS
+            .iter()
+            .copied()
+            .filter(|a| patches || !matches!(*a, "-p" | "-U0"))
+            .collect();
         let mut child = git(root)
-            .args(LOG_ARGS)
+            .args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -33,7 +33,15 @@ pub mod meta {
     pub const SHALLOW: &str = "history_shallow";
     /// Why there is no history (not a repository, no commits, no git), when there is none.
     pub const NOTE: &str = "history_note";
+    /// Set when the repository is a partial clone: commits and files are read, the
+    /// definitions each commit touched are not (their old versions are not local).
+    pub const PARTIAL: &str = "history_partial";
 }
+
+/// What a partial clone's history lacks, and how to get it.
+pub const PARTIAL_NOTE: &str = "partial clone: the definitions each commit touched are not \
+     read, since their old versions are on the remote and llmc never fetches (a full \
+     clone, or `git fetch --refetch` without a filter, brings them)";
 
 /// What one ingestion did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -46,6 +54,8 @@ pub struct HistoryStats {
     pub dropped_commits: u64,
     /// The history stops at a shallow clone's boundary.
     pub shallow: bool,
+    /// A partial clone: which definitions commits touched is not known.
+    pub partial: bool,
     /// Why there is no history, when there is none.
     pub note: Option<String>,
     /// Why this run could not update the history (which stays as it was).
@@ -73,6 +83,9 @@ impl HistoryStats {
         if self.shallow {
             s.push_str(", shallow clone: history stops at its boundary");
         }
+        if self.partial {
+            s.push_str(&format!(", {PARTIAL_NOTE}"));
+        }
         s
     }
 }
@@ -84,6 +97,8 @@ pub struct HistoryStatus {
     /// The HEAD it was ingested at.
     pub head: Option<String>,
     pub shallow: bool,
+    /// A partial clone: commits and files only ([`PARTIAL_NOTE`]).
+    pub partial: bool,
     /// Why there is no history, when there is none.
     pub note: Option<String>,
 }
@@ -96,6 +111,7 @@ pub fn status(store: &crate::store::Store) -> Result<HistoryStatus> {
         commits: commits as u64,
         head: store.meta(meta::HEAD)?,
         shallow: store.meta(meta::SHALLOW)?.is_some_and(|s| !s.is_empty()),
+        partial: store.meta(meta::PARTIAL)?.is_some(),
         note: store.meta(meta::NOTE)?,
     })
 }
@@ -185,7 +201,7 @@ fn ingest_in(
         }
     };
     conn.execute("DELETE FROM meta WHERE key = ?1", [meta::NOTE])?;
-    let boundary = git::shallow_boundary(git_dir);
+    let boundary = git::shallow_boundary(git_dir.clone());
     let boundary_text = boundary.join(" ");
     stats.shallow = !boundary.is_empty();
     let old_head = get_meta(conn, meta::HEAD)?;
@@ -194,6 +210,15 @@ fn ingest_in(
     let revs: Vec<String> =
         if old_head.as_deref() == Some(head.as_str()) && old_boundary == boundary_text {
             Vec::new()
+        } else if old_head.is_some() && old_boundary != boundary_text {
+            // The shallow boundary moved (`git fetch --deepen`, `--unshallow`, a new
+            // `--depth`): the commits now reachable behind the old boundary are
+            // ancestors of commits already read, so excluding those would exclude them
+            // too. Everything is read again.
+            let known = known_commits(conn)?;
+            stats.dropped_commits += known.len() as u64;
+            clear(conn)?;
+            vec![head.clone()]
         } else if let Some(old) = old_head.as_deref().filter(|old| {
             old_boundary == boundary_text
                 && matches!(
@@ -227,9 +252,18 @@ fn ingest_in(
             revs
         };
 
+    // A partial clone keeps old file versions on its remote: commits and the files they
+    // changed are read, the definitions they touched are not (that would fetch).
+    let partial = git_dir.as_deref().is_some_and(git::is_partial_clone);
+    stats.partial = partial;
+    if partial {
+        set_meta(conn, meta::PARTIAL, "1")?;
+    } else {
+        conn.execute("DELETE FROM meta WHERE key = ?1", [meta::PARTIAL])?;
+    }
     if !revs.is_empty() {
         let is_boundary: HashSet<&str> = boundary.iter().map(String::as_str).collect();
-        let mut stream = LogStream::start(root, &revs)?;
+        let mut stream = LogStream::start(root, &revs, !partial)?;
         let mut blobs = Blobs::start(root)?;
         let mut cache = DefCache {
             max_size: opts.max_file_size,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use tantivy::collector::{FilterCollector, TopDocs};
+use tantivy::directory::error::{DeleteError, OpenReadError, OpenWriteError};
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
@@ -74,6 +75,72 @@ fn fields_of(schema: &Schema) -> Result<Fields> {
 
 fn open_index(dir: &Path) -> Result<Index> {
     let index = Index::open_in_dir(dir).with_context(|| format!("opening {}", dir.display()))?;
+    index
+        .tokenizers()
+        .register(CodeTokenizer::NAME, CodeTokenizer::default());
+    Ok(index)
+}
+
+/// A published generation's directory as readers see it: nothing in it changes once it
+/// is published (see `super::generations`), so a reader takes no lock. tantivy would
+/// otherwise create `.tantivy-meta.lock` to read the meta file, which fails in an index
+/// this user cannot write.
+#[derive(Debug, Clone)]
+struct Published(tantivy::directory::MmapDirectory);
+
+impl tantivy::Directory for Published {
+    fn get_file_handle(
+        &self,
+        path: &Path,
+    ) -> Result<std::sync::Arc<dyn tantivy::directory::FileHandle>, OpenReadError> {
+        self.0.get_file_handle(path)
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), DeleteError> {
+        self.0.delete(path)
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
+        self.0.exists(path)
+    }
+
+    fn open_write(&self, path: &Path) -> Result<tantivy::directory::WritePtr, OpenWriteError> {
+        self.0.open_write(path)
+    }
+
+    fn atomic_read(&self, path: &Path) -> Result<Vec<u8>, OpenReadError> {
+        self.0.atomic_read(path)
+    }
+
+    fn atomic_write(&self, path: &Path, data: &[u8]) -> std::io::Result<()> {
+        self.0.atomic_write(path, data)
+    }
+
+    fn sync_directory(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn acquire_lock(
+        &self,
+        _lock: &tantivy::directory::Lock,
+    ) -> Result<tantivy::directory::DirectoryLock, tantivy::directory::error::LockError> {
+        Ok(tantivy::directory::DirectoryLock::from(Box::new(())))
+    }
+
+    fn watch(
+        &self,
+        callback: tantivy::directory::WatchCallback,
+    ) -> tantivy::Result<tantivy::directory::WatchHandle> {
+        self.0.watch(callback)
+    }
+}
+
+/// Opens a published generation for reading, without locks.
+fn open_published(dir: &Path) -> Result<Index> {
+    let mmap = tantivy::directory::MmapDirectory::open(dir)
+        .with_context(|| format!("opening {}", dir.display()))?;
+    let index =
+        Index::open(Published(mmap)).with_context(|| format!("opening {}", dir.display()))?;
     index
         .tokenizers()
         .register(CodeTokenizer::NAME, CodeTokenizer::default());
@@ -179,7 +246,7 @@ impl LexicalIndex {
         if !dir.join("meta.json").is_file() {
             return Ok(None);
         }
-        let index = open_index(dir)?;
+        let index = open_published(dir)?;
         let fields = fields_of(&index.schema())?;
         Ok(Some(LexicalIndex {
             index,

@@ -448,6 +448,14 @@ impl Store {
     /// for another index run to finish.
     pub fn lock(root: &Path, progress: &dyn crate::progress::Progress) -> Result<WriteLock> {
         let dir = store_dir(root);
+        if dir.is_dir() && !writable(root) {
+            return Err(LlmcError::Config(format!(
+                "the index at {} is read-only for this user: it can be asked, not written \
+                 (index from an account that can write it)",
+                dir.display()
+            ))
+            .into());
+        }
         create_private_dir(&dir)?;
         let path = dir.join(LOCK_FILE);
         let file = OpenOptions::new()

@@ -610,6 +610,15 @@ fn killed_and_interrupted_runs_leave_one_whole_generation() {
     assert!(out.status.success(), "{}", stderr(&out));
     let full = t.elapsed();
     assert_eq!(answers(s.path()), ref_a);
+    // An incremental run's length (to B and back to A): kills land within each kind.
+    let mut inc = std::time::Duration::ZERO;
+    for b in [true, false] {
+        set_state(&s, b);
+        let t = Instant::now();
+        let out = llmc_env(s.path(), &["index"], &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        inc = inc.max(t.elapsed());
+    }
 
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -630,7 +639,8 @@ fn killed_and_interrupted_runs_leave_one_whole_generation() {
         cmd.stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         let mut child = cmd.spawn().expect("spawn");
-        let delay = full.mul_f64((rng.next() % 1000) as f64 / 1000.0 * 1.2);
+        let span = if rebuild { full } else { inc };
+        let delay = span.mul_f64((rng.next() % 1000) as f64 / 1000.0 * 1.1);
         std::thread::sleep(delay);
         let signal = if sigint { "-INT" } else { "-KILL" };
         let _ = Command::new("kill")
@@ -654,9 +664,12 @@ fn killed_and_interrupted_runs_leave_one_whole_generation() {
         cut >= 8,
         "seed {seed}: only {cut} of 30 runs were cut short"
     );
-    // The next run completes what was cut, and equals a rebuild.
-    let out = llmc_env(s.path(), &["index"], &[]);
+    // The next run completes what was cut, incrementally (a cut run never forces a full
+    // re-index), and equals a rebuild.
+    let out = llmc_env(s.path(), &["index", "--json"], &[]);
     assert!(out.status.success(), "{}", stderr(&out));
+    let stats = crate::util::json(&out);
+    assert!(stats["search"]["rebuilt"].is_null(), "seed {seed}: {stats}");
     assert_eq!(
         answers(s.path()),
         if state_b {
@@ -682,4 +695,229 @@ fn killed_and_interrupted_runs_leave_one_whole_generation() {
     let out = llmc_env(s.path(), &["index", "--rebuild"], &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(incremental, s.store().dump().expect("dump"), "seed {seed}");
+}
+
+// 7. An index this user cannot write (another owner, a read-only mount) answers, says so
+// once, and is neither refreshed nor written.
+#[cfg(unix)]
+#[test]
+fn a_read_only_index_answers_and_says_so_once() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let s = Scratch::fixture("python");
+    let out = llmc_env(s.path(), &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let root_user = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    // Readable by everyone, writable by no one but root; as root, run as `nobody`.
+    let mut stack = vec![s.path().to_path_buf()];
+    while let Some(p) = stack.pop() {
+        let meta = std::fs::metadata(&p).expect("meta");
+        let mode = if meta.is_dir() { 0o555 } else { 0o444 };
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        if meta.is_dir() {
+            stack.extend(
+                std::fs::read_dir(&p)
+                    .expect("dir")
+                    .flatten()
+                    .map(|e| e.path()),
+            );
+        }
+    }
+    let run = |args: &[&str]| {
+        let mut cmd = if root_user {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_llmc"));
+            c
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_llmc"))
+        };
+        cmd.args(args).current_dir(s.path()).env("HOME", "/tmp");
+        for (k, _) in std::env::vars() {
+            if k.starts_with("LLMC_") {
+                cmd.env_remove(k);
+            }
+        }
+        cmd.output().expect("llmc runs")
+    };
+    for args in [
+        &["status"][..],
+        &["search", "shelf weight"],
+        &["graph", "callers", "shelf_weight"],
+        &["ask", "who calls shelf_weight?"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).matches("read-only").count(),
+            1,
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = run(&["index"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("read-only"), "{}", stderr(&out));
+    // Writable again, so the scratch directory can be removed.
+    let mut stack = vec![s.path().to_path_buf()];
+    while let Some(p) = stack.pop() {
+        let is_dir = p.is_dir();
+        let mode = if is_dir { 0o755 } else { 0o644 };
+        let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode));
+        if is_dir {
+            stack.extend(
+                std::fs::read_dir(&p)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path()),
+            );
+        }
+    }
+}
+
+/// A source repository of `n` commits, each adding a function to `a.py`, served to
+/// clones with filters allowed.
+fn history_source(n: usize) -> Scratch {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    s.git(&["config", "uploadpack.allowFilter", "true"]);
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("def f{i}():\n    return {i}\n\n\n"));
+        s.write("a.py", &text);
+        s.git(&["add", "a.py"]);
+        s.git(&["commit", "-qm", &format!("add f{i}")]);
+    }
+    s
+}
+
+fn git_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs")
+}
+
+fn commits_in_log(dir: &std::path::Path) -> usize {
+    let out = llmc_env(dir, &["log", "--json", "-n", "1000"], &[]);
+    crate::util::json(&out)["commits"]
+        .as_array()
+        .map_or(0, Vec::len)
+}
+
+// 6. Deepening or unshallowing a shallow clone brings the commits behind the old
+// boundary into the history.
+#[test]
+fn deepening_a_shallow_clone_reads_the_older_commits() {
+    let src = history_source(20);
+    let dst = Scratch::empty();
+    let url = format!("file://{}", src.path().display());
+    let clone = git_in(dst.path(), &["clone", "-q", "--depth", "3", &url, "repo"]);
+    assert!(clone.status.success(), "{}", stderr(&clone));
+    let repo = dst.path().join("repo");
+    let out = llmc_env(&repo, &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(commits_in_log(&repo), 3);
+
+    let deepen = git_in(&repo, &["fetch", "-q", "--deepen", "10"]);
+    assert!(deepen.status.success(), "{}", stderr(&deepen));
+    let out = llmc_env(&repo, &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(commits_in_log(&repo), 13);
+    // The function added behind the old boundary has its commit.
+    let out = llmc_env(&repo, &["log", "--json", "f9"], &[]);
+    let doc = crate::util::json(&out);
+    assert_eq!(doc["commits"][0]["subject"], "add f9", "{doc}");
+
+    let unshallow = git_in(&repo, &["fetch", "-q", "--unshallow"]);
+    assert!(unshallow.status.success(), "{}", stderr(&unshallow));
+    let out = llmc_env(&repo, &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(commits_in_log(&repo), 20);
+    let out = llmc_env(&repo, &["status", "--json"], &[]);
+    assert_eq!(crate::util::json(&out)["history"]["shallow"], false);
+}
+
+// 10. A partial clone's missing objects are never fetched: history reads commits and
+// files, says what it skipped, and the clone is as partial afterwards as before.
+#[test]
+fn a_partial_clone_is_read_without_fetching() {
+    let src = history_source(6);
+    let old_blob =
+        String::from_utf8_lossy(&git_in(src.path(), &["rev-parse", "HEAD~3:a.py"]).stdout)
+            .trim()
+            .to_string();
+    let dst = Scratch::empty();
+    let url = format!("file://{}", src.path().display());
+    let clone = git_in(
+        dst.path(),
+        &["clone", "-q", "--filter=blob:none", &url, "repo"],
+    );
+    assert!(clone.status.success(), "{}", stderr(&clone));
+    let repo = dst.path().join("repo");
+    // Asked without fetching (cat-file would fetch a missing object itself).
+    let missing = |blob: &str| {
+        !Command::new("git")
+            .args(["cat-file", "-e", blob])
+            .current_dir(&repo)
+            .env("GIT_NO_LAZY_FETCH", "1")
+            .output()
+            .expect("git runs")
+            .status
+            .success()
+    };
+    assert!(
+        missing(&old_blob),
+        "the old version should not be local yet"
+    );
+    let out = llmc_env(&repo, &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(crate::util::json(&out)["history"]["partial"], true);
+    let out = llmc_env(&repo, &["index"], &[]);
+    assert!(stderr(&out).contains("partial clone"), "{}", stderr(&out));
+    assert!(missing(&old_blob), "llmc fetched an object from the remote");
+    assert_eq!(commits_in_log(&repo), 6);
+    let out = llmc_env(&repo, &["status", "--json"], &[]);
+    assert_eq!(crate::util::json(&out)["history"]["partial"], true);
+}
+
+// 3. A damaged lexical index (a segment file gone) is found and rebuilt by the next run.
+#[test]
+fn a_damaged_lexical_index_is_rebuilt_by_the_next_run() {
+    let s = Scratch::fixture("python");
+    let out = llmc_env(s.path(), &["index"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let g = s.store().generation().expect("generation");
+    let dir = s.path().join(format!(".llmc/lexical/g{g}"));
+    let victim = std::fs::read_dir(&dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "term"))
+        .expect("a term dictionary");
+    std::fs::remove_file(&victim).expect("rm");
+    let out = llmc_env(
+        s.path(),
+        &["search", "--mode", "lexical", "shelf_weight"],
+        &[],
+    );
+    assert_ne!(out.status.code(), Some(0));
+    let out = llmc_env(s.path(), &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = crate::util::json(&out);
+    let why = stats["search"]["rebuilt"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(why.contains("damaged"), "{stats}");
+    let out = llmc_env(
+        s.path(),
+        &["search", "--mode", "lexical", "shelf_weight"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
