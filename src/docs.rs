@@ -101,6 +101,11 @@ fn extra_sections() -> Roff {
              Also when the command needs a memory switched off under [index] (graph, \
              lexical, semantic): the message names the key.",
         ),
+        (
+            "130",
+            "An index run stopped by Ctrl-C or SIGTERM at a safe point: nothing of it was \
+             kept and the index is as it was before (a second signal ends it at once).",
+        ),
     ] {
         r.control("TP", [])
             .text([bold(code)])
