@@ -1,0 +1,3 @@
+module truthgo
+
+go 1.23
