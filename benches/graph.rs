@@ -2,7 +2,7 @@
 //!
 //! On a copy of TREE (default: this machine's Python standard library):
 //! - tree-sitter parse only, one thread (the baseline);
-//! - call-site and import extraction (`index::refs`), one thread, on the same trees;
+//! - call-site and import extraction (`syntax::refs`), one thread, on the same trees;
 //! - cross-file resolution inside a cold `llmc index` (its `graph_seconds`);
 //! - `llmc graph callers NAME` whole process next to `rg -w NAME` over the same tree,
 //!   interleaved, median of 11 each, for each NAME (default: a few stdlib names).
@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use common::{copy_tree, median, ms, stdlib, time};
 use llmc::config::IndexConfig;
-use llmc::index::lang::{self, FileLang};
 use llmc::index::walk::{self, WalkConfig};
-use llmc::index::{parse, refs};
+use llmc::syntax::lang::{self, FileLang};
+use llmc::syntax::{defs as parse, refs};
 
 fn main() {
     let args: Vec<String> = std::env::args()

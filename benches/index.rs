@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use common::median;
 use llmc::config::IndexConfig;
-use llmc::index::lang::{self, FileLang};
 use llmc::index::walk::{self, WalkConfig};
+use llmc::syntax::lang::{self, FileLang};
 
 fn main() {
     let args: Vec<String> = std::env::args()

@@ -14,10 +14,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use llmc::index::chunk::ChunkConfig;
 use llmc::search::embed::{Embedder, HashEmbedder};
 use llmc::search::sync::embed_text;
 use llmc::search::vectors::{VectorIndex, VectorWriteConfig, VectorWriter};
+use llmc::syntax::chunk::ChunkConfig;
 
 const EXCLUDED: [&str; 5] = ["site-packages", "test", "tests", "idle_test", "__pycache__"];
 
@@ -152,7 +152,7 @@ fn chunk_texts(tree: &Path) -> Vec<String> {
     let mut files = Vec::new();
     collect(tree, &mut files);
     files.sort();
-    let opts = llmc::index::FileOptions {
+    let opts = llmc::syntax::FileOptions {
         chunks: ChunkConfig {
             window_lines: 60,
             max_chunk_lines: 150,

@@ -4,6 +4,11 @@
 input file of at most 1 MiB takes the index over 500 MB of RSS or 10 s.
 
     python3 scripts/pathological.py [--llmc target/release/llmc] [--size 1048576] [--only NAME]
+                                    [--kill-after 60] [--limit-mb 6000]
+
+`--kill-after` and `--limit-mb` (an address-space limit) keep a build without the bounds
+(the "before" of a comparison) from taking the machine down: such a run shows as killed
+(exit 137) or aborted (exit 134) instead of finishing.
 
 Prints one row per input: name, bytes, exit code, seconds, peak RSS in MB, and whether
 it stayed within the bound. Exits 1 when any input broke the bound or crashed the index.
@@ -11,6 +16,7 @@ it stayed within the bound. Exits 1 when any input broke the bound or crashed th
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -74,6 +80,8 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--max-mb", type=float, default=500)
     ap.add_argument("--max-s", type=float, default=10)
+    ap.add_argument("--kill-after", type=float, default=60)
+    ap.add_argument("--limit-mb", type=int, default=6000)
     args = ap.parse_args()
     llmc = os.path.abspath(args.llmc)
     failed = 0
@@ -85,11 +93,19 @@ def main():
         try:
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
+            limit = args.limit_mb * 1024 * 1024
+
+            def bound():
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+            # timeout(1) kills llmc itself; GNU time still reports its peak RSS
             r = subprocess.run(
-                ["/usr/bin/time", "-f", "%e %M", llmc, "index", "-q"],
+                ["/usr/bin/time", "-f", "%e %M", "timeout", "-s", "KILL", str(args.kill_after),
+                 llmc, "index", "-q"],
                 cwd=d,
                 capture_output=True,
                 text=True,
+                preexec_fn=bound,
             )
             last = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "0 0"
             parts = last.split()

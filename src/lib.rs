@@ -22,6 +22,7 @@ pub mod root;
 pub mod search;
 pub mod source;
 pub mod store;
+pub mod syntax;
 
 use std::ffi::OsString;
 

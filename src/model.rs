@@ -305,3 +305,27 @@ mod memory_set_tests {
         );
     }
 }
+
+/// File flags stored in `files.flags`.
+pub mod flags {
+    /// The parse had syntax errors.
+    pub const SYNTAX_ERRORS: i64 = 1;
+    /// The file was not valid UTF-8 and was decoded lossily.
+    pub const INVALID_UTF8: i64 = 2;
+    /// Some definitions were left out: nested deeper or named longer than the parser's
+    /// bounds (`syntax::defs::MAX_DEFINITION_DEPTH`, `MAX_QUALNAME`).
+    pub const TRUNCATED: i64 = 4;
+    /// The file looks like it holds a secret (by name or content) and was indexed only
+    /// because `index.include_secrets` is on: answers citing it are never cached.
+    pub const SECRET: i64 = 8;
+}
+
+/// Call sites and imports of one file.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FileRefs {
+    pub calls: Vec<CallSite>,
+    pub imports: Vec<Import>,
+    /// Subtrees deeper than [`crate::syntax::refs::MAX_WALK_DEPTH`] that were not walked (their calls are
+    /// not recorded).
+    pub deep_subtrees: u32,
+}

@@ -19,9 +19,9 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::index::lang::{self, FileLang};
-use crate::index::parse;
 use crate::progress::Progress;
+use crate::syntax::defs;
+use crate::syntax::lang::{self, FileLang};
 use git::{Blobs, GitCommit, LogStream};
 use touch::Def;
 
@@ -483,11 +483,11 @@ pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -
     let FileLang::Code(l) = lang::detect(Path::new(path), bytes) else {
         return Vec::new();
     };
-    if crate::index::walk::looks_binary(bytes) {
+    if crate::source::looks_binary(bytes) {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(bytes);
-    let Some(parsed) = parse::parse(parser, l, &text, false) else {
+    let Some(parsed) = defs::parse(parser, l, &text, false) else {
         return Vec::new();
     };
     parsed

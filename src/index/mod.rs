@@ -3,14 +3,8 @@
 //! hash is unchanged are not parsed; everything an index run writes becomes visible in
 //! one commit.
 
-pub mod chunk;
-pub mod graph;
-pub mod lang;
-pub mod parse;
-pub mod refs;
 pub mod walk;
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
@@ -23,14 +17,15 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::config::{Config, IndexConfig};
+use crate::graph::resolve as graph;
+use crate::model::FileRefs;
 use crate::model::{Chunk, Symbol};
 use crate::progress::Progress;
 use crate::search::embed::Embedder;
 use crate::search::sync::{self, Embedded, SearchStats, SearchSync, SearchWriter};
 use crate::source::Refused;
 use crate::store::{FileRow, FileState, Store, Writer, flags};
-use chunk::ChunkConfig;
-use lang::FileLang;
+use crate::syntax::{self, FileOptions, chunk::ChunkConfig};
 use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
 
 /// Options of one index run.
@@ -314,7 +309,7 @@ pub struct IndexedFile {
     pub symbols: Vec<Symbol>,
     pub chunks: Vec<Chunk>,
     /// Call sites and imports, for the code graph.
-    pub refs: refs::FileRefs,
+    pub refs: FileRefs,
     /// The chunks' vectors, when the embedder runs in the parse workers.
     pub vectors: Option<Embedded>,
 }
@@ -597,10 +592,6 @@ fn delete_file(
     writer.delete_file(id)
 }
 
-thread_local! {
-    static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
-}
-
 /// Reads, hashes and, when the content changed, parses and chunks one file (and embeds
 /// its chunks with `inline`, when given).
 fn process(
@@ -662,16 +653,8 @@ fn process(
     Outcome::Indexed(Box::new(file))
 }
 
-/// What [`index_bytes`] derives from a file beyond its definitions.
-#[derive(Debug, Clone, Copy)]
-pub struct FileOptions {
-    pub chunks: ChunkConfig,
-    /// Extract call sites and imports (for the code graph).
-    pub refs: bool,
-}
-
-/// Derives symbols and chunks (and call sites and imports, when asked) from one file's
-/// content.
+/// Wraps [`syntax::parse_file`]'s rows with what the run knows about the file (path, hash,
+/// stat data, its row in the store).
 pub fn index_bytes(
     rel: &str,
     bytes: Vec<u8>,
@@ -681,69 +664,21 @@ pub fn index_bytes(
     existing: Option<i64>,
     opts: FileOptions,
 ) -> IndexedFile {
-    let chunk_cfg = opts.chunks;
-    let mut file_flags = 0;
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            file_flags |= flags::INVALID_UTF8;
-            String::from_utf8_lossy(e.as_bytes()).into_owned()
-        }
-    };
-    // Old Mac line endings (`\r` alone) are line breaks, as editors show them.
-    let text = match crate::source::unify_line_breaks(&text) {
-        std::borrow::Cow::Borrowed(_) => text,
-        std::borrow::Cow::Owned(unified) => unified,
-    };
-    let file_lang = lang::detect(Path::new(rel), text.as_bytes());
-    let mut symbols = Vec::new();
-    let mut file_refs = refs::FileRefs::default();
-    let chunks = match file_lang {
-        FileLang::Code(l) => {
-            let parsed = PARSER.with(|p| parse::parse(&mut p.borrow_mut(), l, &text, opts.refs));
-            match parsed {
-                Some(p) => {
-                    if p.has_errors {
-                        file_flags |= flags::SYNTAX_ERRORS;
-                    }
-                    if p.dropped > 0 || p.refs.deep_subtrees > 0 {
-                        file_flags |= flags::TRUNCATED;
-                    }
-                    symbols = p.symbols;
-                    file_refs = p.refs;
-                    chunk::code_chunks(&text, &symbols, chunk_cfg)
-                }
-                None => {
-                    file_flags |= flags::SYNTAX_ERRORS;
-                    chunk::text_chunks(&text, chunk_cfg)
-                }
-            }
-        }
-        FileLang::Markdown => chunk::markdown_chunks(&text, chunk_cfg),
-        FileLang::Text(_) => chunk::text_chunks(&text, chunk_cfg),
-    };
+    let rows = syntax::parse_file(rel, bytes, opts);
     IndexedFile {
         rel: rel.to_string(),
         existing,
-        lang: file_lang.name(),
+        lang: rows.lang,
         size,
         mtime_ns,
         hash,
-        lines: line_count(&text),
-        flags: file_flags,
-        symbols,
-        chunks,
-        refs: file_refs,
+        lines: rows.lines,
+        flags: rows.flags,
+        symbols: rows.symbols,
+        chunks: rows.chunks,
+        refs: rows.refs,
         vectors: None,
     }
-}
-
-/// The number of lines `str::lines` gives, counted on the bytes (a newline search per
-/// line costs more).
-fn line_count(text: &str) -> u32 {
-    let newlines = text.bytes().filter(|&b| b == b'\n').count();
-    let unterminated = !text.is_empty() && !text.ends_with('\n');
-    (newlines + usize::from(unterminated)) as u32
 }
 
 /// Counts of indexed files with problems that did not stop them being indexed.
@@ -780,27 +715,4 @@ pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
             ("empty", empty as u64),
         ]))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn line_count_agrees_with_str_lines() {
-        for text in [
-            "",
-            "\n",
-            "a",
-            "a\n",
-            "a\nb",
-            "a\r\nb\r\n",
-            "\n\n\nx",
-            "é\nü",
-        ] {
-            assert_eq!(
-                super::line_count(text) as usize,
-                text.lines().count(),
-                "{text:?}"
-            );
-        }
-    }
 }

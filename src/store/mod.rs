@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
 
 use crate::error::LlmcError;
-use crate::index::refs::FileRefs;
+use crate::model::FileRefs;
 use crate::model::{Chunk, Symbol};
 
 /// Bumped whenever the schema changes; a store with another version must be rebuilt.
@@ -152,19 +152,8 @@ CREATE INDEX commit_symbols_name ON commit_symbols(name);
 CREATE INDEX commit_symbols_qualname ON commit_symbols(qualname);
 ";
 
-/// File flags stored in `files.flags`.
-pub mod flags {
-    /// The parse had syntax errors.
-    pub const SYNTAX_ERRORS: i64 = 1;
-    /// The file was not valid UTF-8 and was decoded lossily.
-    pub const INVALID_UTF8: i64 = 2;
-    /// Some definitions were left out: nested deeper or named longer than the parser's
-    /// bounds (`index::parse::MAX_DEFINITION_DEPTH`, `MAX_QUALNAME`).
-    pub const TRUNCATED: i64 = 4;
-    /// The file looks like it holds a secret (by name or content) and was indexed only
-    /// because `index.include_secrets` is on: answers citing it are never cached.
-    pub const SECRET: i64 = 8;
-}
+/// Flags on a file row: re-exported from [`crate::model::flags`], where the rows are made.
+pub use crate::model::flags;
 
 /// The meta key of the memories a generation was built with ([`crate::model::MemorySet`]).
 pub const MEMORIES_KEY: &str = "memories";

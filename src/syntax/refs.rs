@@ -1,6 +1,6 @@
 //! Call sites and imports from a parsed tree: one full walk per file, a match on node
 //! kinds per language. What a call means is decided later, across files, by
-//! [`super::graph`]; this module only records what is written, plus what the file itself
+//! [`crate::graph::resolve`]; this module only records what is written, plus what the file itself
 //! says about the receiver's type (typed parameters, `self`/`this`, locals bound to a
 //! constructor or a call).
 
@@ -11,15 +11,7 @@ use tree_sitter::{Node, Tree};
 use super::lang::Lang;
 use crate::model::{CallKind, CallSite, Import, Symbol};
 
-/// Call sites and imports of one file.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct FileRefs {
-    pub calls: Vec<CallSite>,
-    pub imports: Vec<Import>,
-    /// Subtrees deeper than [`MAX_WALK_DEPTH`] that were not walked (their calls are
-    /// not recorded).
-    pub deep_subtrees: u32,
-}
+pub use crate::model::FileRefs;
 
 /// The walk does not descend below this depth of the syntax tree: real code nests a few
 /// dozen levels, and a file nested a million deep (`x = ((((…))))`) would otherwise cost

@@ -1,0 +1,211 @@
+//! The resolver's per-language hooks: builtins and global objects that are never a
+//! repository definition, base classes and return types read from a signature.
+
+use super::*;
+
+pub(super) const PY_BUILTINS: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "bytes",
+    "callable",
+    "chr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "hasattr",
+    "hash",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "object",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
+pub(super) const GO_BUILTINS: &[&str] = &[
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
+    "min", "new", "panic", "print", "println", "real", "recover",
+];
+
+pub(super) fn is_builtin(lang: Lang, name: &str) -> bool {
+    match lang {
+        Lang::Python => PY_BUILTINS.contains(&name),
+        Lang::Go => GO_BUILTINS.contains(&name),
+        Lang::Rust => matches!(name, "Ok" | "Err" | "Some" | "Box" | "drop"),
+        _ => false,
+    }
+}
+
+/// Objects every program of the language can reach without an import.
+pub(super) fn is_global_object(lang: Lang, name: &str) -> bool {
+    match lang {
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => matches!(
+            name,
+            "console"
+                | "Math"
+                | "JSON"
+                | "Object"
+                | "Array"
+                | "Promise"
+                | "process"
+                | "document"
+                | "window"
+                | "Number"
+                | "String"
+                | "Date"
+                | "Reflect"
+                | "Symbol"
+                | "globalThis"
+        ),
+        Lang::Java => matches!(
+            name,
+            "System" | "Math" | "String" | "Integer" | "Objects" | "Arrays" | "List" | "Map"
+        ),
+        _ => false,
+    }
+}
+
+pub(super) fn is_caps(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_uppercase())
+        && s.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+pub(super) fn is_type_kind(kind: Option<SymbolKind>) -> bool {
+    use SymbolKind::*;
+    matches!(kind, Some(Class | Struct | Enum | Trait | Interface | Type))
+}
+
+pub(super) fn is_container(kind: Option<SymbolKind>) -> bool {
+    is_type_kind(kind) || kind == Some(SymbolKind::Impl)
+}
+
+/// The base classes a class declaration names.
+pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
+    let list: Vec<&str> = match lang {
+        Lang::Python => {
+            let Some(open) = sig.find('(') else {
+                return Vec::new();
+            };
+            let inner = sig[open + 1..].rsplit_once(')').map_or("", |(a, _)| a);
+            inner.split(',').filter(|b| !b.contains('=')).collect()
+        }
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Java => {
+            let mut out = Vec::new();
+            let words: Vec<&str> = sig
+                .split([' ', ',', '{'])
+                .filter(|w| !w.is_empty())
+                .collect();
+            let mut take = false;
+            for w in words {
+                match w {
+                    "extends" | "implements" => take = true,
+                    _ if take => out.push(w),
+                    _ => {}
+                }
+            }
+            out
+        }
+        Lang::Cpp => match sig.split_once(" : ") {
+            Some((_, rest)) => rest
+                .split([',', '{'])
+                .map(|b| {
+                    b.trim()
+                        .trim_start_matches("public ")
+                        .trim_start_matches("protected ")
+                        .trim_start_matches("private ")
+                        .trim_start_matches("virtual ")
+                })
+                .collect(),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    list.into_iter()
+        .map(simple_type)
+        .filter(|b| !b.is_empty() && b != "object")
+        .collect()
+}
+
+/// The return type a signature declares, as a bare type name.
+pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
+    let t = match lang {
+        Lang::Rust | Lang::Python => {
+            let after = sig.rsplit_once("->")?.1;
+            after
+                .split(['{', ':'])
+                .next()
+                .unwrap_or(after)
+                .split(" where ")
+                .next()?
+                .to_string()
+        }
+        Lang::Go | Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
+            // After the parameter list that follows the name.
+            let at = sig.find(&format!("{name}("))? + name.len();
+            let rest = &sig[at..];
+            let mut depth = 0i32;
+            let mut end = None;
+            for (i, ch) in rest.char_indices() {
+                match ch {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(i + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let r = rest[end?..].trim().trim_end_matches('{').trim();
+            let r = r.strip_prefix(':').unwrap_or(r).trim();
+            let r = r
+                .strip_prefix('(')
+                .map_or(r, |x| x.split(',').next().unwrap_or(x));
+            r.to_string()
+        }
+        Lang::Java | Lang::C | Lang::Cpp => {
+            let before = sig.split(&format!("{name}(")).next()?;
+            let before = before.rsplit_once("::").map_or(before, |(b, _)| b);
+            let word = before.split_whitespace().last()?;
+            word.to_string()
+        }
+    };
+    let t = simple_type(&t);
+    (!t.is_empty()).then_some(t)
+}

@@ -1,0 +1,543 @@
+//! Binding imports to files and definitions: what each language's import statement
+//! brings into scope (Python modules and packages, JS/TS module specifiers, Rust `use`
+//! paths and module files, Go packages, Java classes and static imports).
+
+use super::*;
+
+impl Graph {
+    /// The files of submodule `seg` of the package in `files` (Python, Go dirs).
+    pub(super) fn submodule(&self, files: &[usize], seg: &str, lang: Lang) -> Option<Vec<usize>> {
+        let dir = files.first().map(|&f| self.files[f].dir.clone())?;
+        match lang {
+            Lang::Python => {
+                let p = if dir.is_empty() {
+                    seg.to_string()
+                } else {
+                    format!("{dir}/{seg}")
+                };
+                self.by_path
+                    .get(&format!("{p}.py"))
+                    .or_else(|| self.by_path.get(&format!("{p}/__init__.py")))
+                    .map(|&x| vec![x])
+            }
+            _ => None,
+        }
+    }
+
+    /// Binds an import: the local name and what it stands for, and the files it targets.
+    pub(super) fn bind_import(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let f = imp.file;
+        let Some(lang) = self.lang(f) else {
+            return (None, Vec::new());
+        };
+        match lang {
+            Lang::Python => self.bind_python(imp),
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+                let files = self.js_module(f, &imp.module);
+                let local = imp.alias.clone().or_else(|| imp.name.clone());
+                let binding = match (&imp.name, files.is_empty()) {
+                    (_, true) => imp
+                        .name
+                        .as_ref()
+                        .map_or(Binding::External(imp.module.clone()), |n| {
+                            Binding::External(format!("{}.{n}", imp.module))
+                        }),
+                    (None, false) => Binding::Module(files.clone()),
+                    (Some(n), false) if n == "default" => {
+                        // The default export: a definition named like the local name, or
+                        // the module's only top-level definition.
+                        let alias = imp.alias.clone().unwrap_or_default();
+                        let tops: Vec<usize> = self
+                            .file_syms
+                            .get(files[0])
+                            .filter(|&s| self.syms[s].parent == NONE)
+                            .collect();
+                        let named = tops.iter().find(|&&s| self.name(s) == alias);
+                        match (named, tops.as_slice()) {
+                            (Some(&s), _) | (None, &[s]) => {
+                                Binding::Symbol(files.clone(), self.name(s).to_string())
+                            }
+                            _ => Binding::Symbol(files.clone(), alias),
+                        }
+                    }
+                    (Some(n), false) => Binding::Symbol(files.clone(), n.clone()),
+                };
+                (local.map(|l| (l, binding)), files)
+            }
+            Lang::Go => {
+                let files = self.go_package(&imp.module);
+                let last = imp
+                    .module
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(&imp.module)
+                    .to_string();
+                let local = imp.alias.clone().unwrap_or(last);
+                if imp.wildcard {
+                    return (None, files);
+                }
+                let b = if files.is_empty() {
+                    Binding::External(imp.module.clone())
+                } else {
+                    Binding::Module(files.clone())
+                };
+                (Some((local, b)), files)
+            }
+            Lang::Java => {
+                let (is_static, module) = match imp.module.strip_prefix("static ") {
+                    Some(m) => (true, m),
+                    None => (false, imp.module.as_str()),
+                };
+                if imp.wildcard {
+                    // `import a.b.*` (a package) or `import static a.b.C.*` (a class).
+                    let files = if is_static {
+                        self.java_class_file(module)
+                    } else {
+                        self.by_dir
+                            .get(&module.replace('.', "/"))
+                            .cloned()
+                            .unwrap_or_else(|| self.java_package(module))
+                    };
+                    return (None, files);
+                }
+                let Some(name) = imp.name.clone() else {
+                    return (None, Vec::new());
+                };
+                if is_static {
+                    let files = self.java_class_file(module);
+                    let ty = module.rsplit('.').next().unwrap_or(module).to_string();
+                    let b = if files.is_empty() {
+                        Binding::External(format!("{module}.{name}"))
+                    } else {
+                        Binding::Member(files.clone(), ty, name.clone())
+                    };
+                    return (Some((name, b)), files);
+                }
+                let files = self.java_class_file(&format!("{module}.{name}"));
+                let b = if files.is_empty() {
+                    Binding::External(format!("{module}.{name}"))
+                } else {
+                    Binding::Symbol(files.clone(), name.clone())
+                };
+                (Some((name, b)), files)
+            }
+            Lang::C | Lang::Cpp => {
+                if let Some(ns) = imp.module.strip_prefix("namespace ") {
+                    let alias = imp.alias.clone().unwrap_or_default();
+                    let ns = ns.rsplit("::").next().unwrap_or(ns).to_string();
+                    return (Some((alias, Binding::Namespace(ns))), Vec::new());
+                }
+                if imp.module.starts_with('<') {
+                    return (None, Vec::new());
+                }
+                let dir = &self.files[f].dir;
+                let direct = normalize_path(&if dir.is_empty() {
+                    imp.module.clone()
+                } else {
+                    format!("{dir}/{}", imp.module)
+                });
+                let target = self.by_path.get(&direct).copied().or_else(|| {
+                    let suffix = format!("/{}", imp.module);
+                    self.files
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, x)| x.path.ends_with(&suffix) || x.path == imp.module)
+                        .min_by_key(|(_, x)| x.path.len())
+                        .map(|(i, _)| i)
+                });
+                (None, target.into_iter().collect())
+            }
+            Lang::Rust => self.bind_rust(imp),
+        }
+    }
+
+    pub(super) fn static_wildcard(&self, imp: &ImportRow) -> Option<Binding> {
+        let module = imp.module.strip_prefix("static ")?;
+        if self.lang(imp.file) != Some(Lang::Java) {
+            return None;
+        }
+        let files = self.java_class_file(module);
+        let ty = module.rsplit('.').next().unwrap_or(module).to_string();
+        Some(Binding::Symbol(files, ty))
+    }
+
+    pub(super) fn java_class_file(&self, dotted: &str) -> Vec<usize> {
+        // A nested class: `a.b.Outer.Inner` lives in `a/b/Outer.java`; tried from the
+        // whole name outwards, a few levels at most.
+        let mut dotted = dotted;
+        for _ in 0..8 {
+            let rel = format!("{}.java", dotted.replace('.', "/"));
+            let suffix = format!("/{rel}");
+            let hits: Vec<usize> = self
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.path == rel || x.path.ends_with(&suffix))
+                .map(|(i, _)| i)
+                .collect();
+            if !hits.is_empty() {
+                return hits;
+            }
+            match dotted.rsplit_once('.') {
+                Some((outer, _)) if outer.contains('.') => dotted = outer,
+                _ => break,
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn java_package(&self, dotted: &str) -> Vec<usize> {
+        let rel = dotted.replace('.', "/");
+        let suffix = format!("/{rel}");
+        self.by_dir
+            .iter()
+            .filter(|(d, _)| d.ends_with(&suffix) || **d == rel)
+            .flat_map(|(_, v)| v.iter().copied())
+            .collect()
+    }
+
+    pub(super) fn go_package(&self, path: &str) -> Vec<usize> {
+        for (module, dir) in &self.go_modules {
+            let rest = if path == module {
+                Some("")
+            } else {
+                path.strip_prefix(module.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+            };
+            if let Some(rest) = rest {
+                let d = match (dir.is_empty(), rest.is_empty()) {
+                    (true, _) => rest.to_string(),
+                    (false, true) => dir.clone(),
+                    (false, false) => format!("{dir}/{rest}"),
+                };
+                return self
+                    .by_dir
+                    .get(&d)
+                    .map(|v| {
+                        v.iter()
+                            .copied()
+                            .filter(|&x| self.lang(x) == Some(Lang::Go))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn js_module(&self, from: usize, spec: &str) -> Vec<usize> {
+        if !spec.starts_with('.') {
+            return Vec::new();
+        }
+        let dir = &self.files[from].dir;
+        let base = normalize_path(&if dir.is_empty() {
+            spec.to_string()
+        } else {
+            format!("{dir}/{spec}")
+        });
+        let stripped = base
+            .strip_suffix(".js")
+            .or_else(|| base.strip_suffix(".mjs"))
+            .or_else(|| base.strip_suffix(".jsx"))
+            .unwrap_or(&base)
+            .to_string();
+        let mut tries = vec![base.clone()];
+        for stem in [&base, &stripped] {
+            for ext in ["ts", "tsx", "js", "jsx", "mjs", "cjs", "d.ts"] {
+                tries.push(format!("{stem}.{ext}"));
+            }
+            for ext in ["ts", "tsx", "js", "jsx"] {
+                tries.push(format!("{stem}/index.{ext}"));
+            }
+        }
+        tries
+            .into_iter()
+            .find_map(|p| self.by_path.get(&p).copied())
+            .into_iter()
+            .collect()
+    }
+
+    pub(super) fn bind_python(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let f = imp.file;
+        let module_files = self.python_module(f, &imp.module);
+        match &imp.name {
+            None if imp.wildcard => (None, module_files),
+            None => {
+                // `import a.b` binds `a`; `import a.b as x` binds `x` to `a.b`.
+                match &imp.alias {
+                    Some(alias) => {
+                        let b = if module_files.is_empty() {
+                            Binding::External(imp.module.clone())
+                        } else {
+                            Binding::Module(module_files.clone())
+                        };
+                        (Some((alias.clone(), b)), module_files)
+                    }
+                    None => {
+                        let head = imp
+                            .module
+                            .split('.')
+                            .next()
+                            .unwrap_or(&imp.module)
+                            .to_string();
+                        let head_files = self.python_module(f, &head);
+                        let b = if head_files.is_empty() {
+                            Binding::External(head.clone())
+                        } else {
+                            Binding::Module(head_files)
+                        };
+                        (Some((head, b)), module_files)
+                    }
+                }
+            }
+            Some(name) => {
+                let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+                if module_files.is_empty() {
+                    // A namespace package (no `__init__.py`): its submodule.
+                    let sub = self.python_module(f, &format!("{}.{name}", imp.module));
+                    if !sub.is_empty() && !imp.module.starts_with('.') {
+                        return (Some((local, Binding::Module(sub.clone()))), sub);
+                    }
+                    // A submodule of a package outside, or a name from outside.
+                    return (
+                        Some((
+                            local,
+                            Binding::External(format!(
+                                "{}.{name}",
+                                imp.module.trim_start_matches('.')
+                            )),
+                        )),
+                        Vec::new(),
+                    );
+                }
+                let defines = !self.top_level(&module_files, name).is_empty();
+                let sub = self.python_module(f, &format!("{}.{name}", imp.module));
+                let sub = if imp.module.chars().all(|c| c == '.') {
+                    self.python_module(f, &format!("{}{name}", imp.module))
+                } else {
+                    sub
+                };
+                if !defines && !sub.is_empty() {
+                    return (Some((local, Binding::Module(sub.clone()))), sub);
+                }
+                (
+                    Some((local, Binding::Symbol(module_files.clone(), name.clone()))),
+                    module_files,
+                )
+            }
+        }
+    }
+
+    /// The files of a Python module, absolute (`a.b`) or relative (`.b`, `..`).
+    pub(super) fn python_module(&self, from: usize, module: &str) -> Vec<usize> {
+        let dots = module.chars().take_while(|&c| c == '.').count();
+        if dots > 0 {
+            let mut dir = self.files[from].dir.clone();
+            for _ in 1..dots {
+                dir = dir_of(&dir).to_string();
+            }
+            let rest = &module[dots..];
+            let p = match (dir.is_empty(), rest.is_empty()) {
+                (_, true) => format!("{dir}/__init__.py")
+                    .trim_start_matches('/')
+                    .to_string(),
+                (true, false) => rest.replace('.', "/"),
+                (false, false) => format!("{dir}/{}", rest.replace('.', "/")),
+            };
+            if rest.is_empty() {
+                return self.by_path.get(&p).copied().into_iter().collect();
+            }
+            return self
+                .by_path
+                .get(&format!("{p}.py"))
+                .or_else(|| self.by_path.get(&format!("{p}/__init__.py")))
+                .copied()
+                .into_iter()
+                .collect();
+        }
+        let Some(cands) = self.python_modules.get(module) else {
+            return Vec::new();
+        };
+        // The candidate whose package root is nearest the importing file.
+        let from_dir = &self.files[from].dir;
+        let best = cands.iter().copied().max_by_key(|&c| {
+            let stem_dirs = module.split('.').count();
+            let p = &self.files[c].path;
+            let mut root = dir_of(p).to_string();
+            let is_init = p.ends_with("__init__.py");
+            for _ in 0..(stem_dirs - 1 + usize::from(is_init)) {
+                root = dir_of(&root).to_string();
+            }
+            let exact_root = root.is_empty() || from_dir.starts_with(&root);
+            (
+                exact_root,
+                common_prefix(from_dir, &root),
+                std::cmp::Reverse(p.len()),
+            )
+        });
+        best.into_iter().collect()
+    }
+
+    pub(super) fn bind_rust(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let f = imp.file;
+        if let Some(m) = imp.module.strip_prefix("mod ") {
+            let files = self.rust_child_module(f, m);
+            if files.is_empty() {
+                return (None, files);
+            }
+            return (Some((m.to_string(), Binding::Module(files.clone()))), files);
+        }
+        if imp.wildcard {
+            return (None, self.rust_module(f, &imp.module).unwrap_or_default());
+        }
+        let Some(name) = &imp.name else {
+            // `use a::b::{self}`: the module itself.
+            let files = self.rust_module(f, &imp.module).unwrap_or_default();
+            let alias = imp.alias.clone().unwrap_or_default();
+            let b = if files.is_empty() {
+                Binding::External(imp.module.clone())
+            } else {
+                Binding::Module(files.clone())
+            };
+            return (Some((alias, b)), files);
+        };
+        let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+        let full = if imp.module.is_empty() {
+            name.clone()
+        } else {
+            format!("{}::{name}", imp.module)
+        };
+        if let Some(files) = self.rust_module(f, &full) {
+            return (Some((local, Binding::Module(files.clone()))), files);
+        }
+        match self.rust_module(f, &imp.module) {
+            Some(files) => (
+                Some((local, Binding::Symbol(files.clone(), name.clone()))),
+                files,
+            ),
+            None => (Some((local, Binding::External(full))), Vec::new()),
+        }
+    }
+
+    /// Whether two Rust files belong to the same crate (the same `src` root).
+    pub(super) fn same_crate(&self, a: usize, b: usize) -> bool {
+        self.crate_of[a] == self.crate_of[b]
+    }
+
+    /// The crate source directory and module path of a Rust file.
+    pub(super) fn rust_module_of(&self, f: usize) -> (String, Vec<String>) {
+        let (root, rel) = crate_root(&self.files[f].path, &self.files[f].dir);
+        let rel = rel.trim_end_matches(".rs");
+        let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+        if matches!(parts.last().map(String::as_str), Some("mod")) {
+            parts.pop();
+        } else if parts.len() == 1 && matches!(parts[0].as_str(), "main" | "lib") {
+            parts.clear();
+        }
+        (root, parts)
+    }
+
+    pub(super) fn rust_file(&self, root: &str, parts: &[String]) -> Option<usize> {
+        if parts.is_empty() {
+            return self
+                .by_path
+                .get(&format!("{root}/lib.rs"))
+                .or_else(|| self.by_path.get(&format!("{root}/main.rs")))
+                .copied();
+        }
+        let p = parts.join("/");
+        let base = if root.is_empty() {
+            p
+        } else {
+            format!("{root}/{p}")
+        };
+        self.by_path
+            .get(&format!("{base}.rs"))
+            .or_else(|| self.by_path.get(&format!("{base}/mod.rs")))
+            .copied()
+    }
+
+    pub(super) fn rust_child_module(&self, f: usize, m: &str) -> Vec<usize> {
+        let (root, mut parts) = self.rust_module_of(f);
+        parts.push(m.to_string());
+        self.rust_file(&root, &parts).into_iter().collect()
+    }
+
+    /// The file of a module path written in `f` (`crate::a::b`, `super::x`, `self::y`,
+    /// `a::b` relative to the current module or the crate root).
+    pub(super) fn rust_module(&self, f: usize, path: &str) -> Option<Vec<usize>> {
+        let (root, cur) = self.rust_module_of(f);
+        let segs: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+        let (mut at, rest): (Vec<String>, &[&str]) = match segs.first().copied() {
+            Some("crate") => (Vec::new(), &segs[1..]),
+            Some("self") => (cur.clone(), &segs[1..]),
+            Some("super") => {
+                let mut m = cur.clone();
+                let mut i = 0;
+                while segs.get(i) == Some(&"super") {
+                    m.pop();
+                    i += 1;
+                }
+                (m, &segs[i..])
+            }
+            Some(first) => {
+                let mut child = cur.clone();
+                child.push(first.to_string());
+                if self.rust_file(&root, &child).is_some() {
+                    (child, &segs[1..])
+                } else if self.rust_file(&root, &[first.to_string()]).is_some() {
+                    (vec![first.to_string()], &segs[1..])
+                } else {
+                    // A name brought in by `use` in this file.
+                    match self.scopes.get(f).and_then(|s| s.names.get(first)) {
+                        Some(Binding::Module(files)) if files.len() == 1 => {
+                            let (_, m) = self.rust_module_of(files[0]);
+                            (m, &segs[1..])
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            None => return None,
+        };
+        for s in rest {
+            at.push((*s).to_string());
+            self.rust_file(&root, &at)?;
+        }
+        self.rust_file(&root, &at).map(|x| vec![x])
+    }
+}
+
+/// A Rust file's crate root (the nearest `src` directory, or the file's own directory)
+/// and its path below it.
+pub(super) fn crate_root(path: &str, dir: &str) -> (String, String) {
+    match path.rfind("src/") {
+        Some(i) => (path[..i + 3].to_string(), path[i + 4..].to_string()),
+        None => (
+            dir.to_string(),
+            path.rsplit('/').next().unwrap_or(path).to_string(),
+        ),
+    }
+}
+
+pub(super) fn common_prefix(a: &str, b: &str) -> usize {
+    a.split('/')
+        .zip(b.split('/'))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// `a/./b/../c` → `a/c`.
+pub(super) fn normalize_path(p: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}

@@ -1,0 +1,296 @@
+//! Reading the store into the in-memory tables resolution works on: files, definitions
+//! interned by name, imports and call rows (all of them, or only the affected ones).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use anyhow::Result;
+use rusqlite::Connection;
+
+use super::*;
+
+pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
+    let mut files = Vec::new();
+    let mut by_path = HashMap::new();
+    let mut file_index: HashMap<i64, usize> = HashMap::new();
+    {
+        let mut stmt = conn.prepare("SELECT id, path, lang FROM files ORDER BY path")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let path: String = r.get(1)?;
+            let lang: String = r.get(2)?;
+            file_index.insert(r.get(0)?, files.len());
+            by_path.insert(path.clone(), files.len());
+            files.push(File {
+                id: r.get(0)?,
+                dir: dir_of(&path).to_string(),
+                lang: lang_of(&lang),
+                path,
+            });
+        }
+    }
+    let mut syms: Vec<Sym> = Vec::new();
+    let mut names = Names::default();
+    let mut base_list = Vec::new();
+    // Parents stored after their children (rare): set once every symbol is read.
+    let mut later: Vec<(usize, i64)> = Vec::new();
+    {
+        let mut stmt = conn.prepare(
+            "SELECT id, file_id, parent_id, name, qualname, kind, signature FROM symbols ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(&file) = file_index.get(&r.get::<_, i64>(1)?) else {
+                continue;
+            };
+            let i = syms.len();
+            let parent = match r.get::<_, Option<i64>>(2)? {
+                Some(p) => match syms.binary_search_by_key(&p, |s| s.id) {
+                    Ok(at) => at as u32,
+                    Err(_) => {
+                        later.push((i, p));
+                        NONE
+                    }
+                },
+                None => NONE,
+            };
+            let lang = files[file].lang;
+            let sep = lang.map_or(".", Lang::separator);
+            let qualname = r.get_ref(4)?.as_str()?;
+            let owner = match qualname.rsplit_once(sep) {
+                Some((owner, _)) => names.intern(owner.rsplit(sep).next().unwrap_or(owner)),
+                None => NONE,
+            };
+            let name = r.get_ref(3)?.as_str()?;
+            let kind = SymbolKind::parse(r.get_ref(5)?.as_str()?);
+            let signature = r.get_ref(6)?.as_str()?;
+            let mut returns = NONE;
+            if let Some(lang) = lang {
+                if is_type_kind(kind) {
+                    for b in bases(lang, signature) {
+                        base_list.push((i as u32, names.intern(&b)));
+                    }
+                } else if let Some(t) = return_type(lang, signature, name) {
+                    returns = names.intern(&t);
+                }
+            }
+            syms.push(Sym {
+                id: r.get(0)?,
+                file: file as u32,
+                parent,
+                name: names.intern(name),
+                owner,
+                returns,
+                kind,
+                is_static: signature.starts_with("static "),
+            });
+        }
+    }
+    for (i, p) in later {
+        if let Ok(at) = syms.binary_search_by_key(&p, |s| s.id) {
+            syms[i].parent = at as u32;
+        }
+    }
+    // Where several definitions fit, resolution takes the first in `syms`. Store ids
+    // follow the order the parse workers finished in, which varies from run to run; the
+    // order of files by path, then of ids within a file (its own order), does not.
+    let mut order: Vec<u32> = (0..syms.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| (syms[i as usize].file, syms[i as usize].id));
+    let mut position = vec![0u32; syms.len()];
+    for (new, &old) in order.iter().enumerate() {
+        position[old as usize] = new as u32;
+    }
+    let by_id: Vec<(i64, u32)> = syms
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id, position[i]))
+        .collect();
+    let mut slots: Vec<Option<Sym>> = syms.into_iter().map(Some).collect();
+    let syms: Vec<Sym> = order
+        .iter()
+        .filter_map(|&old| slots[old as usize].take())
+        .map(|mut s| {
+            if s.parent != NONE {
+                s.parent = position[s.parent as usize];
+            }
+            s
+        })
+        .collect();
+    for b in &mut base_list {
+        b.0 = position[b.0 as usize];
+    }
+    base_list.sort_unstable();
+    let file_syms = Lists::group(
+        files.len(),
+        syms.iter().enumerate().map(|(i, s)| (s.file, i as u32)),
+    );
+    let children = Lists::group(
+        syms.len(),
+        syms.iter()
+            .enumerate()
+            .filter(|(_, s)| s.parent != NONE)
+            .map(|(i, s)| (s.parent, i as u32)),
+    );
+    let by_name = Lists::group(
+        names.strs.len(),
+        syms.iter().enumerate().map(|(i, s)| (s.name, i as u32)),
+    );
+    let mut members: Vec<(u32, u32, u32)> = syms
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.owner != NONE)
+        .map(|(i, s)| (s.owner, s.name, i as u32))
+        .collect();
+    members.sort_unstable();
+    let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut python_modules: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut go_modules = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        by_dir.entry(f.dir.clone()).or_default().push(i);
+        if f.lang == Some(Lang::Python) {
+            let stem = f.path.trim_end_matches(".pyi").trim_end_matches(".py");
+            let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+            let parts: Vec<&str> = stem.split('/').collect();
+            for k in 0..parts.len() {
+                python_modules
+                    .entry(parts[k..].join("."))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        if (f.path == "go.mod" || f.path.ends_with("/go.mod"))
+            && let Ok(bytes) = crate::source::read(root, &f.path, 1 << 20)
+            && let Ok(text) = String::from_utf8(bytes)
+            && let Some(m) = text.lines().find_map(|l| l.trim().strip_prefix("module "))
+        {
+            go_modules.push((m.trim().trim_matches('"').to_string(), f.dir.clone()));
+        }
+    }
+    let mut crates: HashMap<String, usize> = HashMap::new();
+    let crate_of = files
+        .iter()
+        .map(|f| {
+            let n = crates.len();
+            *crates.entry(crate_root(&f.path, &f.dir).0).or_insert(n)
+        })
+        .collect();
+    Ok(Graph {
+        crate_of,
+        files,
+        syms,
+        names,
+        bases: base_list,
+        by_id,
+        file_syms,
+        children,
+        by_name,
+        members,
+        by_path,
+        by_dir,
+        python_modules,
+        go_modules,
+        scopes: Vec::new(),
+        file_index,
+    })
+}
+
+pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow>> {
+    let index = &g.file_index;
+    let mut stmt = conn.prepare(
+        "SELECT id, file_id, module, name, alias, wildcard, target_file_id FROM imports ORDER BY id",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let Some(&file) = index.get(&r.get::<_, i64>(1)?) else {
+            continue;
+        };
+        out.push(ImportRow {
+            id: r.get(0)?,
+            file,
+            module: r.get(2)?,
+            name: r.get(3)?,
+            alias: r.get(4)?,
+            wildcard: r.get(5)?,
+            target: r.get(6)?,
+        });
+    }
+    Ok(out)
+}
+
+pub(super) const CALL_COLUMNS: &str =
+    "id, file_id, caller_id, name, qualifier, kind, receiver_type,
+    callee_id, resolution, candidates, external";
+
+/// The calls an incremental run must revisit (see [`Affected`]).
+pub(super) fn load_affected_calls(
+    conn: &Connection,
+    g: &Graph,
+    files: &HashSet<i64>,
+    names: &HashSet<String>,
+) -> Result<Vec<CallRow>> {
+    let names: Vec<&String> = names.iter().collect();
+    let names_json = serde_json::to_string(&names)?.replace('\'', "''");
+    let mut calls = load_calls(
+        conn,
+        g,
+        &format!(
+            "WHERE name IN (SELECT value FROM json_each('{names_json}'))
+             UNION ALL SELECT {CALL_COLUMNS} FROM calls
+             WHERE receiver_call IN (SELECT value FROM json_each('{names_json}'))"
+        ),
+    )?;
+    for f in files {
+        calls.extend(load_calls(
+            conn,
+            g,
+            &format!(
+                "WHERE id BETWEEN (SELECT calls_lo FROM files WHERE id = {f})
+                              AND (SELECT calls_hi FROM files WHERE id = {f})"
+            ),
+        )?);
+    }
+    calls.sort_by_key(|c| c.id);
+    calls.dedup_by_key(|c| c.id);
+    Ok(calls)
+}
+
+pub(super) fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT * FROM (SELECT {CALL_COLUMNS} FROM calls {filter}) ORDER BY id"
+    ))?;
+    let mut out = Vec::new();
+    read_calls(stmt.query([])?, g, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the calls of `rows` (of [`CALL_COLUMNS`]) to `out`; returns the id of the
+/// last row read, if any.
+pub(super) fn read_calls(
+    mut rows: rusqlite::Rows<'_>,
+    g: &Graph,
+    out: &mut Vec<CallRow>,
+) -> Result<Option<i64>> {
+    let mut last = None;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        last = Some(id);
+        let Some(&file) = g.file_index.get(&r.get::<_, i64>(1)?) else {
+            continue;
+        };
+        out.push(CallRow {
+            id,
+            file,
+            caller: r.get::<_, Option<i64>>(2)?.and_then(|c| {
+                let at = g.by_id.binary_search_by_key(&c, |&(id, _)| id).ok()?;
+                Some(g.by_id[at].1 as usize)
+            }),
+            name: r.get(3)?,
+            qualifier: r.get(4)?,
+            kind: CallKind::parse(&r.get::<_, String>(5)?),
+            receiver_type: r.get(6)?,
+            old: (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
+        });
+    }
+    Ok(last)
+}

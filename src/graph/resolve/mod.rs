@@ -1,0 +1,456 @@
+//! The code graph's resolution: every call site and import written by an index run is
+//! matched to the definition or file it means, across files, best evidence first:
+//! `exact` (the same scope and file), `import` (a name or module brought in by an import,
+//! followed to its file), `scope` (a method on `self`/`this` or on the receiver's known
+//! type, a type-qualified path, the same package or directory), and last `name-only` (a
+//! name defined once in the repository). A call into anything outside the repository is
+//! kept with `external` set and no callee, never attached to a same-named definition.
+//!
+//! Resolution reads the whole store and rewrites only the rows whose answer changed, so
+//! an incremental run and `--rebuild` leave the same rows behind (a rename never leaves
+//! a stale edge).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use anyhow::Result;
+use rayon::prelude::*;
+use rusqlite::{Connection, params};
+
+use crate::model::{CallKind, SymbolKind};
+use crate::syntax::lang::Lang;
+use crate::syntax::refs::simple_type;
+
+mod calls;
+mod hooks;
+mod imports;
+mod load;
+
+use hooks::*;
+use imports::*;
+use load::*;
+
+/// How a call was resolved, weakest last.
+pub const RESOLUTIONS: [&str; 6] = [
+    "exact",
+    "import",
+    "scope",
+    "name-only",
+    "external",
+    "unresolved",
+];
+
+/// What an index run changed, so that resolution revisits only the calls whose answer
+/// can differ: every call in a new or changed file, every call whose name a changed or
+/// deleted file defines (or defined) or exports under an alias, every call whose
+/// receiver is typed by another call's result, and every call in a file whose imports
+/// now lead elsewhere.
+#[derive(Debug, Default, Clone)]
+pub struct Affected {
+    /// Resolve everything (a fresh store or `--rebuild`).
+    pub all: bool,
+    /// Files (new ids) written by this run.
+    pub files: HashSet<i64>,
+    pub names: HashSet<String>,
+}
+
+/// Past this many affected names or files, one pass over every call is cheaper than
+/// the selective queries.
+const SELECTIVE_LIMIT: usize = 20_000;
+
+/// Counts from one resolution pass.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ResolveStats {
+    pub calls: u64,
+    pub updated: u64,
+}
+
+struct File {
+    id: i64,
+    path: String,
+    lang: Option<Lang>,
+    dir: String,
+}
+
+/// "None" in the compact tables below.
+const NONE: u32 = u32::MAX;
+
+/// One definition, compactly: a large repository has a million of them, and resolution
+/// holds them all. Names are ids into [`Names`]; of the signature, only what resolution
+/// reads from it is kept (the return type here, base classes in [`Graph::bases`]).
+struct Sym {
+    id: i64,
+    file: u32,
+    parent: u32,
+    name: u32,
+    /// The bare name of the type the qualified name puts it in (`Rect` for
+    /// `geo.Rect.area`), or `NONE` for a name at the top of its file.
+    owner: u32,
+    /// The return type the signature declares (not for types), or `NONE`.
+    returns: u32,
+    kind: Option<SymbolKind>,
+    /// The signature starts with `static` (a C function other files cannot call).
+    is_static: bool,
+}
+
+impl Sym {
+    fn parent(&self) -> Option<usize> {
+        (self.parent != NONE).then_some(self.parent as usize)
+    }
+    fn file(&self) -> usize {
+        self.file as usize
+    }
+}
+
+/// Every distinct name (of a definition or of the type it belongs to), once, with an id.
+#[derive(Default)]
+struct Names {
+    ids: HashMap<Box<str>, u32>,
+    strs: Vec<Box<str>>,
+}
+
+impl Names {
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.strs.len() as u32;
+        self.strs.push(s.into());
+        self.ids.insert(s.into(), id);
+        id
+    }
+    fn id(&self, s: &str) -> Option<u32> {
+        self.ids.get(s).copied()
+    }
+    fn str(&self, id: u32) -> &str {
+        &self.strs[id as usize]
+    }
+}
+
+/// Lists of indices keyed `0..n`, flat: one offsets array and one items array instead of
+/// a vector per key.
+#[derive(Default)]
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    /// Groups `(key, item)` pairs by key, keeping their order within a key.
+    fn group<I: Iterator<Item = (u32, u32)> + Clone>(n: usize, pairs: I) -> Lists {
+        let mut start = vec![0u32; n + 1];
+        for (k, _) in pairs.clone() {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[n] as usize];
+        for (k, v) in pairs {
+            items[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        }
+        Lists { start, items }
+    }
+    fn get(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        let (a, b) = match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) => (a as usize, b as usize),
+            _ => (0, 0),
+        };
+        self.items[a..b].iter().map(|&i| i as usize)
+    }
+}
+
+struct ImportRow {
+    id: i64,
+    file: usize,
+    module: String,
+    name: Option<String>,
+    alias: Option<String>,
+    wildcard: bool,
+    target: Option<i64>,
+}
+
+struct CallRow {
+    id: i64,
+    file: usize,
+    caller: Option<usize>,
+    name: String,
+    qualifier: Option<String>,
+    kind: CallKind,
+    receiver_type: Option<String>,
+    old: (Option<i64>, Option<String>, i64, Option<String>),
+}
+
+/// What a local name in a file stands for, from its imports.
+#[derive(Debug, Clone)]
+enum Binding {
+    /// A module or package: these files.
+    Module(Vec<usize>),
+    /// A name defined in these files (`from m import f`, `use a::B`).
+    Symbol(Vec<usize>, String),
+    /// A member of a type (Java static import): type name, member.
+    Member(Vec<usize>, String, String),
+    /// Outside the repository: the full path, for the external name.
+    External(String),
+    /// A C++ namespace alias: the namespace it names.
+    Namespace(String),
+}
+
+#[derive(Default)]
+struct FileScope {
+    names: HashMap<String, Binding>,
+    /// Files whose top-level names are all visible (`*`, `#include`, Go dot imports).
+    wildcard: Vec<usize>,
+    /// Types whose members are all visible (Java `import static C.*`).
+    wildcard_types: Vec<(Vec<usize>, String)>,
+}
+
+/// The outcome for one call.
+#[derive(Debug, Clone, PartialEq)]
+struct Outcome {
+    callee: Option<usize>,
+    resolution: &'static str,
+    candidates: usize,
+    external: Option<String>,
+}
+
+impl Outcome {
+    fn to(sym: usize, resolution: &'static str, candidates: usize) -> Outcome {
+        Outcome {
+            callee: Some(sym),
+            resolution,
+            candidates,
+            external: None,
+        }
+    }
+    fn external(name: String) -> Outcome {
+        Outcome {
+            callee: None,
+            resolution: "external",
+            candidates: 0,
+            external: Some(name),
+        }
+    }
+    fn unresolved(name: String, candidates: usize) -> Outcome {
+        Outcome {
+            callee: None,
+            resolution: "unresolved",
+            candidates,
+            external: Some(name),
+        }
+    }
+}
+
+struct Graph {
+    files: Vec<File>,
+    /// By file (in path order), then by id.
+    syms: Vec<Sym>,
+    /// (store id, position in `syms`), in id order.
+    by_id: Vec<(i64, u32)>,
+    names: Names,
+    /// (type, base class name) for the types whose declaration names bases, by type.
+    bases: Vec<(u32, u32)>,
+    /// Per file: its symbols.
+    file_syms: Lists,
+    /// Per symbol: its children.
+    children: Lists,
+    /// Per name id: the symbols of that name.
+    by_name: Lists,
+    /// (owner type's bare name, member name, member), sorted: e.g. ("Rect", "area", s).
+    members: Vec<(u32, u32, u32)>,
+    by_path: HashMap<String, usize>,
+    by_dir: HashMap<String, Vec<usize>>,
+    python_modules: HashMap<String, Vec<usize>>,
+    go_modules: Vec<(String, String)>,
+    /// Per file: which Rust crate (by `src` root) it belongs to.
+    crate_of: Vec<usize>,
+    scopes: Vec<FileScope>,
+    /// Store ids → positions in `files`.
+    file_index: HashMap<i64, usize>,
+}
+
+/// Calls read, resolved (in parallel) and written back at a time, so resolution never
+/// holds every call site of a large repository in memory.
+const CALL_BATCH: usize = 8192;
+
+/// Resolves every call and import in the store (inside the index run's transaction),
+/// computing outcomes on `pool`.
+pub fn resolve(
+    conn: &Connection,
+    root: &Path,
+    affected: &Affected,
+    pool: &rayon::ThreadPool,
+) -> Result<ResolveStats> {
+    let mut g = load(conn, root)?;
+    let imports = load_imports(conn, &g)?;
+    let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
+    g.scopes = (0..g.files.len()).map(|_| FileScope::default()).collect();
+    for imp in &imports {
+        let (binding, targets) = g.bind_import(imp);
+        let target = targets.first().map(|&f| g.files[f].id);
+        import_targets.push((imp.id, imp.target, target));
+        let static_types = match (&binding, imp.wildcard) {
+            (None, true) => g.static_wildcard(imp),
+            _ => None,
+        };
+        let scope = &mut g.scopes[imp.file];
+        match binding {
+            Some((name, b)) => {
+                scope.names.insert(name, b);
+            }
+            None if imp.wildcard => {
+                if let Some(Binding::Symbol(files, ty)) = static_types {
+                    scope.wildcard_types.push((files, ty));
+                } else {
+                    scope.wildcard.extend(targets);
+                }
+            }
+            None => {}
+        }
+    }
+    // One level of transitive C/C++ includes.
+    for f in 0..g.files.len() {
+        if matches!(g.files[f].lang, Some(Lang::C | Lang::Cpp)) {
+            let direct = g.scopes[f].wildcard.clone();
+            for h in direct {
+                let more = g.scopes[h].wildcard.clone();
+                for m in more {
+                    if m != f && !g.scopes[f].wildcard.contains(&m) {
+                        g.scopes[f].wildcard.push(m);
+                    }
+                }
+            }
+        }
+    }
+    // Imports whose target changed: their files' calls are all revisited.
+    let mut files = affected.files.clone();
+    let import_files: HashMap<i64, i64> =
+        imports.iter().map(|i| (i.id, g.files[i.file].id)).collect();
+    let mut update = conn.prepare_cached("UPDATE imports SET target_file_id = ?2 WHERE id = ?1")?;
+    for (id, old, new) in import_targets {
+        if old != new {
+            update.execute(params![id, new])?;
+            if let Some(&f) = import_files.get(&id) {
+                files.insert(f);
+            }
+        }
+    }
+    let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
+    let mut stats = ResolveStats::default();
+    let mut update = conn.prepare_cached(
+        "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5 WHERE id = ?1",
+    )?;
+    let g = &g;
+    let mut apply = |calls: &[CallRow]| -> Result<()> {
+        // A safe point of the index run (resolution writes into its transaction).
+        crate::interrupt::check()?;
+        let outcomes: Vec<Outcome> =
+            pool.install(|| calls.par_iter().map(|c| g.resolve_call(c, 0)).collect());
+        for (c, o) in calls.iter().zip(outcomes) {
+            stats.calls += 1;
+            let new = (
+                o.callee.map(|s| g.syms[s].id),
+                Some(o.resolution),
+                o.candidates as i64,
+                o.external,
+            );
+            if (new.0, new.1, new.2, &new.3) != (c.old.0, c.old.1.as_deref(), c.old.2, &c.old.3) {
+                update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
+                stats.updated += 1;
+            }
+        }
+        Ok(())
+    };
+    if selective {
+        let calls = load_affected_calls(conn, g, &files, &affected.names)?;
+        for batch in calls.chunks(CALL_BATCH) {
+            apply(batch)?;
+        }
+    } else {
+        // Every call, a batch at a time in id order: each batch is read completely
+        // before its updates are written.
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {CALL_COLUMNS} FROM calls WHERE id > ?1 ORDER BY id LIMIT {CALL_BATCH}"
+        ))?;
+        let mut after = i64::MIN;
+        loop {
+            let mut batch = Vec::with_capacity(CALL_BATCH);
+            let Some(last) = read_calls(stmt.query(params![after])?, g, &mut batch)? else {
+                break;
+            };
+            apply(&batch)?;
+            after = last;
+        }
+    }
+    Ok(stats)
+}
+
+fn lang_of(name: &str) -> Option<Lang> {
+    Lang::ALL.into_iter().find(|l| l.name() == name)
+}
+
+/// Languages whose definitions can call each other (C and C++ share headers; JS and TS
+/// import each other).
+fn family(l: Lang) -> u8 {
+    match l {
+        Lang::C | Lang::Cpp => 0,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => 1,
+        Lang::Rust => 2,
+        Lang::Python => 3,
+        Lang::Go => 4,
+        Lang::Java => 5,
+    }
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// Whether `level` names a resolution (`--resolution`).
+pub fn is_resolution(level: &str) -> bool {
+    RESOLUTIONS.contains(&level)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_classes_from_declarations() {
+        assert_eq!(
+            bases(Lang::Python, "class A(B, m.C, metaclass=M):"),
+            ["B", "m.C"]
+        );
+        assert_eq!(
+            bases(Lang::Java, "public class A extends B implements C, D {"),
+            ["B", "C", "D"]
+        );
+        assert_eq!(
+            bases(Lang::Cpp, "class A : public B, private ns::C {"),
+            ["B", "ns::C"]
+        );
+        assert!(bases(Lang::Python, "class A:").is_empty());
+    }
+
+    #[test]
+    fn return_types_from_signatures() {
+        assert_eq!(
+            return_type(Lang::Go, "func New() *Store", "New").as_deref(),
+            Some("Store")
+        );
+        assert_eq!(
+            return_type(Lang::Rust, "pub fn new(n: u32) -> Self", "new").as_deref(),
+            Some("Self")
+        );
+        assert_eq!(
+            return_type(Lang::Python, "def f(x) -> \"Item\":", "f").as_deref(),
+            Some("Item")
+        );
+        assert_eq!(
+            return_type(Lang::Java, "public static Book of(String t)", "of").as_deref(),
+            Some("Book")
+        );
+    }
+}
