@@ -20,7 +20,7 @@ pub const MAX_WALK_DEPTH: usize = 2048;
 
 /// A receiver variable's type as the file states it, before resolution.
 #[derive(Debug, Clone)]
-enum Bound {
+pub(in crate::syntax) enum Bound {
     /// A type name as written (`Foo`, `kv.Store`, `*Store` → `Store`).
     Type(String),
     /// The value of a call: `Foo()`, `kv.New()`, `Foo::new()`; typed by the callee.
@@ -30,15 +30,15 @@ enum Bound {
 /// The bindings of one variable in one scope: (byte offset, what it is bound to).
 type BindingList<'a> = Vec<(usize, &'a Bound)>;
 
-struct Walker<'s> {
-    lang: Lang,
-    src: &'s [u8],
-    calls: Vec<(usize, CallSite)>,
+pub(in crate::syntax) struct Walker<'s> {
+    pub(in crate::syntax) lang: Lang,
+    pub(in crate::syntax) src: &'s [u8],
+    pub(in crate::syntax) calls: Vec<(usize, CallSite)>,
     /// The receiver variable of each call (by index in `calls`), typed after the walk.
-    receivers: Vec<(usize, String)>,
-    imports: Vec<Import>,
+    pub(in crate::syntax) receivers: Vec<(usize, String)>,
+    pub(in crate::syntax) imports: Vec<Import>,
     /// Bindings by (byte offset, line, variable name).
-    bindings: Vec<(usize, u32, String, Bound)>,
+    pub(in crate::syntax) bindings: Vec<(usize, u32, String, Bound)>,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -177,7 +177,7 @@ fn innermost_by_line(symbols: &[Symbol], lines: usize) -> Vec<Option<usize>> {
 }
 
 impl<'s> Walker<'s> {
-    fn text(&self, n: Node) -> &'s str {
+    pub(in crate::syntax) fn text(&self, n: Node) -> &'s str {
         std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or_default()
     }
 
@@ -185,7 +185,13 @@ impl<'s> Walker<'s> {
     /// call or a construction is typed by it. A receiver written longer than
     /// [`MAX_RECEIVER`] (a chain of thousands of calls) is recorded as [`LONG_RECEIVER`]:
     /// each link would otherwise store the whole chain before it.
-    fn push_member(&mut self, name_node: Node, recv: Node, kind: CallKind, at: Node) {
+    pub(in crate::syntax) fn push_member(
+        &mut self,
+        name_node: Node,
+        recv: Node,
+        kind: CallKind,
+        at: Node,
+    ) {
         let q = bounded(self.text(recv));
         let name = self.text(name_node);
         self.push_call(name_node, name, Some(q), kind, at);
@@ -199,7 +205,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn push_call(
+    pub(in crate::syntax) fn push_call(
         &mut self,
         name_node: Node,
         name: &str,
@@ -230,7 +236,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn bind(&mut self, at: Node, var: &str, b: Bound) {
+    pub(in crate::syntax) fn bind(&mut self, at: Node, var: &str, b: Bound) {
         if !var.is_empty() {
             let line = at.start_position().row as u32 + 1;
             self.bindings
@@ -240,19 +246,12 @@ impl<'s> Walker<'s> {
 
     /// Records what `node` holds; returns whether to descend into it.
     fn visit(&mut self, node: Node) -> bool {
-        match self.lang {
-            Lang::Python => self.python(node),
-            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => self.js(node),
-            Lang::Go => self.go(node),
-            Lang::Java => self.java(node),
-            Lang::C | Lang::Cpp => self.c(node),
-            Lang::Rust => self.rust(node),
-        }
+        self.lang.visit(self, node)
     }
 
     /// A value expression's type, when the expression says it. Wrappers (`&x`, `(x)`,
     /// `x?`, `await x`) are looked through in a loop: a file may nest them thousands deep.
-    fn bound_of(&self, value: Node) -> Option<Bound> {
+    pub(in crate::syntax) fn bound_of(&self, value: Node) -> Option<Bound> {
         let mut value = value;
         while let "unary_expression"
         | "reference_expression"
@@ -301,886 +300,10 @@ impl<'s> Walker<'s> {
             _ => None,
         }
     }
-
-    fn python(&mut self, node: Node) -> bool {
-        match node.kind() {
-            "call" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "attribute" => {
-                            if let (Some(obj), Some(attr)) = (
-                                f.child_by_field_name("object"),
-                                f.child_by_field_name("attribute"),
-                            ) {
-                                self.push_member(attr, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "assignment" => {
-                if let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) && left.kind() == "identifier"
-                {
-                    let var = self.text(left).to_string();
-                    if let Some(t) = node.child_by_field_name("type") {
-                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
-                    } else if let Some(b) = self.bound_of(right) {
-                        self.bind(node, &var, b);
-                    }
-                }
-            }
-            "typed_parameter" | "typed_default_parameter" => {
-                let name = node
-                    .child_by_field_name("name")
-                    .or_else(|| node.named_child(0));
-                if let (Some(n), Some(t)) = (name, node.child_by_field_name("type"))
-                    && n.kind() == "identifier"
-                {
-                    let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
-                    self.bind(node, &var, Bound::Type(ty));
-                }
-            }
-            "import_statement" => {
-                let line = node.start_position().row as u32 + 1;
-                let mut c = node.walk();
-                for child in node.children_by_field_name("name", &mut c) {
-                    let (module, alias) = match child.kind() {
-                        "aliased_import" => (
-                            child.child_by_field_name("name").map(|n| self.text(n)),
-                            child
-                                .child_by_field_name("alias")
-                                .map(|n| self.text(n).to_string()),
-                        ),
-                        _ => (Some(self.text(child)), None),
-                    };
-                    if let Some(m) = module {
-                        self.imports.push(Import {
-                            line,
-                            module: m.to_string(),
-                            name: None,
-                            alias,
-                            wildcard: false,
-                        });
-                    }
-                }
-                return false;
-            }
-            "import_from_statement" => {
-                let line = node.start_position().row as u32 + 1;
-                let module = node
-                    .child_by_field_name("module_name")
-                    .map(|m| self.text(m).to_string())
-                    .unwrap_or_default();
-                let mut c = node.walk();
-                let mut any = false;
-                for child in node.children_by_field_name("name", &mut c) {
-                    any = true;
-                    let (name, alias) = match child.kind() {
-                        "aliased_import" => (
-                            child
-                                .child_by_field_name("name")
-                                .map(|n| self.text(n).to_string()),
-                            child
-                                .child_by_field_name("alias")
-                                .map(|n| self.text(n).to_string()),
-                        ),
-                        _ => (Some(self.text(child).to_string()), None),
-                    };
-                    self.imports.push(Import {
-                        line,
-                        module: module.clone(),
-                        name,
-                        alias,
-                        wildcard: false,
-                    });
-                }
-                if !any {
-                    self.imports.push(Import {
-                        line,
-                        module,
-                        name: None,
-                        alias: None,
-                        wildcard: true,
-                    });
-                }
-                return false;
-            }
-            _ => {}
-        }
-        true
-    }
-
-    fn js(&mut self, node: Node) -> bool {
-        match node.kind() {
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            if n == "require" {
-                                self.js_require(node);
-                            }
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "member_expression" => {
-                            if let (Some(obj), Some(prop)) = (
-                                f.child_by_field_name("object"),
-                                f.child_by_field_name("property"),
-                            ) {
-                                self.push_member(prop, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "new_expression" => {
-                if let Some(c) = node.child_by_field_name("constructor") {
-                    match c.kind() {
-                        "identifier" => {
-                            let n = self.text(c);
-                            self.push_call(c, n, None, CallKind::New, node);
-                        }
-                        "member_expression" => {
-                            if let (Some(obj), Some(prop)) = (
-                                c.child_by_field_name("object"),
-                                c.child_by_field_name("property"),
-                            ) {
-                                self.push_member(prop, obj, CallKind::New, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "variable_declarator" => {
-                if let Some(name) = node.child_by_field_name("name")
-                    && name.kind() == "identifier"
-                {
-                    let var = self.text(name).to_string();
-                    if let Some(t) = node.child_by_field_name("type") {
-                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
-                    } else if let Some(v) = node.child_by_field_name("value")
-                        && let Some(b) = self.bound_of(v)
-                    {
-                        self.bind(node, &var, b);
-                    }
-                }
-            }
-            "required_parameter" | "optional_parameter" => {
-                if let (Some(p), Some(t)) = (
-                    node.child_by_field_name("pattern"),
-                    node.child_by_field_name("type"),
-                ) && p.kind() == "identifier"
-                {
-                    let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
-                    // A constructor parameter property (`private readonly a: T`) is a field.
-                    let mut c = node.walk();
-                    let property = node
-                        .children(&mut c)
-                        .any(|k| matches!(k.kind(), "accessibility_modifier" | "readonly"));
-                    if property {
-                        self.bind(node, &format!("this.{var}"), Bound::Type(ty.clone()));
-                    }
-                    self.bind(node, &var, Bound::Type(ty));
-                }
-            }
-            "public_field_definition" | "field_definition" => {
-                // `store: TodoStore` or `store = new TodoStore()` on a class: typed `this.store`.
-                let name = node
-                    .child_by_field_name("name")
-                    .or_else(|| node.child_by_field_name("property"));
-                if let Some(n) = name {
-                    let var = format!("this.{}", self.text(n));
-                    if let Some(t) = node.child_by_field_name("type") {
-                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
-                    } else if let Some(v) = node.child_by_field_name("value")
-                        && let Some(b) = self.bound_of(v)
-                    {
-                        self.bind(node, &var, b);
-                    }
-                }
-            }
-            "import_statement" => {
-                self.js_import(node);
-                return false;
-            }
-            "export_statement" => {
-                if let Some(src) = node.child_by_field_name("source") {
-                    // A re-export: `export { a as b } from './x'` or `export * from './x'`.
-                    let module = unquote(self.text(src));
-                    let line = node.start_position().row as u32 + 1;
-                    let mut any = false;
-                    let mut c = node.walk();
-                    for child in node.named_children(&mut c) {
-                        if child.kind() == "export_clause" {
-                            let mut c2 = child.walk();
-                            for spec in child.named_children(&mut c2) {
-                                let name = spec
-                                    .child_by_field_name("name")
-                                    .map(|n| self.text(n).to_string());
-                                let alias = spec
-                                    .child_by_field_name("alias")
-                                    .map(|n| self.text(n).to_string());
-                                any = true;
-                                self.imports.push(Import {
-                                    line,
-                                    module: module.clone(),
-                                    name,
-                                    alias,
-                                    wildcard: false,
-                                });
-                            }
-                        }
-                    }
-                    if !any {
-                        self.imports.push(Import {
-                            line,
-                            module,
-                            name: None,
-                            alias: None,
-                            wildcard: true,
-                        });
-                    }
-                }
-            }
-            _ => {}
-        }
-        true
-    }
-
-    fn js_require(&mut self, call: Node) {
-        let Some(arg) = call
-            .child_by_field_name("arguments")
-            .and_then(|a| a.named_child(0))
-        else {
-            return;
-        };
-        if arg.kind() != "string" {
-            return;
-        }
-        let module = unquote(self.text(arg));
-        let line = call.start_position().row as u32 + 1;
-        let Some(decl) = call.parent().filter(|p| p.kind() == "variable_declarator") else {
-            self.imports.push(Import {
-                line,
-                module,
-                name: None,
-                alias: None,
-                wildcard: false,
-            });
-            return;
-        };
-        let Some(pat) = decl.child_by_field_name("name") else {
-            return;
-        };
-        match pat.kind() {
-            "identifier" => self.imports.push(Import {
-                line,
-                module,
-                name: None,
-                alias: Some(self.text(pat).to_string()),
-                wildcard: false,
-            }),
-            "object_pattern" => {
-                let mut c = pat.walk();
-                for p in pat.named_children(&mut c) {
-                    let (name, alias) = match p.kind() {
-                        "shorthand_property_identifier_pattern" => (self.text(p).to_string(), None),
-                        "pair_pattern" => {
-                            match (p.child_by_field_name("key"), p.child_by_field_name("value")) {
-                                (Some(k), Some(v)) => {
-                                    (self.text(k).to_string(), Some(self.text(v).to_string()))
-                                }
-                                _ => continue,
-                            }
-                        }
-                        _ => continue,
-                    };
-                    self.imports.push(Import {
-                        line,
-                        module: module.clone(),
-                        name: Some(name),
-                        alias,
-                        wildcard: false,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn js_import(&mut self, node: Node) {
-        let Some(src) = node.child_by_field_name("source") else {
-            return;
-        };
-        let module = unquote(self.text(src));
-        let line = node.start_position().row as u32 + 1;
-        let mut any = false;
-        let mut c = node.walk();
-        for clause in node.named_children(&mut c) {
-            if clause.kind() != "import_clause" {
-                continue;
-            }
-            let mut c2 = clause.walk();
-            for part in clause.named_children(&mut c2) {
-                match part.kind() {
-                    "identifier" => {
-                        any = true;
-                        self.imports.push(Import {
-                            line,
-                            module: module.clone(),
-                            name: Some("default".to_string()),
-                            alias: Some(self.text(part).to_string()),
-                            wildcard: false,
-                        });
-                    }
-                    "namespace_import" => {
-                        any = true;
-                        let alias = part.named_child(0).map(|n| self.text(n).to_string());
-                        self.imports.push(Import {
-                            line,
-                            module: module.clone(),
-                            name: None,
-                            alias,
-                            wildcard: false,
-                        });
-                    }
-                    "named_imports" => {
-                        let mut c3 = part.walk();
-                        for spec in part.named_children(&mut c3) {
-                            if spec.kind() != "import_specifier" {
-                                continue;
-                            }
-                            any = true;
-                            let name = spec
-                                .child_by_field_name("name")
-                                .map(|n| self.text(n).to_string());
-                            let alias = spec
-                                .child_by_field_name("alias")
-                                .map(|n| self.text(n).to_string());
-                            self.imports.push(Import {
-                                line,
-                                module: module.clone(),
-                                name,
-                                alias,
-                                wildcard: false,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if !any {
-            self.imports.push(Import {
-                line,
-                module,
-                name: None,
-                alias: None,
-                wildcard: false,
-            });
-        }
-    }
-
-    fn go(&mut self, node: Node) -> bool {
-        match node.kind() {
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "selector_expression" => {
-                            if let (Some(obj), Some(field)) = (
-                                f.child_by_field_name("operand"),
-                                f.child_by_field_name("field"),
-                            ) {
-                                self.push_member(field, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "short_var_declaration" | "assignment_statement" => {
-                if let (Some(l), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
-                    let mut c = l.walk();
-                    let vars: Vec<Node> = l.named_children(&mut c).collect();
-                    let mut c2 = r.walk();
-                    let vals: Vec<Node> = r.named_children(&mut c2).collect();
-                    if let (Some(v), Some(val)) = (vars.first(), vals.first())
-                        && v.kind() == "identifier"
-                        && let Some(b) = self.bound_of(*val)
-                    {
-                        let var = self.text(*v).to_string();
-                        self.bind(node, &var, b);
-                    }
-                }
-            }
-            "var_spec" | "parameter_declaration" => {
-                let ty = node
-                    .child_by_field_name("type")
-                    .map(|t| simple_type(self.text(t)));
-                let value = node
-                    .child_by_field_name("value")
-                    .and_then(|v| v.named_child(0))
-                    .and_then(|v| self.bound_of(v));
-                let mut c = node.walk();
-                let names: Vec<Node> = node.children_by_field_name("name", &mut c).collect();
-                for n in names {
-                    let var = self.text(n).to_string();
-                    if let Some(t) = &ty {
-                        self.bind(node, &var, Bound::Type(t.clone()));
-                    } else if let Some(b) = &value {
-                        self.bind(node, &var, b.clone());
-                    }
-                }
-            }
-            "import_spec" => {
-                if let Some(p) = node.child_by_field_name("path") {
-                    let module = unquote(self.text(p));
-                    let alias = node
-                        .child_by_field_name("name")
-                        .map(|n| self.text(n).to_string());
-                    let wildcard = alias.as_deref() == Some(".");
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module,
-                        name: None,
-                        alias: alias.filter(|a| a != "."),
-                        wildcard,
-                    });
-                }
-                return false;
-            }
-            _ => {}
-        }
-        true
-    }
-
-    fn java(&mut self, node: Node) -> bool {
-        match node.kind() {
-            "method_invocation" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let n = self.text(name);
-                    match node.child_by_field_name("object") {
-                        Some(obj) => self.push_member(name, obj, CallKind::Member, node),
-                        None => self.push_call(name, n, None, CallKind::Plain, node),
-                    }
-                }
-            }
-            "object_creation_expression" => {
-                if let Some(t) = node.child_by_field_name("type") {
-                    let ty = simple_type(self.text(t));
-                    self.push_call(t, &ty, None, CallKind::New, node);
-                }
-            }
-            "local_variable_declaration" | "field_declaration" => {
-                if let Some(t) = node.child_by_field_name("type") {
-                    let ty = simple_type(self.text(t));
-                    let field = node.kind() == "field_declaration";
-                    let mut c = node.walk();
-                    let decls: Vec<Node> =
-                        node.children_by_field_name("declarator", &mut c).collect();
-                    for d in decls {
-                        if let Some(n) = d.child_by_field_name("name") {
-                            let var = self.text(n).to_string();
-                            let b = if ty == "var" {
-                                match d
-                                    .child_by_field_name("value")
-                                    .and_then(|v| self.bound_of(v))
-                                {
-                                    Some(b) => b,
-                                    None => continue,
-                                }
-                            } else {
-                                Bound::Type(ty.clone())
-                            };
-                            if field {
-                                self.bind(node, &format!("this.{var}"), b.clone());
-                            }
-                            self.bind(node, &var, b);
-                        }
-                    }
-                }
-            }
-            "formal_parameter" | "enhanced_for_statement" => {
-                if let (Some(t), Some(n)) = (
-                    node.child_by_field_name("type"),
-                    node.child_by_field_name("name"),
-                ) {
-                    let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
-                    self.bind(node, &var, Bound::Type(ty));
-                }
-            }
-            "import_declaration" => {
-                let text = self.text(node);
-                let is_static = text.split_whitespace().nth(1) == Some("static");
-                let wildcard = text.contains('*');
-                let mut c = node.walk();
-                let path = node
-                    .named_children(&mut c)
-                    .find(|n| matches!(n.kind(), "scoped_identifier" | "identifier"))
-                    .map(|n| self.text(n).to_string())
-                    .unwrap_or_default();
-                let line = node.start_position().row as u32 + 1;
-                let (module, name) = if wildcard {
-                    (path, None)
-                } else {
-                    match path.rsplit_once('.') {
-                        Some((m, n)) => (m.to_string(), Some(n.to_string())),
-                        None => (String::new(), Some(path)),
-                    }
-                };
-                self.imports.push(Import {
-                    line,
-                    module: if is_static {
-                        format!("static {module}")
-                    } else {
-                        module
-                    },
-                    name,
-                    alias: None,
-                    wildcard,
-                });
-                return false;
-            }
-            _ => {}
-        }
-        true
-    }
-
-    fn c(&mut self, node: Node) -> bool {
-        match node.kind() {
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    let f = if f.kind() == "template_function" {
-                        f.child_by_field_name("name").unwrap_or(f)
-                    } else {
-                        f
-                    };
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "qualified_identifier" => {
-                            let full = self.text(f);
-                            if let Some((q, n)) = full.rsplit_once("::") {
-                                let name_node = last_named_leaf(f);
-                                let n = n.split('<').next().unwrap_or(n).trim();
-                                self.push_call(
-                                    name_node,
-                                    n,
-                                    Some(q.trim().to_string()),
-                                    CallKind::Path,
-                                    node,
-                                );
-                            }
-                        }
-                        "field_expression" => {
-                            if let (Some(obj), Some(field)) = (
-                                f.child_by_field_name("argument"),
-                                f.child_by_field_name("field"),
-                            ) {
-                                let field = if field.kind() == "template_method" {
-                                    field.child_by_field_name("name").unwrap_or(field)
-                                } else {
-                                    field
-                                };
-                                self.push_member(field, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "new_expression" => {
-                if let Some(t) = node.child_by_field_name("type") {
-                    let ty = simple_type(self.text(t));
-                    self.push_call(t, &ty, None, CallKind::New, node);
-                }
-            }
-            "declaration" | "parameter_declaration" | "field_declaration" | "for_range_loop" => {
-                if let Some(t) = node.child_by_field_name("type") {
-                    let ty = simple_type(self.text(t));
-                    let mut c = node.walk();
-                    let decls: Vec<Node> =
-                        node.children_by_field_name("declarator", &mut c).collect();
-                    for d in decls {
-                        if let Some(n) = declared_identifier(d) {
-                            let var = self.text(n).to_string();
-                            if ty == "auto" {
-                                if let Some(v) = d.child_by_field_name("value")
-                                    && let Some(b) = self.bound_of(v)
-                                {
-                                    self.bind(node, &var, b);
-                                }
-                            } else {
-                                self.bind(node, &var, Bound::Type(ty.clone()));
-                            }
-                        }
-                    }
-                }
-            }
-            "preproc_include" => {
-                if let Some(p) = node.child_by_field_name("path") {
-                    let raw = self.text(p);
-                    let system = raw.starts_with('<');
-                    let module = raw
-                        .trim_matches(|c| c == '"' || c == '<' || c == '>')
-                        .to_string();
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module: if system {
-                            format!("<{module}>")
-                        } else {
-                            module
-                        },
-                        name: None,
-                        alias: None,
-                        wildcard: true,
-                    });
-                }
-                return false;
-            }
-            "namespace_alias_definition" => {
-                if let (Some(n), Some(target)) =
-                    (node.child_by_field_name("name"), node.named_child(1))
-                {
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module: format!("namespace {}", self.text(target)),
-                        name: None,
-                        alias: Some(self.text(n).to_string()),
-                        wildcard: false,
-                    });
-                }
-                return false;
-            }
-            _ => {}
-        }
-        true
-    }
-
-    fn rust(&mut self, node: Node) -> bool {
-        match node.kind() {
-            "macro_invocation" | "attribute_item" | "inner_attribute_item" => return false,
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    let f = if f.kind() == "generic_function" {
-                        f.child_by_field_name("function").unwrap_or(f)
-                    } else {
-                        f
-                    };
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "scoped_identifier" => {
-                            if let Some(name) = f.child_by_field_name("name") {
-                                let q = f
-                                    .child_by_field_name("path")
-                                    .map(|p| self.text(p).to_string());
-                                let n = self.text(name);
-                                self.push_call(name, n, q, CallKind::Path, node);
-                            }
-                        }
-                        "field_expression" => {
-                            if let (Some(obj), Some(field)) = (
-                                f.child_by_field_name("value"),
-                                f.child_by_field_name("field"),
-                            ) {
-                                self.push_member(field, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "let_declaration" => {
-                if let Some(p) = node.child_by_field_name("pattern") {
-                    let p = if p.kind() == "mut_pattern" {
-                        p.named_child(0).unwrap_or(p)
-                    } else {
-                        p
-                    };
-                    if p.kind() == "identifier" {
-                        let var = self.text(p).to_string();
-                        if let Some(t) = node.child_by_field_name("type") {
-                            self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
-                        } else if let Some(v) = node.child_by_field_name("value")
-                            && let Some(b) = self.bound_of(v)
-                        {
-                            self.bind(node, &var, b);
-                        }
-                    }
-                }
-            }
-            "parameter" => {
-                if let (Some(p), Some(t)) = (
-                    node.child_by_field_name("pattern"),
-                    node.child_by_field_name("type"),
-                ) {
-                    let p = if p.kind() == "mut_pattern" {
-                        p.named_child(0).unwrap_or(p)
-                    } else {
-                        p
-                    };
-                    if p.kind() == "identifier" {
-                        let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
-                        self.bind(node, &var, Bound::Type(ty));
-                    }
-                }
-            }
-            "use_declaration" => {
-                if let Some(arg) = node.child_by_field_name("argument") {
-                    let line = node.start_position().row as u32 + 1;
-                    self.rust_use(arg, "", line);
-                }
-                return false;
-            }
-            "mod_item" => {
-                if node.child_by_field_name("body").is_none()
-                    && let Some(n) = node.child_by_field_name("name")
-                {
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module: format!("mod {}", self.text(n)),
-                        name: None,
-                        alias: None,
-                        wildcard: false,
-                    });
-                }
-            }
-            _ => {}
-        }
-        true
-    }
-
-    /// The imports of one `use` tree, walked with an explicit stack (`use a::{b::{…}}`
-    /// may nest thousands deep).
-    fn rust_use(&mut self, node: Node, prefix: &str, line: u32) {
-        let mut stack = vec![(node, prefix.to_string())];
-        while let Some((node, prefix)) = stack.pop() {
-            self.rust_use_one(node, &prefix, line, &mut stack);
-        }
-    }
-
-    fn rust_use_one<'t>(
-        &mut self,
-        node: Node<'t>,
-        prefix: &str,
-        line: u32,
-        stack: &mut Vec<(Node<'t>, String)>,
-    ) {
-        let join = |a: &str, b: &str| {
-            if a.is_empty() {
-                b.to_string()
-            } else {
-                format!("{a}::{b}")
-            }
-        };
-        match node.kind() {
-            "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
-                let full = join(prefix, self.text(node));
-                let (module, name) = match full.rsplit_once("::") {
-                    Some((m, n)) => (m.to_string(), n.to_string()),
-                    None => (String::new(), full.clone()),
-                };
-                if name == "self" {
-                    let last = module.rsplit("::").next().unwrap_or(&module).to_string();
-                    self.imports.push(Import {
-                        line,
-                        module: module.clone(),
-                        name: None,
-                        alias: Some(last),
-                        wildcard: false,
-                    });
-                } else {
-                    self.imports.push(Import {
-                        line,
-                        module,
-                        name: Some(name),
-                        alias: None,
-                        wildcard: false,
-                    });
-                }
-            }
-            "use_as_clause" => {
-                if let (Some(p), Some(a)) = (
-                    node.child_by_field_name("path"),
-                    node.child_by_field_name("alias"),
-                ) {
-                    let full = join(prefix, self.text(p));
-                    let (module, name) = match full.rsplit_once("::") {
-                        Some((m, n)) => (m.to_string(), n.to_string()),
-                        None => (String::new(), full.clone()),
-                    };
-                    self.imports.push(Import {
-                        line,
-                        module,
-                        name: Some(name),
-                        alias: Some(self.text(a).to_string()),
-                        wildcard: false,
-                    });
-                }
-            }
-            "scoped_use_list" => {
-                let p = node
-                    .child_by_field_name("path")
-                    .map(|p| join(prefix, self.text(p)))
-                    .unwrap_or_else(|| prefix.to_string());
-                // A path longer than any real module path is not followed further
-                // (each level would copy the whole prefix again).
-                if let Some(list) = node.child_by_field_name("list")
-                    && p.len() <= MAX_RECEIVER
-                {
-                    stack.push((list, p));
-                }
-            }
-            "use_list" => {
-                let mut c = node.walk();
-                let items: Vec<Node> = node.named_children(&mut c).collect();
-                // Reversed onto the stack, so the items come off it in source order.
-                for item in items.into_iter().rev() {
-                    stack.push((item, prefix.to_string()));
-                }
-            }
-            "use_wildcard" => {
-                let inner = node
-                    .named_child(0)
-                    .map(|n| join(prefix, self.text(n)))
-                    .unwrap_or_else(|| prefix.to_string());
-                self.imports.push(Import {
-                    line,
-                    module: inner,
-                    name: None,
-                    alias: None,
-                    wildcard: true,
-                });
-            }
-            _ => {}
-        }
-    }
 }
 
 /// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`), followed in a loop.
-fn declared_identifier(d: Node) -> Option<Node> {
+pub(in crate::syntax) fn declared_identifier(d: Node) -> Option<Node> {
     let mut d = d;
     loop {
         d = match d.kind() {
@@ -1193,7 +316,7 @@ fn declared_identifier(d: Node) -> Option<Node> {
     }
 }
 
-fn last_named_leaf(n: Node) -> Node {
+pub(in crate::syntax) fn last_named_leaf(n: Node) -> Node {
     let mut cur = n;
     while let Some(name) = cur.child_by_field_name("name") {
         cur = name;
@@ -1207,7 +330,7 @@ pub const MAX_RECEIVER: usize = 256;
 /// language resolves, so the call stays unresolved rather than guessed.
 pub const LONG_RECEIVER: &str = "…";
 
-fn bounded(receiver: &str) -> String {
+pub(in crate::syntax) fn bounded(receiver: &str) -> String {
     if receiver.len() <= MAX_RECEIVER {
         receiver.to_string()
     } else {
@@ -1215,12 +338,12 @@ fn bounded(receiver: &str) -> String {
     }
 }
 
-fn unquote(s: &str) -> String {
+pub(in crate::syntax) fn unquote(s: &str) -> String {
     s.trim_matches(|c| c == '"' || c == '\'' || c == '`')
         .to_string()
 }
 
-fn is_ident(s: &str) -> bool {
+pub(in crate::syntax) fn is_ident(s: &str) -> bool {
     let s = s.strip_prefix("this.").unwrap_or(s);
     !s.is_empty()
         && s.chars()

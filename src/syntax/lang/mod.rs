@@ -5,7 +5,16 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use tree_sitter::{Language, Query};
+use tree_sitter::{Language, Node, Query};
+
+use crate::syntax::refs::Walker;
+
+mod c;
+mod go;
+mod java;
+mod javascript;
+mod python;
+mod rust;
 
 /// A language parsed with tree-sitter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -260,6 +269,22 @@ impl Lang {
                 (text.starts_with("///") && !text.starts_with("////")) || text.starts_with("/**")
             }
             _ => true,
+        }
+    }
+}
+
+impl Lang {
+    /// Records what `node` holds in this language (call sites, imports, bindings) on the
+    /// walk; returns whether to descend into it. Each language's shapes are in its own
+    /// file of this folder.
+    pub(in crate::syntax) fn visit(self, w: &mut Walker, node: Node) -> bool {
+        match self {
+            Lang::Python => w.python(node),
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => w.js(node),
+            Lang::Go => w.go(node),
+            Lang::Java => w.java(node),
+            Lang::C | Lang::Cpp => w.c(node),
+            Lang::Rust => w.rust(node),
         }
     }
 }

@@ -1,0 +1,90 @@
+//! Call sites and imports in Go: the node shapes this language writes
+//! calls, receivers, bindings and imports with, recorded by the language-free walk in
+//! [`crate::syntax::refs`].
+
+use tree_sitter::Node;
+
+use crate::model::{CallKind, Import};
+use crate::syntax::refs::*;
+
+impl Walker<'_> {
+    pub(in crate::syntax) fn go(&mut self, node: Node) -> bool {
+        match node.kind() {
+            "call_expression" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    match f.kind() {
+                        "identifier" => {
+                            let n = self.text(f);
+                            self.push_call(f, n, None, CallKind::Plain, node);
+                        }
+                        "selector_expression" => {
+                            if let (Some(obj), Some(field)) = (
+                                f.child_by_field_name("operand"),
+                                f.child_by_field_name("field"),
+                            ) {
+                                self.push_member(field, obj, CallKind::Member, node);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "short_var_declaration" | "assignment_statement" => {
+                if let (Some(l), Some(r)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) {
+                    let mut c = l.walk();
+                    let vars: Vec<Node> = l.named_children(&mut c).collect();
+                    let mut c2 = r.walk();
+                    let vals: Vec<Node> = r.named_children(&mut c2).collect();
+                    if let (Some(v), Some(val)) = (vars.first(), vals.first())
+                        && v.kind() == "identifier"
+                        && let Some(b) = self.bound_of(*val)
+                    {
+                        let var = self.text(*v).to_string();
+                        self.bind(node, &var, b);
+                    }
+                }
+            }
+            "var_spec" | "parameter_declaration" => {
+                let ty = node
+                    .child_by_field_name("type")
+                    .map(|t| simple_type(self.text(t)));
+                let value = node
+                    .child_by_field_name("value")
+                    .and_then(|v| v.named_child(0))
+                    .and_then(|v| self.bound_of(v));
+                let mut c = node.walk();
+                let names: Vec<Node> = node.children_by_field_name("name", &mut c).collect();
+                for n in names {
+                    let var = self.text(n).to_string();
+                    if let Some(t) = &ty {
+                        self.bind(node, &var, Bound::Type(t.clone()));
+                    } else if let Some(b) = &value {
+                        self.bind(node, &var, b.clone());
+                    }
+                }
+            }
+            "import_spec" => {
+                if let Some(p) = node.child_by_field_name("path") {
+                    let module = unquote(self.text(p));
+                    let alias = node
+                        .child_by_field_name("name")
+                        .map(|n| self.text(n).to_string());
+                    let wildcard = alias.as_deref() == Some(".");
+                    self.imports.push(Import {
+                        line: node.start_position().row as u32 + 1,
+                        module,
+                        name: None,
+                        alias: alias.filter(|a| a != "."),
+                        wildcard,
+                    });
+                }
+                return false;
+            }
+            _ => {}
+        }
+        true
+    }
+}

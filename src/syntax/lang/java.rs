@@ -1,0 +1,102 @@
+//! Call sites and imports in Java: the node shapes this language writes
+//! calls, receivers, bindings and imports with, recorded by the language-free walk in
+//! [`crate::syntax::refs`].
+
+use tree_sitter::Node;
+
+use crate::model::{CallKind, Import};
+use crate::syntax::refs::*;
+
+impl Walker<'_> {
+    pub(in crate::syntax) fn java(&mut self, node: Node) -> bool {
+        match node.kind() {
+            "method_invocation" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let n = self.text(name);
+                    match node.child_by_field_name("object") {
+                        Some(obj) => self.push_member(name, obj, CallKind::Member, node),
+                        None => self.push_call(name, n, None, CallKind::Plain, node),
+                    }
+                }
+            }
+            "object_creation_expression" => {
+                if let Some(t) = node.child_by_field_name("type") {
+                    let ty = simple_type(self.text(t));
+                    self.push_call(t, &ty, None, CallKind::New, node);
+                }
+            }
+            "local_variable_declaration" | "field_declaration" => {
+                if let Some(t) = node.child_by_field_name("type") {
+                    let ty = simple_type(self.text(t));
+                    let field = node.kind() == "field_declaration";
+                    let mut c = node.walk();
+                    let decls: Vec<Node> =
+                        node.children_by_field_name("declarator", &mut c).collect();
+                    for d in decls {
+                        if let Some(n) = d.child_by_field_name("name") {
+                            let var = self.text(n).to_string();
+                            let b = if ty == "var" {
+                                match d
+                                    .child_by_field_name("value")
+                                    .and_then(|v| self.bound_of(v))
+                                {
+                                    Some(b) => b,
+                                    None => continue,
+                                }
+                            } else {
+                                Bound::Type(ty.clone())
+                            };
+                            if field {
+                                self.bind(node, &format!("this.{var}"), b.clone());
+                            }
+                            self.bind(node, &var, b);
+                        }
+                    }
+                }
+            }
+            "formal_parameter" | "enhanced_for_statement" => {
+                if let (Some(t), Some(n)) = (
+                    node.child_by_field_name("type"),
+                    node.child_by_field_name("name"),
+                ) {
+                    let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
+                    self.bind(node, &var, Bound::Type(ty));
+                }
+            }
+            "import_declaration" => {
+                let text = self.text(node);
+                let is_static = text.split_whitespace().nth(1) == Some("static");
+                let wildcard = text.contains('*');
+                let mut c = node.walk();
+                let path = node
+                    .named_children(&mut c)
+                    .find(|n| matches!(n.kind(), "scoped_identifier" | "identifier"))
+                    .map(|n| self.text(n).to_string())
+                    .unwrap_or_default();
+                let line = node.start_position().row as u32 + 1;
+                let (module, name) = if wildcard {
+                    (path, None)
+                } else {
+                    match path.rsplit_once('.') {
+                        Some((m, n)) => (m.to_string(), Some(n.to_string())),
+                        None => (String::new(), Some(path)),
+                    }
+                };
+                self.imports.push(Import {
+                    line,
+                    module: if is_static {
+                        format!("static {module}")
+                    } else {
+                        module
+                    },
+                    name,
+                    alias: None,
+                    wildcard,
+                });
+                return false;
+            }
+            _ => {}
+        }
+        true
+    }
+}

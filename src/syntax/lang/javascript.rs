@@ -1,0 +1,283 @@
+//! Call sites and imports in JavaScript, TypeScript and TSX (one visitor: TypeScript's grammar extends JavaScript's), with `require` and ES `import`: the node shapes this language writes
+//! calls, receivers, bindings and imports with, recorded by the language-free walk in
+//! [`crate::syntax::refs`].
+
+use tree_sitter::Node;
+
+use crate::model::{CallKind, Import};
+use crate::syntax::refs::*;
+
+impl Walker<'_> {
+    pub(in crate::syntax) fn js(&mut self, node: Node) -> bool {
+        match node.kind() {
+            "call_expression" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    match f.kind() {
+                        "identifier" => {
+                            let n = self.text(f);
+                            if n == "require" {
+                                self.js_require(node);
+                            }
+                            self.push_call(f, n, None, CallKind::Plain, node);
+                        }
+                        "member_expression" => {
+                            if let (Some(obj), Some(prop)) = (
+                                f.child_by_field_name("object"),
+                                f.child_by_field_name("property"),
+                            ) {
+                                self.push_member(prop, obj, CallKind::Member, node);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "new_expression" => {
+                if let Some(c) = node.child_by_field_name("constructor") {
+                    match c.kind() {
+                        "identifier" => {
+                            let n = self.text(c);
+                            self.push_call(c, n, None, CallKind::New, node);
+                        }
+                        "member_expression" => {
+                            if let (Some(obj), Some(prop)) = (
+                                c.child_by_field_name("object"),
+                                c.child_by_field_name("property"),
+                            ) {
+                                self.push_member(prop, obj, CallKind::New, node);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "variable_declarator" => {
+                if let Some(name) = node.child_by_field_name("name")
+                    && name.kind() == "identifier"
+                {
+                    let var = self.text(name).to_string();
+                    if let Some(t) = node.child_by_field_name("type") {
+                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                    } else if let Some(v) = node.child_by_field_name("value")
+                        && let Some(b) = self.bound_of(v)
+                    {
+                        self.bind(node, &var, b);
+                    }
+                }
+            }
+            "required_parameter" | "optional_parameter" => {
+                if let (Some(p), Some(t)) = (
+                    node.child_by_field_name("pattern"),
+                    node.child_by_field_name("type"),
+                ) && p.kind() == "identifier"
+                {
+                    let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
+                    // A constructor parameter property (`private readonly a: T`) is a field.
+                    let mut c = node.walk();
+                    let property = node
+                        .children(&mut c)
+                        .any(|k| matches!(k.kind(), "accessibility_modifier" | "readonly"));
+                    if property {
+                        self.bind(node, &format!("this.{var}"), Bound::Type(ty.clone()));
+                    }
+                    self.bind(node, &var, Bound::Type(ty));
+                }
+            }
+            "public_field_definition" | "field_definition" => {
+                // `store: TodoStore` or `store = new TodoStore()` on a class: typed `this.store`.
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.child_by_field_name("property"));
+                if let Some(n) = name {
+                    let var = format!("this.{}", self.text(n));
+                    if let Some(t) = node.child_by_field_name("type") {
+                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                    } else if let Some(v) = node.child_by_field_name("value")
+                        && let Some(b) = self.bound_of(v)
+                    {
+                        self.bind(node, &var, b);
+                    }
+                }
+            }
+            "import_statement" => {
+                self.js_import(node);
+                return false;
+            }
+            "export_statement" => {
+                if let Some(src) = node.child_by_field_name("source") {
+                    // A re-export: `export { a as b } from './x'` or `export * from './x'`.
+                    let module = unquote(self.text(src));
+                    let line = node.start_position().row as u32 + 1;
+                    let mut any = false;
+                    let mut c = node.walk();
+                    for child in node.named_children(&mut c) {
+                        if child.kind() == "export_clause" {
+                            let mut c2 = child.walk();
+                            for spec in child.named_children(&mut c2) {
+                                let name = spec
+                                    .child_by_field_name("name")
+                                    .map(|n| self.text(n).to_string());
+                                let alias = spec
+                                    .child_by_field_name("alias")
+                                    .map(|n| self.text(n).to_string());
+                                any = true;
+                                self.imports.push(Import {
+                                    line,
+                                    module: module.clone(),
+                                    name,
+                                    alias,
+                                    wildcard: false,
+                                });
+                            }
+                        }
+                    }
+                    if !any {
+                        self.imports.push(Import {
+                            line,
+                            module,
+                            name: None,
+                            alias: None,
+                            wildcard: true,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    pub(in crate::syntax) fn js_require(&mut self, call: Node) {
+        let Some(arg) = call
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+        else {
+            return;
+        };
+        if arg.kind() != "string" {
+            return;
+        }
+        let module = unquote(self.text(arg));
+        let line = call.start_position().row as u32 + 1;
+        let Some(decl) = call.parent().filter(|p| p.kind() == "variable_declarator") else {
+            self.imports.push(Import {
+                line,
+                module,
+                name: None,
+                alias: None,
+                wildcard: false,
+            });
+            return;
+        };
+        let Some(pat) = decl.child_by_field_name("name") else {
+            return;
+        };
+        match pat.kind() {
+            "identifier" => self.imports.push(Import {
+                line,
+                module,
+                name: None,
+                alias: Some(self.text(pat).to_string()),
+                wildcard: false,
+            }),
+            "object_pattern" => {
+                let mut c = pat.walk();
+                for p in pat.named_children(&mut c) {
+                    let (name, alias) = match p.kind() {
+                        "shorthand_property_identifier_pattern" => (self.text(p).to_string(), None),
+                        "pair_pattern" => {
+                            match (p.child_by_field_name("key"), p.child_by_field_name("value")) {
+                                (Some(k), Some(v)) => {
+                                    (self.text(k).to_string(), Some(self.text(v).to_string()))
+                                }
+                                _ => continue,
+                            }
+                        }
+                        _ => continue,
+                    };
+                    self.imports.push(Import {
+                        line,
+                        module: module.clone(),
+                        name: Some(name),
+                        alias,
+                        wildcard: false,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(in crate::syntax) fn js_import(&mut self, node: Node) {
+        let Some(src) = node.child_by_field_name("source") else {
+            return;
+        };
+        let module = unquote(self.text(src));
+        let line = node.start_position().row as u32 + 1;
+        let mut any = false;
+        let mut c = node.walk();
+        for clause in node.named_children(&mut c) {
+            if clause.kind() != "import_clause" {
+                continue;
+            }
+            let mut c2 = clause.walk();
+            for part in clause.named_children(&mut c2) {
+                match part.kind() {
+                    "identifier" => {
+                        any = true;
+                        self.imports.push(Import {
+                            line,
+                            module: module.clone(),
+                            name: Some("default".to_string()),
+                            alias: Some(self.text(part).to_string()),
+                            wildcard: false,
+                        });
+                    }
+                    "namespace_import" => {
+                        any = true;
+                        let alias = part.named_child(0).map(|n| self.text(n).to_string());
+                        self.imports.push(Import {
+                            line,
+                            module: module.clone(),
+                            name: None,
+                            alias,
+                            wildcard: false,
+                        });
+                    }
+                    "named_imports" => {
+                        let mut c3 = part.walk();
+                        for spec in part.named_children(&mut c3) {
+                            if spec.kind() != "import_specifier" {
+                                continue;
+                            }
+                            any = true;
+                            let name = spec
+                                .child_by_field_name("name")
+                                .map(|n| self.text(n).to_string());
+                            let alias = spec
+                                .child_by_field_name("alias")
+                                .map(|n| self.text(n).to_string());
+                            self.imports.push(Import {
+                                line,
+                                module: module.clone(),
+                                name,
+                                alias,
+                                wildcard: false,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if !any {
+            self.imports.push(Import {
+                line,
+                module,
+                name: None,
+                alias: None,
+                wildcard: false,
+            });
+        }
+    }
+}

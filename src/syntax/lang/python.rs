@@ -1,0 +1,126 @@
+//! Call sites and imports in Python: the node shapes this language writes
+//! calls, receivers, bindings and imports with, recorded by the language-free walk in
+//! [`crate::syntax::refs`].
+
+use tree_sitter::Node;
+
+use crate::model::{CallKind, Import};
+use crate::syntax::refs::*;
+
+impl Walker<'_> {
+    pub(in crate::syntax) fn python(&mut self, node: Node) -> bool {
+        match node.kind() {
+            "call" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    match f.kind() {
+                        "identifier" => {
+                            let n = self.text(f);
+                            self.push_call(f, n, None, CallKind::Plain, node);
+                        }
+                        "attribute" => {
+                            if let (Some(obj), Some(attr)) = (
+                                f.child_by_field_name("object"),
+                                f.child_by_field_name("attribute"),
+                            ) {
+                                self.push_member(attr, obj, CallKind::Member, node);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "assignment" => {
+                if let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) && left.kind() == "identifier"
+                {
+                    let var = self.text(left).to_string();
+                    if let Some(t) = node.child_by_field_name("type") {
+                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                    } else if let Some(b) = self.bound_of(right) {
+                        self.bind(node, &var, b);
+                    }
+                }
+            }
+            "typed_parameter" | "typed_default_parameter" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| node.named_child(0));
+                if let (Some(n), Some(t)) = (name, node.child_by_field_name("type"))
+                    && n.kind() == "identifier"
+                {
+                    let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
+                    self.bind(node, &var, Bound::Type(ty));
+                }
+            }
+            "import_statement" => {
+                let line = node.start_position().row as u32 + 1;
+                let mut c = node.walk();
+                for child in node.children_by_field_name("name", &mut c) {
+                    let (module, alias) = match child.kind() {
+                        "aliased_import" => (
+                            child.child_by_field_name("name").map(|n| self.text(n)),
+                            child
+                                .child_by_field_name("alias")
+                                .map(|n| self.text(n).to_string()),
+                        ),
+                        _ => (Some(self.text(child)), None),
+                    };
+                    if let Some(m) = module {
+                        self.imports.push(Import {
+                            line,
+                            module: m.to_string(),
+                            name: None,
+                            alias,
+                            wildcard: false,
+                        });
+                    }
+                }
+                return false;
+            }
+            "import_from_statement" => {
+                let line = node.start_position().row as u32 + 1;
+                let module = node
+                    .child_by_field_name("module_name")
+                    .map(|m| self.text(m).to_string())
+                    .unwrap_or_default();
+                let mut c = node.walk();
+                let mut any = false;
+                for child in node.children_by_field_name("name", &mut c) {
+                    any = true;
+                    let (name, alias) = match child.kind() {
+                        "aliased_import" => (
+                            child
+                                .child_by_field_name("name")
+                                .map(|n| self.text(n).to_string()),
+                            child
+                                .child_by_field_name("alias")
+                                .map(|n| self.text(n).to_string()),
+                        ),
+                        _ => (Some(self.text(child).to_string()), None),
+                    };
+                    self.imports.push(Import {
+                        line,
+                        module: module.clone(),
+                        name,
+                        alias,
+                        wildcard: false,
+                    });
+                }
+                if !any {
+                    self.imports.push(Import {
+                        line,
+                        module,
+                        name: None,
+                        alias: None,
+                        wildcard: true,
+                    });
+                }
+                return false;
+            }
+            _ => {}
+        }
+        true
+    }
+}

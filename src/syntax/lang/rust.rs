@@ -1,0 +1,212 @@
+//! Call sites and imports in Rust, with `use` trees flattened into one import per name: the node shapes this language writes
+//! calls, receivers, bindings and imports with, recorded by the language-free walk in
+//! [`crate::syntax::refs`].
+
+use tree_sitter::Node;
+
+use crate::model::{CallKind, Import};
+use crate::syntax::refs::*;
+
+impl Walker<'_> {
+    pub(in crate::syntax) fn rust(&mut self, node: Node) -> bool {
+        match node.kind() {
+            "macro_invocation" | "attribute_item" | "inner_attribute_item" => return false,
+            "call_expression" => {
+                if let Some(f) = node.child_by_field_name("function") {
+                    let f = if f.kind() == "generic_function" {
+                        f.child_by_field_name("function").unwrap_or(f)
+                    } else {
+                        f
+                    };
+                    match f.kind() {
+                        "identifier" => {
+                            let n = self.text(f);
+                            self.push_call(f, n, None, CallKind::Plain, node);
+                        }
+                        "scoped_identifier" => {
+                            if let Some(name) = f.child_by_field_name("name") {
+                                let q = f
+                                    .child_by_field_name("path")
+                                    .map(|p| self.text(p).to_string());
+                                let n = self.text(name);
+                                self.push_call(name, n, q, CallKind::Path, node);
+                            }
+                        }
+                        "field_expression" => {
+                            if let (Some(obj), Some(field)) = (
+                                f.child_by_field_name("value"),
+                                f.child_by_field_name("field"),
+                            ) {
+                                self.push_member(field, obj, CallKind::Member, node);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "let_declaration" => {
+                if let Some(p) = node.child_by_field_name("pattern") {
+                    let p = if p.kind() == "mut_pattern" {
+                        p.named_child(0).unwrap_or(p)
+                    } else {
+                        p
+                    };
+                    if p.kind() == "identifier" {
+                        let var = self.text(p).to_string();
+                        if let Some(t) = node.child_by_field_name("type") {
+                            self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                        } else if let Some(v) = node.child_by_field_name("value")
+                            && let Some(b) = self.bound_of(v)
+                        {
+                            self.bind(node, &var, b);
+                        }
+                    }
+                }
+            }
+            "parameter" => {
+                if let (Some(p), Some(t)) = (
+                    node.child_by_field_name("pattern"),
+                    node.child_by_field_name("type"),
+                ) {
+                    let p = if p.kind() == "mut_pattern" {
+                        p.named_child(0).unwrap_or(p)
+                    } else {
+                        p
+                    };
+                    if p.kind() == "identifier" {
+                        let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
+                        self.bind(node, &var, Bound::Type(ty));
+                    }
+                }
+            }
+            "use_declaration" => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    let line = node.start_position().row as u32 + 1;
+                    self.rust_use(arg, "", line);
+                }
+                return false;
+            }
+            "mod_item" => {
+                if node.child_by_field_name("body").is_none()
+                    && let Some(n) = node.child_by_field_name("name")
+                {
+                    self.imports.push(Import {
+                        line: node.start_position().row as u32 + 1,
+                        module: format!("mod {}", self.text(n)),
+                        name: None,
+                        alias: None,
+                        wildcard: false,
+                    });
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// The imports of one `use` tree, walked with an explicit stack (`use a::{b::{…}}`
+    /// may nest thousands deep).
+    pub(in crate::syntax) fn rust_use(&mut self, node: Node, prefix: &str, line: u32) {
+        let mut stack = vec![(node, prefix.to_string())];
+        while let Some((node, prefix)) = stack.pop() {
+            self.rust_use_one(node, &prefix, line, &mut stack);
+        }
+    }
+
+    pub(in crate::syntax) fn rust_use_one<'t>(
+        &mut self,
+        node: Node<'t>,
+        prefix: &str,
+        line: u32,
+        stack: &mut Vec<(Node<'t>, String)>,
+    ) {
+        let join = |a: &str, b: &str| {
+            if a.is_empty() {
+                b.to_string()
+            } else {
+                format!("{a}::{b}")
+            }
+        };
+        match node.kind() {
+            "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
+                let full = join(prefix, self.text(node));
+                let (module, name) = match full.rsplit_once("::") {
+                    Some((m, n)) => (m.to_string(), n.to_string()),
+                    None => (String::new(), full.clone()),
+                };
+                if name == "self" {
+                    let last = module.rsplit("::").next().unwrap_or(&module).to_string();
+                    self.imports.push(Import {
+                        line,
+                        module: module.clone(),
+                        name: None,
+                        alias: Some(last),
+                        wildcard: false,
+                    });
+                } else {
+                    self.imports.push(Import {
+                        line,
+                        module,
+                        name: Some(name),
+                        alias: None,
+                        wildcard: false,
+                    });
+                }
+            }
+            "use_as_clause" => {
+                if let (Some(p), Some(a)) = (
+                    node.child_by_field_name("path"),
+                    node.child_by_field_name("alias"),
+                ) {
+                    let full = join(prefix, self.text(p));
+                    let (module, name) = match full.rsplit_once("::") {
+                        Some((m, n)) => (m.to_string(), n.to_string()),
+                        None => (String::new(), full.clone()),
+                    };
+                    self.imports.push(Import {
+                        line,
+                        module,
+                        name: Some(name),
+                        alias: Some(self.text(a).to_string()),
+                        wildcard: false,
+                    });
+                }
+            }
+            "scoped_use_list" => {
+                let p = node
+                    .child_by_field_name("path")
+                    .map(|p| join(prefix, self.text(p)))
+                    .unwrap_or_else(|| prefix.to_string());
+                // A path longer than any real module path is not followed further
+                // (each level would copy the whole prefix again).
+                if let Some(list) = node.child_by_field_name("list")
+                    && p.len() <= MAX_RECEIVER
+                {
+                    stack.push((list, p));
+                }
+            }
+            "use_list" => {
+                let mut c = node.walk();
+                let items: Vec<Node> = node.named_children(&mut c).collect();
+                // Reversed onto the stack, so the items come off it in source order.
+                for item in items.into_iter().rev() {
+                    stack.push((item, prefix.to_string()));
+                }
+            }
+            "use_wildcard" => {
+                let inner = node
+                    .named_child(0)
+                    .map(|n| join(prefix, self.text(n)))
+                    .unwrap_or_else(|| prefix.to_string());
+                self.imports.push(Import {
+                    line,
+                    module: inner,
+                    name: None,
+                    alias: None,
+                    wildcard: true,
+                });
+            }
+            _ => {}
+        }
+    }
+}
