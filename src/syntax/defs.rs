@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree};
 
-use super::lang::Lang;
+use super::lang::{CapsConstants, Lang, Wraps};
 use crate::model::{Symbol, SymbolKind};
 
 /// The result of parsing one file.
@@ -402,9 +402,9 @@ fn keep_candidate(
     match tag {
         // Constants by convention: ALL_CAPS names at the top level of a module.
         Tag::Caps => {
-            let top_level = match lang {
-                Lang::Python => parent_kind == "module",
-                _ => {
+            let top_level = match lang.spec().caps_constants {
+                CapsConstants::ModuleLevel => parent_kind == "module",
+                CapsConstants::TopLevelConst => {
                     parent_kind == "lexical_declaration"
                         && ctx
                             .ancestor(depth, 1)
@@ -412,6 +412,7 @@ fn keep_candidate(
                         && (kind_up(2) == "program"
                             || (kind_up(2) == "export_statement" && kind_up(3) == "program"))
                 }
+                CapsConstants::None => false,
             };
             top_level && is_all_caps(name)
         }
@@ -421,14 +422,13 @@ fn keep_candidate(
         }),
         // Object-literal methods are not definitions.
         Tag::Kind(SymbolKind::Function)
-            if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
-                && node.kind() == "method_definition" =>
+            if lang.spec().methods_in_classes_only && node.kind() == "method_definition" =>
         {
             parent_kind == "class_body"
         }
         // A struct or enum directly in a typedef is reported under the typedef's name.
         Tag::Kind(SymbolKind::Struct | SymbolKind::Enum)
-            if matches!(lang, Lang::C | Lang::Cpp) && node.kind() != "type_definition" =>
+            if lang.spec().typedef_names && node.kind() != "type_definition" =>
         {
             parent_kind != "type_definition"
         }
@@ -451,28 +451,25 @@ fn range_depth(lang: Lang, ctx: &Ctx, depth: usize) -> usize {
     while d > 0 {
         let cur = ctx.path[d];
         let p = ctx.path[d - 1];
-        let wraps = match (lang, p.kind()) {
-            (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "export_statement") => true,
-            (Lang::TypeScript | Lang::Tsx, "ambient_declaration") => true,
-            (Lang::TypeScript | Lang::Tsx, "expression_statement") => {
-                cur.kind() == "internal_module"
-            }
-            (
-                Lang::JavaScript | Lang::TypeScript | Lang::Tsx,
-                "lexical_declaration" | "variable_declaration",
-            ) => count_children(p, cur.kind()) == 1,
-            (Lang::Go, "type_declaration" | "const_declaration") => {
-                count_children(p, cur.kind()) == 1
-            }
-            (Lang::Cpp, "template_declaration") => true,
-            _ => false,
-        };
+        let wraps = lang
+            .spec()
+            .wrappers
+            .iter()
+            .any(|w| w.parent == p.kind() && wrapper_holds(w.when, p, cur));
         if !wraps {
             break;
         }
         d -= 1;
     }
     d
+}
+
+fn wrapper_holds(when: Wraps, parent: Node, cur: Node) -> bool {
+    match when {
+        Wraps::Always => true,
+        Wraps::OnlyChild => count_children(parent, cur.kind()) == 1,
+        Wraps::Child(kind) => cur.kind() == kind,
+    }
 }
 
 fn count_children(node: Node, kind: &str) -> usize {
@@ -694,7 +691,7 @@ fn doc_and_lead(
     }
     comments.reverse();
     let mut doc = String::new();
-    if lang == Lang::Python
+    if lang.spec().docstrings
         && let Some(d) = python_docstring(node, src)
     {
         doc = d;

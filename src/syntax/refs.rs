@@ -99,7 +99,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     // (or the file), the nearest one before the call.
     // JSDoc `@param {Type} name` types a JavaScript function's parameters.
     let mut doc_bindings: Vec<(usize, String, Bound)> = Vec::new();
-    if lang == Lang::JavaScript {
+    if lang.spec().jsdoc_param_types {
         for (i, s) in symbols.iter().enumerate() {
             for line in s.doc.lines() {
                 if let Some(rest) = line.trim().strip_prefix("@param {")

@@ -4,8 +4,39 @@
 
 use tree_sitter::Node;
 
+use super::{CapsConstants, LangSpec, any_comment};
 use crate::model::{CallKind, Import};
 use crate::syntax::refs::*;
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "c",
+    extensions: &["c"],
+    separator: ".",
+    grammar: || tree_sitter_c::LANGUAGE.into(),
+    query: include_str!("queries/c.scm"),
+    opaque: &OPAQUE,
+    doc_comment: any_comment,
+    docstrings: false,
+    caps_constants: CapsConstants::None,
+    wrappers: &[],
+    methods_in_classes_only: false,
+    typedef_names: true,
+    jsdoc_param_types: false,
+    visit: |w, n| w.c(n),
+};
+
+/// Node kinds without definitions in C and C++: definitions inside function bodies
+/// (local structs and classes) are not indexed.
+pub(super) const OPAQUE: [&str; 8] = [
+    "compound_statement",
+    "preproc_include",
+    "string_literal",
+    "raw_string_literal",
+    "parameter_list",
+    "argument_list",
+    "initializer_list",
+    "enumerator_list",
+];
 
 impl Walker<'_> {
     pub(in crate::syntax) fn c(&mut self, node: Node) -> bool {

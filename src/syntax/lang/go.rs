@@ -4,8 +4,46 @@
 
 use tree_sitter::Node;
 
+use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
 use crate::model::{CallKind, Import};
 use crate::syntax::refs::*;
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "go",
+    extensions: &["go"],
+    separator: ".",
+    grammar: || tree_sitter_go::LANGUAGE.into(),
+    query: include_str!("queries/go.scm"),
+    opaque: &[
+        "import_declaration",
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "parameter_list",
+        "argument_list",
+        "expression_statement",
+        "short_var_declaration",
+        "assignment_statement",
+        "return_statement",
+        "call_expression",
+    ],
+    doc_comment: any_comment,
+    docstrings: false,
+    caps_constants: CapsConstants::None,
+    wrappers: &[
+        Wrapper {
+            parent: "type_declaration",
+            when: Wraps::OnlyChild,
+        },
+        Wrapper {
+            parent: "const_declaration",
+            when: Wraps::OnlyChild,
+        },
+    ],
+    methods_in_classes_only: false,
+    typedef_names: false,
+    jsdoc_param_types: false,
+    visit: |w, n| w.go(n),
+};
 
 impl Walker<'_> {
     pub(in crate::syntax) fn go(&mut self, node: Node) -> bool {

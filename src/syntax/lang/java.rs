@@ -4,8 +4,37 @@
 
 use tree_sitter::Node;
 
+use super::{CapsConstants, LangSpec, any_comment};
 use crate::model::{CallKind, Import};
 use crate::syntax::refs::*;
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "java",
+    extensions: &["java"],
+    separator: ".",
+    grammar: || tree_sitter_java::LANGUAGE.into(),
+    query: include_str!("queries/java.scm"),
+    opaque: &[
+        "import_declaration",
+        "package_declaration",
+        "expression_statement",
+        "local_variable_declaration",
+        "return_statement",
+        "argument_list",
+        "formal_parameters",
+        "string_literal",
+        "annotation",
+        "marker_annotation",
+    ],
+    doc_comment: any_comment,
+    docstrings: false,
+    caps_constants: CapsConstants::None,
+    wrappers: &[],
+    methods_in_classes_only: false,
+    typedef_names: false,
+    jsdoc_param_types: false,
+    visit: |w, n| w.java(n),
+};
 
 impl Walker<'_> {
     pub(in crate::syntax) fn java(&mut self, node: Node) -> bool {

@@ -4,8 +4,54 @@
 
 use tree_sitter::Node;
 
+use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
 use crate::model::{CallKind, Import};
 use crate::syntax::refs::*;
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "javascript",
+    extensions: &["js", "mjs", "cjs", "jsx"],
+    separator: ".",
+    grammar: || tree_sitter_javascript::LANGUAGE.into(),
+    query: include_str!("queries/javascript.scm"),
+    opaque: &OPAQUE,
+    doc_comment: any_comment,
+    docstrings: false,
+    caps_constants: CapsConstants::TopLevelConst,
+    wrappers: JS_WRAPPERS,
+    methods_in_classes_only: true,
+    typedef_names: false,
+    jsdoc_param_types: true,
+    visit: |w, n| w.js(n),
+};
+
+/// Node kinds without definitions in JavaScript and the TypeScript dialects.
+pub(super) const OPAQUE: [&str; 8] = [
+    "import_statement",
+    "string",
+    "template_string",
+    "regex",
+    "formal_parameters",
+    "type_annotation",
+    "type_arguments",
+    "object_type",
+];
+
+/// Wrappers of a definition in JavaScript and the TypeScript dialects.
+pub(super) const JS_WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        parent: "export_statement",
+        when: Wraps::Always,
+    },
+    Wrapper {
+        parent: "lexical_declaration",
+        when: Wraps::OnlyChild,
+    },
+    Wrapper {
+        parent: "variable_declaration",
+        when: Wraps::OnlyChild,
+    },
+];
 
 impl Walker<'_> {
     pub(in crate::syntax) fn js(&mut self, node: Node) -> bool {

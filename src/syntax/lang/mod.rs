@@ -10,11 +10,13 @@ use tree_sitter::{Language, Node, Query};
 use crate::syntax::refs::Walker;
 
 mod c;
+mod cpp;
 mod go;
 mod java;
 mod javascript;
 mod python;
 mod rust;
+mod typescript;
 
 /// A language parsed with tree-sitter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,6 +52,74 @@ impl FileLang {
     }
 }
 
+/// Everything llmc knows about one language, as data: adding a language is one file in
+/// this folder holding its `LangSpec` (and its call-shape visitor), one `.scm` query, one
+/// variant of [`Lang`] with its slot in [`Lang::spec`].
+pub struct LangSpec {
+    /// The name stored in the index.
+    pub name: &'static str,
+    /// File extensions (lower case, no dot). `.h` is decided by content (C or C++).
+    pub extensions: &'static [&'static str],
+    /// Separator between the parts of a qualified name.
+    pub separator: &'static str,
+    /// The tree-sitter grammar.
+    pub grammar: fn() -> Language,
+    /// The definition query (`queries/*.scm`, concatenated where a language extends
+    /// another).
+    pub query: &'static str,
+    /// Node kinds that cannot contain a definition the query looks for (statements made
+    /// only of expressions, imports, literals, parameter lists): skipping them keeps
+    /// extraction cheap next to parsing. Comments are added for every language.
+    pub opaque: &'static [&'static str],
+    /// Whether a comment's text counts as documentation for the definition after it.
+    pub doc_comment: fn(&str) -> bool,
+    /// A string first in a body documents it (Python docstrings).
+    pub docstrings: bool,
+    /// Where an ALL_CAPS name counts as a constant by convention.
+    pub caps_constants: CapsConstants,
+    /// Nodes that wrap a definition and belong to its range (`export`, a single-declarator
+    /// `const`, `template<…>`).
+    pub wrappers: &'static [Wrapper],
+    /// `method_definition` counts as a definition only in a class body (not in an object
+    /// literal).
+    pub methods_in_classes_only: bool,
+    /// A struct or enum directly in a `typedef` is reported under the typedef's name.
+    pub typedef_names: bool,
+    /// `@param {Type} name` in a doc comment types the parameter (JSDoc).
+    pub jsdoc_param_types: bool,
+    /// Records what a node holds (call sites, imports, bindings) on the call-site walk;
+    /// returns whether to descend into it.
+    pub(in crate::syntax) visit: fn(&mut Walker, Node) -> bool,
+}
+
+/// Where ALL_CAPS names are constants by convention (see [`LangSpec::caps_constants`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapsConstants {
+    /// An assignment at the top level of the module (Python).
+    ModuleLevel,
+    /// A top-level `const` declaration, exported or not (JavaScript, TypeScript).
+    TopLevelConst,
+    /// The query never tags caps names.
+    None,
+}
+
+/// A parent node that belongs to the range of the definition inside it.
+#[derive(Debug, Clone, Copy)]
+pub struct Wrapper {
+    pub parent: &'static str,
+    pub when: Wraps,
+}
+
+/// When a [`Wrapper`] wraps.
+#[derive(Debug, Clone, Copy)]
+pub enum Wraps {
+    Always,
+    /// Only when the definition is the parent's single child of its kind.
+    OnlyChild,
+    /// Only when the definition is of this kind.
+    Child(&'static str),
+}
+
 impl Lang {
     /// Every parsed language.
     pub const ALL: [Lang; 9] = [
@@ -64,65 +134,38 @@ impl Lang {
         Lang::Cpp,
     ];
 
+    /// The language's spec: the one place a language is mapped to what llmc knows of it.
+    pub fn spec(self) -> &'static LangSpec {
+        match self {
+            Lang::Rust => &rust::SPEC,
+            Lang::Python => &python::SPEC,
+            Lang::JavaScript => &javascript::SPEC,
+            Lang::TypeScript => &typescript::TYPESCRIPT,
+            Lang::Tsx => &typescript::TSX,
+            Lang::Go => &go::SPEC,
+            Lang::Java => &java::SPEC,
+            Lang::C => &c::SPEC,
+            Lang::Cpp => &cpp::SPEC,
+        }
+    }
+
     /// The name stored in the index.
     pub fn name(self) -> &'static str {
-        match self {
-            Lang::Rust => "rust",
-            Lang::Python => "python",
-            Lang::JavaScript => "javascript",
-            Lang::TypeScript => "typescript",
-            Lang::Tsx => "tsx",
-            Lang::Go => "go",
-            Lang::Java => "java",
-            Lang::C => "c",
-            Lang::Cpp => "cpp",
-        }
+        self.spec().name
     }
 
     /// Separator between the parts of a qualified name.
     pub fn separator(self) -> &'static str {
-        match self {
-            Lang::Rust | Lang::Cpp => "::",
-            _ => ".",
-        }
+        self.spec().separator
     }
 
     /// The tree-sitter grammar.
     pub fn grammar(self) -> Language {
-        match self {
-            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
-            Lang::Python => tree_sitter_python::LANGUAGE.into(),
-            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Lang::Go => tree_sitter_go::LANGUAGE.into(),
-            Lang::Java => tree_sitter_java::LANGUAGE.into(),
-            Lang::C => tree_sitter_c::LANGUAGE.into(),
-            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-        }
+        (self.spec().grammar)()
     }
 
     fn query_source(self) -> &'static str {
-        match self {
-            Lang::Rust => include_str!("queries/rust.scm"),
-            Lang::Python => include_str!("queries/python.scm"),
-            Lang::JavaScript => include_str!("queries/javascript.scm"),
-            Lang::TypeScript => concat!(
-                include_str!("queries/javascript.scm"),
-                include_str!("queries/typescript.scm")
-            ),
-            Lang::Tsx => concat!(
-                include_str!("queries/javascript.scm"),
-                include_str!("queries/typescript.scm")
-            ),
-            Lang::Go => include_str!("queries/go.scm"),
-            Lang::Java => include_str!("queries/java.scm"),
-            Lang::C => include_str!("queries/c.scm"),
-            Lang::Cpp => concat!(
-                include_str!("queries/c.scm"),
-                include_str!("queries/cpp.scm")
-            ),
-        }
+        self.spec().query
     }
 
     /// The compiled definition query, built once per process.
@@ -166,127 +209,27 @@ impl Lang {
         })
     }
 
-    /// Node kinds that cannot contain a definition the queries look for: statements made
-    /// only of expressions, imports, literals, parameter lists, comments. Skipping them
-    /// is what keeps extraction cheap next to parsing.
-    fn opaque_kinds(self) -> &'static [&'static str] {
+    /// The spec's opaque kinds and comments.
+    fn opaque_kinds(self) -> Vec<&'static str> {
         const COMMON: &[&str] = &["comment", "line_comment", "block_comment"];
-        let own: &[&str] = match self {
-            Lang::Python => &[
-                "expression_statement",
-                "return_statement",
-                "import_statement",
-                "import_from_statement",
-                "future_import_statement",
-                "assert_statement",
-                "raise_statement",
-                "delete_statement",
-                "global_statement",
-                "nonlocal_statement",
-                "print_statement",
-                "exec_statement",
-                "type_alias_statement",
-                "decorator",
-                "parameters",
-                "argument_list",
-                "string",
-            ],
-            Lang::Rust => &[
-                "use_declaration",
-                "token_tree",
-                "macro_invocation",
-                "string_literal",
-                "raw_string_literal",
-                "parameters",
-                "type_arguments",
-                "type_parameters",
-                "field_declaration_list",
-                "ordered_field_declaration_list",
-                "enum_variant_list",
-                "attribute_item",
-                "inner_attribute_item",
-                "where_clause",
-                "let_declaration",
-                "arguments",
-            ],
-            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &[
-                "import_statement",
-                "string",
-                "template_string",
-                "regex",
-                "formal_parameters",
-                "type_annotation",
-                "type_arguments",
-                "object_type",
-            ],
-            Lang::Go => &[
-                "import_declaration",
-                "interpreted_string_literal",
-                "raw_string_literal",
-                "parameter_list",
-                "argument_list",
-                "expression_statement",
-                "short_var_declaration",
-                "assignment_statement",
-                "return_statement",
-                "call_expression",
-            ],
-            Lang::Java => &[
-                "import_declaration",
-                "package_declaration",
-                "expression_statement",
-                "local_variable_declaration",
-                "return_statement",
-                "argument_list",
-                "formal_parameters",
-                "string_literal",
-                "annotation",
-                "marker_annotation",
-            ],
-            // Definitions inside C and C++ function bodies (local structs and classes)
-            // are not indexed.
-            Lang::C | Lang::Cpp => &[
-                "compound_statement",
-                "preproc_include",
-                "string_literal",
-                "raw_string_literal",
-                "parameter_list",
-                "argument_list",
-                "initializer_list",
-                "enumerator_list",
-            ],
-        };
-        // The two lists are disjoint; chain them into one leaked-free static view.
-        static ALL: [OnceLock<Vec<&'static str>>; 9] = [const { OnceLock::new() }; 9];
-        ALL[self as usize].get_or_init(|| COMMON.iter().chain(own).copied().collect())
+        COMMON.iter().chain(self.spec().opaque).copied().collect()
     }
 
     /// Whether a comment node's text counts as documentation for the definition after it.
     pub fn is_doc_comment(self, text: &str) -> bool {
-        match self {
-            // Plain `//` comments are not documentation in Rust.
-            Lang::Rust => {
-                (text.starts_with("///") && !text.starts_with("////")) || text.starts_with("/**")
-            }
-            _ => true,
-        }
+        (self.spec().doc_comment)(text)
+    }
+
+    /// Records what `node` holds in this language (call sites, imports, bindings) on the
+    /// walk; returns whether to descend into it.
+    pub(in crate::syntax) fn visit(self, w: &mut Walker, node: Node) -> bool {
+        (self.spec().visit)(w, node)
     }
 }
 
-impl Lang {
-    /// Records what `node` holds in this language (call sites, imports, bindings) on the
-    /// walk; returns whether to descend into it. Each language's shapes are in its own
-    /// file of this folder.
-    pub(in crate::syntax) fn visit(self, w: &mut Walker, node: Node) -> bool {
-        match self {
-            Lang::Python => w.python(node),
-            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => w.js(node),
-            Lang::Go => w.go(node),
-            Lang::Java => w.java(node),
-            Lang::C | Lang::Cpp => w.c(node),
-            Lang::Rust => w.rust(node),
-        }
-    }
+/// Any comment documents what follows it.
+fn any_comment(_: &str) -> bool {
+    true
 }
 
 /// Per-kind lookup tables for one grammar (see [`Lang::kind_tables`]).
@@ -308,24 +251,16 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         .and_then(|e| e.to_str())
         .map(|e| e.to_ascii_lowercase())
         .unwrap_or_default();
-    let code = match ext.as_str() {
-        "rs" => Some(Lang::Rust),
-        "py" | "pyi" | "pyw" => Some(Lang::Python),
-        "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
-        "ts" | "mts" | "cts" => Some(Lang::TypeScript),
-        "tsx" => Some(Lang::Tsx),
-        "go" => Some(Lang::Go),
-        "java" => Some(Lang::Java),
-        "c" => Some(Lang::C),
-        "h" => Some(if looks_like_cpp(head) {
+    let code = if ext == "h" {
+        Some(if looks_like_cpp(head) {
             Lang::Cpp
         } else {
             Lang::C
-        }),
-        "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "tpp" => {
-            Some(Lang::Cpp)
-        }
-        _ => None,
+        })
+    } else {
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.spec().extensions.contains(&ext.as_str()))
     };
     if let Some(l) = code {
         return FileLang::Code(l);

@@ -4,8 +4,44 @@
 
 use tree_sitter::Node;
 
+use super::{CapsConstants, LangSpec, any_comment};
 use crate::model::{CallKind, Import};
 use crate::syntax::refs::*;
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "python",
+    extensions: &["py", "pyi", "pyw"],
+    separator: ".",
+    grammar: || tree_sitter_python::LANGUAGE.into(),
+    query: include_str!("queries/python.scm"),
+    opaque: &[
+        "expression_statement",
+        "return_statement",
+        "import_statement",
+        "import_from_statement",
+        "future_import_statement",
+        "assert_statement",
+        "raise_statement",
+        "delete_statement",
+        "global_statement",
+        "nonlocal_statement",
+        "print_statement",
+        "exec_statement",
+        "type_alias_statement",
+        "decorator",
+        "parameters",
+        "argument_list",
+        "string",
+    ],
+    doc_comment: any_comment,
+    docstrings: true,
+    caps_constants: CapsConstants::ModuleLevel,
+    wrappers: &[],
+    methods_in_classes_only: false,
+    typedef_names: false,
+    jsdoc_param_types: false,
+    visit: |w, n| w.python(n),
+};
 
 impl Walker<'_> {
     pub(in crate::syntax) fn python(&mut self, node: Node) -> bool {

@@ -4,8 +4,48 @@
 
 use tree_sitter::Node;
 
+use super::{CapsConstants, LangSpec};
 use crate::model::{CallKind, Import};
 use crate::syntax::refs::*;
+
+/// Plain `//` comments are not documentation in Rust.
+fn is_doc(text: &str) -> bool {
+    (text.starts_with("///") && !text.starts_with("////")) || text.starts_with("/**")
+}
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "rust",
+    extensions: &["rs"],
+    separator: "::",
+    grammar: || tree_sitter_rust::LANGUAGE.into(),
+    query: include_str!("queries/rust.scm"),
+    opaque: &[
+        "use_declaration",
+        "token_tree",
+        "macro_invocation",
+        "string_literal",
+        "raw_string_literal",
+        "parameters",
+        "type_arguments",
+        "type_parameters",
+        "field_declaration_list",
+        "ordered_field_declaration_list",
+        "enum_variant_list",
+        "attribute_item",
+        "inner_attribute_item",
+        "where_clause",
+        "let_declaration",
+        "arguments",
+    ],
+    doc_comment: is_doc,
+    docstrings: false,
+    caps_constants: CapsConstants::None,
+    wrappers: &[],
+    methods_in_classes_only: false,
+    typedef_names: false,
+    jsdoc_param_types: false,
+    visit: |w, n| w.rust(n),
+};
 
 impl Walker<'_> {
     pub(in crate::syntax) fn rust(&mut self, node: Node) -> bool {

@@ -1,0 +1,30 @@
+//! C++: C's call shapes (one visitor in [`super::c`] reads both grammars) with C++'s own
+//! definition query, `::` names and `template<…>` wrapping the definition it declares.
+
+use super::c::OPAQUE;
+use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "cpp",
+    extensions: &[
+        "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "tpp",
+    ],
+    separator: "::",
+    grammar: || tree_sitter_cpp::LANGUAGE.into(),
+    query: concat!(
+        include_str!("queries/c.scm"),
+        include_str!("queries/cpp.scm")
+    ),
+    opaque: &OPAQUE,
+    doc_comment: any_comment,
+    docstrings: false,
+    caps_constants: CapsConstants::None,
+    wrappers: &[Wrapper {
+        parent: "template_declaration",
+        when: Wraps::Always,
+    }],
+    methods_in_classes_only: false,
+    typedef_names: true,
+    jsdoc_param_types: false,
+    visit: |w, n| w.c(n),
+};
