@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree};
 
+use super::docs::{doc_and_lead, signature};
 use super::lang::{CapsConstants, Lang, Wraps};
 use crate::model::{Symbol, SymbolKind};
 
@@ -68,9 +69,9 @@ struct Candidate {
 
 /// Where the walk stands: the current node (last) and its ancestors, and for each depth
 /// the comments and attributes just before the node at that depth.
-struct Ctx<'a, 't> {
-    path: &'a [Node<'t>],
-    leading: &'a [Vec<Node<'t>>],
+pub(super) struct Ctx<'a, 't> {
+    pub(super) path: &'a [Node<'t>],
+    pub(super) leading: &'a [Vec<Node<'t>>],
 }
 
 impl<'t> Ctx<'_, 't> {
@@ -536,7 +537,7 @@ fn content_end_line(node: Node) -> u32 {
 }
 
 /// 1-based last line of a node (an end at column 0 belongs to the line before).
-fn end_line(node: Node) -> u32 {
+pub(super) fn end_line(node: Node) -> u32 {
     let start = node.start_position();
     let end = node.end_position();
     if end.column == 0 && end.row > start.row {
@@ -546,7 +547,7 @@ fn end_line(node: Node) -> u32 {
     }
 }
 
-fn node_text<'s>(node: Node, src: &'s [u8]) -> &'s str {
+pub(super) fn node_text<'s>(node: Node, src: &'s [u8]) -> &'s str {
     std::str::from_utf8(&src[node.byte_range()]).unwrap_or_default()
 }
 
@@ -627,148 +628,6 @@ fn strip_generics(s: &str) -> String {
         }
     }
     out
-}
-
-const MAX_SIGNATURE: usize = 240;
-
-/// The declaration from its first token up to its body, whitespace collapsed.
-fn signature(node: Node, start_byte: usize, range_node: Node, src: &[u8]) -> String {
-    let end = match node.child_by_field_name("body") {
-        Some(body) if body.start_byte() > start_byte => body.start_byte(),
-        _ => {
-            let rest = &src[start_byte..range_node.end_byte()];
-            start_byte + rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
-        }
-    };
-    let raw = String::from_utf8_lossy(&src[start_byte..end]);
-    let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    while sig.ends_with(['{', ':', ' ']) {
-        sig.pop();
-    }
-    if sig.len() > MAX_SIGNATURE {
-        let mut cut = MAX_SIGNATURE;
-        while !sig.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        sig.truncate(cut);
-        sig.push('…');
-    }
-    sig
-}
-
-/// The doc comment (or Python docstring) and the first line of what leads the
-/// definition: doc comments, attributes, decorators.
-fn doc_and_lead(
-    lang: Lang,
-    node: Node,
-    ctx: &Ctx,
-    range_depth: usize,
-    start_line: u32,
-    src: &[u8],
-) -> (String, u32) {
-    let mut outer_depth = range_depth;
-    if outer_depth > 0 && ctx.path[outer_depth - 1].kind() == "decorated_definition" {
-        outer_depth -= 1;
-    }
-    let outer = ctx.path[outer_depth];
-    let mut lead = (outer.start_position().row as u32 + 1).min(start_line);
-    let mut comments: Vec<Node> = Vec::new();
-    for &s in ctx.leading[outer_depth].iter().rev() {
-        let kind = s.kind();
-        let is_comment = matches!(kind, "comment" | "line_comment" | "block_comment");
-        // Adjacent: no blank line between it and what follows.
-        if end_line(s) + 1 < lead {
-            break;
-        }
-        if is_comment {
-            let text = node_text(s, src);
-            if !lang.is_doc_comment(text) || !starts_its_line(s, src) {
-                break;
-            }
-            comments.push(s);
-        }
-        lead = s.start_position().row as u32 + 1;
-    }
-    comments.reverse();
-    let mut doc = String::new();
-    if lang.spec().docstrings
-        && let Some(d) = python_docstring(node, src)
-    {
-        doc = d;
-    }
-    if doc.is_empty() {
-        for c in comments {
-            let cleaned = clean_comment(node_text(c, src));
-            if !cleaned.is_empty() {
-                if !doc.is_empty() {
-                    doc.push('\n');
-                }
-                doc.push_str(&cleaned);
-            }
-        }
-    }
-    (doc, lead)
-}
-
-fn starts_its_line(node: Node, src: &[u8]) -> bool {
-    let start = node.start_byte();
-    let line_start = src[..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    src[line_start..start]
-        .iter()
-        .all(|b| b.is_ascii_whitespace())
-}
-
-fn python_docstring(node: Node, src: &[u8]) -> Option<String> {
-    let body = node.child_by_field_name("body")?;
-    let first = body.named_child(0)?;
-    if first.kind() != "expression_statement" {
-        return None;
-    }
-    let s = first.named_child(0)?;
-    if s.kind() != "string" {
-        return None;
-    }
-    let raw = node_text(s, src);
-    let raw = raw.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
-    let inner = ["\"\"\"", "'''", "\"", "'"]
-        .iter()
-        .find_map(|q| raw.strip_prefix(q).and_then(|r| r.strip_suffix(q)))?;
-    Some(dedent(inner))
-}
-
-fn dedent(s: &str) -> String {
-    s.lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join("\n")
-        .trim()
-        .to_string()
-}
-
-/// Strips comment markers: `///`, `//!`, `//`, `#`, `/** */`, leading `*`.
-fn clean_comment(text: &str) -> String {
-    let mut lines = Vec::new();
-    let body = text.trim();
-    let body = if let Some(b) = body.strip_prefix("/*") {
-        b.strip_suffix("*/").unwrap_or(b)
-    } else {
-        body
-    };
-    for line in body.lines() {
-        let l = line.trim();
-        let l = l
-            .trim_start_matches("///")
-            .trim_start_matches("//!")
-            .trim_start_matches("//")
-            .trim_start_matches('#')
-            .trim_start_matches('*')
-            .trim_start_matches('!');
-        lines.push(l.trim());
-    }
-    lines.join("\n").trim().to_string()
 }
 
 #[cfg(test)]

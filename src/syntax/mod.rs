@@ -6,6 +6,7 @@
 
 pub mod chunk;
 pub mod defs;
+mod docs;
 pub mod lang;
 pub mod refs;
 
