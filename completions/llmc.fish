@@ -78,10 +78,10 @@ complete -c llmc -n "__fish_llmc_using_subcommand status" -s q -l quiet -d 'Prin
 complete -c llmc -n "__fish_llmc_using_subcommand status" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
 complete -c llmc -n "__fish_llmc_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l depth -d 'Follow edges transitively up to N levels (cycles are cut)' -r
-complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "exact\t''
-import\t''
-scope\t''
-name-only\t''"
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "exact\t'The same scope and file'
+import\t'A name or module an import brings in, followed to its file'
+scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-qualified path, the same package or directory'
+name-only\t'A name defined once in the repository'"
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l limit -d 'Print at most N rows (a longer answer is summarized by file first)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F

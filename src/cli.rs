@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::model::Resolution;
+
 /// A count from 1 to `max` (`-k`, `--limit`): 0 and absurd sizes are usage errors.
 fn count<T>(max: u64) -> RangedU64ValueParser<T>
 where
@@ -122,8 +124,8 @@ pub struct GraphArgs {
     pub depth: u32,
 
     /// Keep only edges resolved at least this strongly (exact > import > scope > name-only)
-    #[arg(long, value_name = "LEVEL", value_parser = ["exact", "import", "scope", "name-only"])]
-    pub resolution: Option<String>,
+    #[arg(long, value_name = "LEVEL", value_enum)]
+    pub resolution: Option<Resolution>,
 
     /// Print at most N rows (a longer answer is summarized by file first)
     #[arg(long, default_value_t = 50, value_name = "N", value_parser = count::<usize>(1_000_000))]

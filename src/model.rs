@@ -329,3 +329,76 @@ pub struct FileRefs {
     /// not recorded).
     pub deep_subtrees: u32,
 }
+
+/// How a call (or an import) was resolved, strongest first: the order is the strength
+/// order `--resolution` filters by. `external` and `unresolved` are not edges: the call
+/// leads outside the repository, or to nothing the graph can name.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum Resolution {
+    /// The same scope and file.
+    Exact,
+    /// A name or module an import brings in, followed to its file.
+    Import,
+    /// A method on `self`/`this` or on the receiver's known type, a type-qualified path,
+    /// the same package or directory.
+    Scope,
+    /// A name defined once in the repository.
+    NameOnly,
+    #[value(skip)]
+    External,
+    #[value(skip)]
+    Unresolved,
+}
+
+impl Resolution {
+    /// Every resolution, strongest first.
+    pub const ALL: [Resolution; 6] = [
+        Resolution::Exact,
+        Resolution::Import,
+        Resolution::Scope,
+        Resolution::NameOnly,
+        Resolution::External,
+        Resolution::Unresolved,
+    ];
+
+    /// The name stored in the index and shown in answers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resolution::Exact => "exact",
+            Resolution::Import => "import",
+            Resolution::Scope => "scope",
+            Resolution::NameOnly => "name-only",
+            Resolution::External => "external",
+            Resolution::Unresolved => "unresolved",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Resolution> {
+        Resolution::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Whether the resolution names a definition in the repository (an edge).
+    pub fn is_edge(self) -> bool {
+        self <= Resolution::NameOnly
+    }
+}
+
+impl std::fmt::Display for Resolution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

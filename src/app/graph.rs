@@ -32,7 +32,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
             relation,
             target: args.target.clone(),
             depth: args.depth.max(1),
-            min_resolution: args.resolution.clone(),
+            min_resolution: args.resolution,
         },
     )?;
     let total = answer.results.len();

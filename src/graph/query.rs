@@ -8,11 +8,8 @@ use anyhow::Result;
 use rusqlite::{Connection, params_from_iter};
 use serde::Serialize;
 
+use crate::model::Resolution;
 use crate::store::Store;
-
-/// The strength order of resolutions, strongest first (`--resolution` keeps edges at
-/// least as strong as the level it names).
-pub const LEVELS: [&str; 4] = ["exact", "import", "scope", "name-only"];
 
 /// What a graph question asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +30,7 @@ pub struct GraphQuery {
     pub depth: u32,
     /// The weakest resolution to keep (`None`: all, including external and unresolved
     /// callees for `callees`).
-    pub min_resolution: Option<String>,
+    pub min_resolution: Option<Resolution>,
 }
 
 /// A definition the target names.
@@ -57,7 +54,7 @@ pub struct Row {
     pub line: u32,
     /// The caller (for `callers`), the callee (for `callees`), the module (for imports).
     pub symbol: String,
-    pub resolution: String,
+    pub resolution: Resolution,
     pub depth: u32,
     /// How many definitions the call could have meant.
     pub candidates: i64,
@@ -121,7 +118,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                         path: d.path.clone(),
                         line: d.line,
                         symbol: d.symbol.clone(),
-                        resolution: "exact".to_string(),
+                        resolution: Resolution::Exact,
                         depth: 0,
                         candidates: candidates.len() as i64,
                         target: format!("{}:{}", d.path, d.symbol),
@@ -140,16 +137,12 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
     }
 }
 
-fn keep(q: &GraphQuery, resolution: &str) -> bool {
-    match &q.min_resolution {
+/// `--resolution` keeps edges at least as strong as the level it names (never
+/// `external` or `unresolved` ones).
+fn keep(q: &GraphQuery, resolution: Resolution) -> bool {
+    match q.min_resolution {
         None => true,
-        Some(min) => {
-            let rank = |r: &str| LEVELS.iter().position(|l| *l == r);
-            match (rank(resolution), rank(min)) {
-                (Some(a), Some(b)) => a <= b,
-                _ => false,
-            }
-        }
+        Some(min) => resolution.is_edge() && resolution <= min,
     }
 }
 
@@ -167,7 +160,7 @@ fn walk(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<
             };
             let mut next = Vec::new();
             for mut r in rows {
-                if !keep(q, &r.resolution) {
+                if !keep(q, r.resolution) {
                     continue;
                 }
                 r.target = format!("{}:{}", d.path, d.symbol);
@@ -227,7 +220,10 @@ fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result
             path: r.get(0)?,
             line: r.get(1)?,
             symbol: r.get(2)?,
-            resolution: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+            // A call not yet resolved (never seen after an index run commits).
+            resolution: r
+                .get::<_, Option<Resolution>>(3)?
+                .unwrap_or(Resolution::Unresolved),
             candidates: r.get(4)?,
             depth,
             target: String::new(),
@@ -357,11 +353,10 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
             line: r.get(0)?,
             symbol,
             resolution: if target.is_some() {
-                "import"
+                Resolution::Import
             } else {
-                "external"
-            }
-            .to_string(),
+                Resolution::External
+            },
             depth: 1,
             candidates: i64::from(target.is_some()),
             target: path.to_string(),
@@ -387,7 +382,7 @@ fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row
                 Some(n) => format!("{module} {n}"),
                 None => module,
             },
-            resolution: "import".to_string(),
+            resolution: Resolution::Import,
             depth: 1,
             candidates: 1,
             target: path.to_string(),

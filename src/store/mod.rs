@@ -12,6 +12,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use crate::error::LlmcError;
 
 mod schema;
+mod values;
 mod writer;
 
 use schema::{SCHEMA_INDEXES, SCHEMA_TABLES};

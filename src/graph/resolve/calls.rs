@@ -206,7 +206,7 @@ impl Graph {
                     })
                     .collect();
                 if let Some(&h) = hits.first() {
-                    return Outcome::to(h, "exact", hits.len());
+                    return Outcome::to(h, Resolution::Exact, hits.len());
                 }
             }
             s = self.syms[si].parent();
@@ -217,13 +217,13 @@ impl Graph {
         {
             let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "scope", hits.len());
+                return Outcome::to(h, Resolution::Scope, hits.len());
             }
         }
         // 2. The file's own top level.
         let hits = self.top_level(&[f], name);
         if let Some(&h) = hits.first() {
-            return Outcome::to(h, "exact", hits.len());
+            return Outcome::to(h, Resolution::Exact, hits.len());
         }
         // 3. Imported names.
         let scope = &self.scopes[f];
@@ -232,7 +232,7 @@ impl Graph {
                 Binding::Symbol(files, orig) => {
                     let hits = self.follow_symbol(files, orig, 0);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "import", hits.len());
+                        return Outcome::to(h, Resolution::Import, hits.len());
                     }
                     if files.is_empty() {
                         return Outcome::external(name.to_string());
@@ -241,7 +241,7 @@ impl Graph {
                 Binding::Member(files, ty, member) => {
                     let hits = self.members_of(f, ty, member, files);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "import", hits.len());
+                        return Outcome::to(h, Resolution::Import, hits.len());
                     }
                 }
                 Binding::External(path) => return Outcome::external(path.clone()),
@@ -249,7 +249,7 @@ impl Graph {
                     // A module called as a function: its default export.
                     let hits = self.top_level(files, name);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "import", hits.len());
+                        return Outcome::to(h, Resolution::Import, hits.len());
                     }
                 }
                 Binding::Namespace(_) => {}
@@ -259,13 +259,13 @@ impl Graph {
         for (files, ty) in &scope.wildcard_types {
             let hits = self.members_of(f, ty, name, files);
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "import", hits.len());
+                return Outcome::to(h, Resolution::Import, hits.len());
             }
         }
         if !scope.wildcard.is_empty() {
             let hits = self.top_level(&scope.wildcard, name);
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "import", hits.len());
+                return Outcome::to(h, Resolution::Import, hits.len());
             }
         }
         // 5. The same package (Go, Java) or directory.
@@ -281,7 +281,7 @@ impl Graph {
                 .collect();
             let hits = self.top_level(&dir_files, name);
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "scope", hits.len());
+                return Outcome::to(h, Resolution::Scope, hits.len());
             }
         }
         if is_builtin(lang, name) {
@@ -314,7 +314,7 @@ impl Graph {
             })
             .unwrap_or_default();
         match cands.as_slice() {
-            [one] => Outcome::to(*one, "name-only", 1),
+            [one] => Outcome::to(*one, Resolution::NameOnly, 1),
             [] => Outcome::unresolved(self.external_name(c, None), 0),
             many => Outcome::unresolved(self.external_name(c, None), many.len()),
         }
@@ -430,7 +430,7 @@ impl Graph {
         if is_self && let Some(owner) = self.owner_type(c.caller) {
             let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "scope", hits.len());
+                return Outcome::to(h, Resolution::Scope, hits.len());
             }
             return Outcome::unresolved(format!("{owner}{}{name}", lang.separator()), 0);
         }
@@ -451,13 +451,13 @@ impl Graph {
                     prefer.extend(files);
                     let hits = self.inherited(f, &ty, name, &prefer);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "scope", hits.len());
+                        return Outcome::to(h, Resolution::Scope, hits.len());
                     }
                     return Outcome::unresolved(format!("{ty}{}{name}", lang.separator()), 0);
                 }
                 let hits = self.members_of(f, &ty, name, &prefer);
                 if let Some(h) = self.pick(f, &hits) {
-                    return Outcome::to(h, "scope", hits.len());
+                    return Outcome::to(h, Resolution::Scope, hits.len());
                 }
                 if !ty.is_empty() {
                     return Outcome::external(format!("{ty}{}{name}", lang.separator()));
@@ -471,7 +471,7 @@ impl Graph {
         {
             let hits = self.members_of(f, ty, name, &files);
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "scope", hits.len());
+                return Outcome::to(h, Resolution::Scope, hits.len());
             }
         }
         // A qualifier bound by an import (or a path starting with one).
@@ -483,7 +483,7 @@ impl Graph {
             if let Some(files) = self.rust_module(f, q) {
                 let hits = self.top_level(&files, name);
                 if let Some(h) = self.pick(f, &hits) {
-                    return Outcome::to(h, "import", hits.len());
+                    return Outcome::to(h, Resolution::Import, hits.len());
                 }
             }
             // `crate::a::Type::method`.
@@ -492,7 +492,7 @@ impl Graph {
             {
                 let hits = self.members_of(f, ty, name, &files);
                 if let Some(h) = self.pick(f, &hits) {
-                    return Outcome::to(h, "import", hits.len());
+                    return Outcome::to(h, Resolution::Import, hits.len());
                 }
             }
         }
@@ -513,7 +513,7 @@ impl Graph {
                             None => {
                                 let hits = self.members_of(f, seg, name, &files);
                                 if let Some(h) = self.pick(f, &hits) {
-                                    return Outcome::to(h, "import", hits.len());
+                                    return Outcome::to(h, Resolution::Import, hits.len());
                                 }
                                 break;
                             }
@@ -521,7 +521,7 @@ impl Graph {
                     }
                     let hits = self.follow_symbol(&files, name, 0);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "import", hits.len());
+                        return Outcome::to(h, Resolution::Import, hits.len());
                     }
                     return Outcome::unresolved(
                         format!("{q}{}{name}", if sep_q == "::" { "::" } else { "." }),
@@ -532,7 +532,7 @@ impl Graph {
                     // An imported type or class: its member.
                     let hits = self.members_of(f, orig, name, files);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "import", hits.len());
+                        return Outcome::to(h, Resolution::Import, hits.len());
                     }
                     if files.is_empty() {
                         return Outcome::external(format!("{q}{sep_q}{name}"));
@@ -548,7 +548,7 @@ impl Graph {
                 Binding::Namespace(ns) => {
                     let hits = self.members_of(f, ns, name, &[]);
                     if let Some(h) = self.pick(f, &hits) {
-                        return Outcome::to(h, "import", hits.len());
+                        return Outcome::to(h, Resolution::Import, hits.len());
                     }
                     return Outcome::external(format!("{ns}::{name}"));
                 }
@@ -560,7 +560,7 @@ impl Graph {
             if let Some(files) = self.rust_module(f, q) {
                 let hits = self.top_level(&files, name);
                 if let Some(h) = self.pick(f, &hits) {
-                    return Outcome::to(h, "import", hits.len());
+                    return Outcome::to(h, Resolution::Import, hits.len());
                 }
             }
         }
@@ -578,7 +578,7 @@ impl Graph {
                 hits.retain(|&s| self.same_crate(f, self.syms[s].file()));
             }
             if let Some(h) = self.pick(f, &hits) {
-                return Outcome::to(h, "scope", hits.len());
+                return Outcome::to(h, Resolution::Scope, hits.len());
             }
         }
         if c.kind == CallKind::Path {

@@ -17,7 +17,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 use rusqlite::{Connection, params};
 
-use crate::model::{CallKind, SymbolKind};
+use crate::model::{CallKind, Resolution, SymbolKind};
 use crate::syntax::lang::Lang;
 use crate::syntax::refs::simple_type;
 
@@ -29,16 +29,6 @@ mod load;
 use hooks::*;
 use imports::*;
 use load::*;
-
-/// How a call was resolved, weakest last.
-pub const RESOLUTIONS: [&str; 6] = [
-    "exact",
-    "import",
-    "scope",
-    "name-only",
-    "external",
-    "unresolved",
-];
 
 /// What an index run changed, so that resolution revisits only the calls whose answer
 /// can differ: every call in a new or changed file, every call whose name a changed or
@@ -180,7 +170,7 @@ struct CallRow {
     qualifier: Option<String>,
     kind: CallKind,
     receiver_type: Option<String>,
-    old: (Option<i64>, Option<String>, i64, Option<String>),
+    old: (Option<i64>, Option<Resolution>, i64, Option<String>),
 }
 
 /// What a local name in a file stands for, from its imports.
@@ -211,13 +201,13 @@ struct FileScope {
 #[derive(Debug, Clone, PartialEq)]
 struct Outcome {
     callee: Option<usize>,
-    resolution: &'static str,
+    resolution: Resolution,
     candidates: usize,
     external: Option<String>,
 }
 
 impl Outcome {
-    fn to(sym: usize, resolution: &'static str, candidates: usize) -> Outcome {
+    fn to(sym: usize, resolution: Resolution, candidates: usize) -> Outcome {
         Outcome {
             callee: Some(sym),
             resolution,
@@ -228,7 +218,7 @@ impl Outcome {
     fn external(name: String) -> Outcome {
         Outcome {
             callee: None,
-            resolution: "external",
+            resolution: Resolution::External,
             candidates: 0,
             external: Some(name),
         }
@@ -236,7 +226,7 @@ impl Outcome {
     fn unresolved(name: String, candidates: usize) -> Outcome {
         Outcome {
             callee: None,
-            resolution: "unresolved",
+            resolution: Resolution::Unresolved,
             candidates,
             external: Some(name),
         }
@@ -356,7 +346,7 @@ pub fn resolve(
                 o.candidates as i64,
                 o.external,
             );
-            if (new.0, new.1, new.2, &new.3) != (c.old.0, c.old.1.as_deref(), c.old.2, &c.old.3) {
+            if (new.0, new.1, new.2, &new.3) != (c.old.0, c.old.1, c.old.2, &c.old.3) {
                 update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
                 stats.updated += 1;
             }
@@ -406,11 +396,6 @@ fn family(l: Lang) -> u8 {
 
 fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
-}
-
-/// Whether `level` names a resolution (`--resolution`).
-pub fn is_resolution(level: &str) -> bool {
-    RESOLUTIONS.contains(&level)
 }
 
 #[cfg(test)]
