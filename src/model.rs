@@ -194,9 +194,8 @@ pub struct CallSite {
     /// The receiver or path before the name, as written (`self`, `osp.path`, `Task`).
     pub qualifier: Option<String>,
     pub kind: CallKind,
-    /// The receiver's type as the file states it: a type name, or `callee()` when the
-    /// receiver was bound to the value of a call (typed later from the callee).
-    pub receiver_type: Option<String>,
+    /// The receiver's type as the file states it.
+    pub receiver_type: Option<Receiver>,
 }
 
 /// One import (or `#include`, `mod x;`, namespace alias) as written in a file.
@@ -400,5 +399,49 @@ impl Resolution {
 impl std::fmt::Display for Resolution {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// A call's receiver type as the file states it, before resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Receiver {
+    /// A type name as written (`Foo`, `kv.Store`, `*Store` → `Store`).
+    Type(String),
+    /// The value of a call (`Foo()`, `kv.New()`, `Foo::new()`): typed later from what
+    /// the callee returns.
+    CallResult(String),
+}
+
+impl Receiver {
+    /// The stored form: the type name, or the called expression followed by `()`.
+    pub fn encode(&self) -> String {
+        match self {
+            Receiver::Type(t) => t.clone(),
+            Receiver::CallResult(c) => format!("{c}()"),
+        }
+    }
+
+    /// Reads the stored form back (see [`Receiver::encode`]).
+    pub fn decode(s: &str) -> Receiver {
+        match s.strip_suffix("()") {
+            Some(c) => Receiver::CallResult(c.to_string()),
+            None => Receiver::Type(s.to_string()),
+        }
+    }
+
+    /// For the value of a call, the called name's last segment (`kv.New` → `New`): a
+    /// change to that name's definitions can change this receiver's type.
+    pub fn called_name(&self) -> Option<&str> {
+        match self {
+            Receiver::Type(_) => None,
+            Receiver::CallResult(c) => Some(c.rsplit(['.', ':', '>']).next().unwrap_or(c)),
+        }
+    }
+}
+
+/// Serialized in its stored form (see [`Receiver::encode`]).
+impl Serialize for Receiver {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.encode())
     }
 }

@@ -3,7 +3,7 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::model::Resolution;
+use crate::model::{Receiver, Resolution};
 
 impl ToSql for Resolution {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
@@ -16,5 +16,18 @@ impl FromSql for Resolution {
         let s = value.as_str()?;
         Resolution::parse(s)
             .ok_or_else(|| FromSqlError::Other(format!("unknown resolution {s:?}").into()))
+    }
+}
+
+/// A receiver is stored as its type name, or as the called expression followed by `()`.
+impl ToSql for Receiver {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.encode()))
+    }
+}
+
+impl FromSql for Receiver {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        Ok(Receiver::decode(value.as_str()?))
     }
 }

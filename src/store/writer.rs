@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
-use crate::model::{Chunk, FileRefs, Symbol};
+use crate::model::{Chunk, FileRefs, Receiver, Symbol};
 
 use super::FileRow;
 
@@ -182,10 +182,7 @@ impl Writer<'_> {
                 c.qualifier,
                 c.kind.as_str(),
                 c.receiver_type,
-                c.receiver_type.as_deref().and_then(|t| {
-                    let callee = t.strip_suffix("()")?;
-                    Some(callee.rsplit(['.', ':', '>']).next().unwrap_or(callee))
-                })
+                c.receiver_type.as_ref().and_then(Receiver::called_name)
             ])?;
             let id = self.tx.last_insert_rowid();
             call_ids.0.get_or_insert(id);

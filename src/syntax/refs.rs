@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::lang::Lang;
-use crate::model::{CallKind, CallSite, Import, Symbol};
+use crate::model::{CallKind, CallSite, Import, Receiver, Symbol};
 
 pub use crate::model::FileRefs;
 
@@ -18,17 +18,8 @@ pub use crate::model::FileRefs;
 /// the walk's stack as much memory as the tree itself.
 pub const MAX_WALK_DEPTH: usize = 2048;
 
-/// A receiver variable's type as the file states it, before resolution.
-#[derive(Debug, Clone)]
-pub(in crate::syntax) enum Bound {
-    /// A type name as written (`Foo`, `kv.Store`, `*Store` → `Store`).
-    Type(String),
-    /// The value of a call: `Foo()`, `kv.New()`, `Foo::new()`; typed by the callee.
-    Call(String),
-}
-
 /// The bindings of one variable in one scope: (byte offset, what it is bound to).
-type BindingList<'a> = Vec<(usize, &'a Bound)>;
+type BindingList<'a> = Vec<(usize, &'a Receiver)>;
 
 pub(in crate::syntax) struct Walker<'s> {
     pub(in crate::syntax) lang: Lang,
@@ -38,7 +29,7 @@ pub(in crate::syntax) struct Walker<'s> {
     pub(in crate::syntax) receivers: Vec<(usize, String)>,
     pub(in crate::syntax) imports: Vec<Import>,
     /// Bindings by (byte offset, line, variable name).
-    pub(in crate::syntax) bindings: Vec<(usize, u32, String, Bound)>,
+    pub(in crate::syntax) bindings: Vec<(usize, u32, String, Receiver)>,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -98,7 +89,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     // Receiver types: a binding of the variable in the caller or an enclosing definition
     // (or the file), the nearest one before the call.
     // JSDoc `@param {Type} name` types a JavaScript function's parameters.
-    let mut doc_bindings: Vec<(usize, String, Bound)> = Vec::new();
+    let mut doc_bindings: Vec<(usize, String, Receiver)> = Vec::new();
     if lang.spec().jsdoc_param_types {
         for (i, s) in symbols.iter().enumerate() {
             for line in s.doc.lines() {
@@ -106,7 +97,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
                     && let Some((ty, after)) = rest.split_once('}')
                     && let Some(var) = after.split_whitespace().next()
                 {
-                    doc_bindings.push((i, var.to_string(), Bound::Type(simple_type(ty))));
+                    doc_bindings.push((i, var.to_string(), Receiver::Type(simple_type(ty))));
                 }
             }
         }
@@ -141,10 +132,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             if let Some(list) = scoped.get(&(scope, var.as_str())) {
                 let best = list.iter().rfind(|(b, _)| b <= at).or_else(|| list.first());
                 if let Some((_, b)) = best {
-                    call.receiver_type = Some(match b {
-                        Bound::Type(t) => t.clone(),
-                        Bound::Call(c) => format!("{c}()"),
-                    });
+                    call.receiver_type = Some((*b).clone());
                     break;
                 }
             }
@@ -198,10 +186,7 @@ impl<'s> Walker<'s> {
         if let Some(b) = self.bound_of(recv)
             && let Some((_, call)) = self.calls.last_mut()
         {
-            call.receiver_type = Some(match b {
-                Bound::Type(t) => t,
-                Bound::Call(c) => format!("{c}()"),
-            });
+            call.receiver_type = Some(b);
         }
     }
 
@@ -236,7 +221,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    pub(in crate::syntax) fn bind(&mut self, at: Node, var: &str, b: Bound) {
+    pub(in crate::syntax) fn bind(&mut self, at: Node, var: &str, b: Receiver) {
         if !var.is_empty() {
             let line = at.start_position().row as u32 + 1;
             self.bindings
@@ -251,7 +236,7 @@ impl<'s> Walker<'s> {
 
     /// A value expression's type, when the expression says it. Wrappers (`&x`, `(x)`,
     /// `x?`, `await x`) are looked through in a loop: a file may nest them thousands deep.
-    pub(in crate::syntax) fn bound_of(&self, value: Node) -> Option<Bound> {
+    pub(in crate::syntax) fn bound_of(&self, value: Node) -> Option<Receiver> {
         let mut value = value;
         while let "unary_expression"
         | "reference_expression"
@@ -274,19 +259,19 @@ impl<'s> Walker<'s> {
                     f
                 };
                 let f = self.text(f);
-                (f.len() <= MAX_RECEIVER).then(|| Bound::Call(f.to_string()))
+                (f.len() <= MAX_RECEIVER).then(|| Receiver::CallResult(f.to_string()))
             }
             "new_expression" | "object_creation_expression" => {
                 let t = value
                     .child_by_field_name("constructor")
                     .or_else(|| value.child_by_field_name("type"))?;
-                Some(Bound::Type(simple_type(self.text(t))))
+                Some(Receiver::Type(simple_type(self.text(t))))
             }
             "composite_literal" | "struct_expression" => {
                 let t = value
                     .child_by_field_name("type")
                     .or_else(|| value.child_by_field_name("name"))?;
-                Some(Bound::Type(simple_type(self.text(t))))
+                Some(Receiver::Type(simple_type(self.text(t))))
             }
             "method_invocation" => {
                 let name = value.child_by_field_name("name")?;
@@ -295,7 +280,7 @@ impl<'s> Walker<'s> {
                     .map(|o| format!("{}.", self.text(o)))
                     .unwrap_or_default();
                 let call = format!("{obj}{}", self.text(name));
-                (call.len() <= MAX_RECEIVER).then_some(Bound::Call(call))
+                (call.len() <= MAX_RECEIVER).then_some(Receiver::CallResult(call))
             }
             _ => None,
         }

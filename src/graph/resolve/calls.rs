@@ -436,9 +436,9 @@ impl Graph {
         }
         // The receiver's stated type.
         if let Some(t) = &c.receiver_type {
-            let typed = match t.strip_suffix("()") {
-                Some(expr) => self.type_of_call(c, expr, depth),
-                None => Some((t.clone(), Vec::new())),
+            let typed = match t {
+                Receiver::CallResult(expr) => self.type_of_call(c, expr, depth),
+                Receiver::Type(t) => Some((t.clone(), Vec::new())),
             };
             if let Some((ty, near)) = typed {
                 let ty = match ty.as_str() {

@@ -17,7 +17,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 use rusqlite::{Connection, params};
 
-use crate::model::{CallKind, Resolution, SymbolKind};
+use crate::model::{CallKind, Receiver, Resolution, SymbolKind};
 use crate::syntax::lang::Lang;
 use crate::syntax::refs::simple_type;
 
@@ -169,7 +169,7 @@ struct CallRow {
     name: String,
     qualifier: Option<String>,
     kind: CallKind,
-    receiver_type: Option<String>,
+    receiver_type: Option<Receiver>,
     old: (Option<i64>, Option<Resolution>, i64, Option<String>),
 }
 

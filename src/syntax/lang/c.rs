@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import};
+use crate::model::{CallKind, Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -106,7 +106,7 @@ impl Walker<'_> {
                                     self.bind(node, &var, b);
                                 }
                             } else {
-                                self.bind(node, &var, Bound::Type(ty.clone()));
+                                self.bind(node, &var, Receiver::Type(ty.clone()));
                             }
                         }
                     }

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
-use crate::model::{CallKind, Import};
+use crate::model::{CallKind, Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -98,7 +98,7 @@ impl Walker<'_> {
                 for n in names {
                     let var = self.text(n).to_string();
                     if let Some(t) = &ty {
-                        self.bind(node, &var, Bound::Type(t.clone()));
+                        self.bind(node, &var, Receiver::Type(t.clone()));
                     } else if let Some(b) = &value {
                         self.bind(node, &var, b.clone());
                     }

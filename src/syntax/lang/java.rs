@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import};
+use crate::model::{CallKind, Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -73,7 +73,7 @@ impl Walker<'_> {
                                     None => continue,
                                 }
                             } else {
-                                Bound::Type(ty.clone())
+                                Receiver::Type(ty.clone())
                             };
                             if field {
                                 self.bind(node, &format!("this.{var}"), b.clone());
@@ -89,7 +89,7 @@ impl Walker<'_> {
                     node.child_by_field_name("name"),
                 ) {
                     let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
-                    self.bind(node, &var, Bound::Type(ty));
+                    self.bind(node, &var, Receiver::Type(ty));
                 }
             }
             "import_declaration" => {

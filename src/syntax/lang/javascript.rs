@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
-use crate::model::{CallKind, Import};
+use crate::model::{CallKind, Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -103,7 +103,7 @@ impl Walker<'_> {
                 {
                     let var = self.text(name).to_string();
                     if let Some(t) = node.child_by_field_name("type") {
-                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                        self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
                     } else if let Some(v) = node.child_by_field_name("value")
                         && let Some(b) = self.bound_of(v)
                     {
@@ -124,9 +124,9 @@ impl Walker<'_> {
                         .children(&mut c)
                         .any(|k| matches!(k.kind(), "accessibility_modifier" | "readonly"));
                     if property {
-                        self.bind(node, &format!("this.{var}"), Bound::Type(ty.clone()));
+                        self.bind(node, &format!("this.{var}"), Receiver::Type(ty.clone()));
                     }
-                    self.bind(node, &var, Bound::Type(ty));
+                    self.bind(node, &var, Receiver::Type(ty));
                 }
             }
             "public_field_definition" | "field_definition" => {
@@ -137,7 +137,7 @@ impl Walker<'_> {
                 if let Some(n) = name {
                     let var = format!("this.{}", self.text(n));
                     if let Some(t) = node.child_by_field_name("type") {
-                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                        self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
                     } else if let Some(v) = node.child_by_field_name("value")
                         && let Some(b) = self.bound_of(v)
                     {

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import};
+use crate::model::{CallKind, Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -73,7 +73,7 @@ impl Walker<'_> {
                 {
                     let var = self.text(left).to_string();
                     if let Some(t) = node.child_by_field_name("type") {
-                        self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                        self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
                     } else if let Some(b) = self.bound_of(right) {
                         self.bind(node, &var, b);
                     }
@@ -87,7 +87,7 @@ impl Walker<'_> {
                     && n.kind() == "identifier"
                 {
                     let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
-                    self.bind(node, &var, Bound::Type(ty));
+                    self.bind(node, &var, Receiver::Type(ty));
                 }
             }
             "import_statement" => {

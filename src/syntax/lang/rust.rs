@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec};
-use crate::model::{CallKind, Import};
+use crate::model::{CallKind, Import, Receiver};
 use crate::syntax::refs::*;
 
 /// Plain `//` comments are not documentation in Rust.
@@ -94,7 +94,7 @@ impl Walker<'_> {
                     if p.kind() == "identifier" {
                         let var = self.text(p).to_string();
                         if let Some(t) = node.child_by_field_name("type") {
-                            self.bind(node, &var, Bound::Type(simple_type(self.text(t))));
+                            self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
                         } else if let Some(v) = node.child_by_field_name("value")
                             && let Some(b) = self.bound_of(v)
                         {
@@ -115,7 +115,7 @@ impl Walker<'_> {
                     };
                     if p.kind() == "identifier" {
                         let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
-                        self.bind(node, &var, Bound::Type(ty));
+                        self.bind(node, &var, Receiver::Type(ty));
                     }
                 }
             }
