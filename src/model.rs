@@ -202,10 +202,10 @@ pub struct CallSite {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Import {
     pub line: u32,
-    /// The module path as written (`os.path`, `./render.js`, `crate::util`, `util.h`).
-    /// Java static imports start with `static `, C/C++ system includes are `<…>`, Rust
-    /// `mod x;` is `mod x`, a C++ namespace alias is `namespace target`.
+    /// The module path as written (`os.path`, `./render.js`, `crate::util`, `util.h`),
+    /// without what [`ImportKind`] says (`static`, `<…>`, `mod`, `namespace`).
     pub module: String,
+    pub kind: ImportKind,
     /// The imported name, or `None` when the module itself is imported.
     pub name: Option<String>,
     /// The local name, when it differs.
@@ -443,5 +443,60 @@ impl Receiver {
 impl Serialize for Receiver {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.encode())
+    }
+}
+
+/// What kind of import a row is: most are plain module imports; the others are told
+/// apart because resolution treats them differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImportKind {
+    /// `import a.b`, `from a import b`, `use a::b`, `#include "x.h"`, `require("x")`.
+    #[default]
+    Module,
+    /// Java `import static a.b.C.m` (a member of a class, not a class).
+    Static,
+    /// C/C++ `#include <x.h>`: a system header, never a repository file.
+    System,
+    /// Rust `mod x;`: the child module's file.
+    ModDecl,
+    /// C++ `namespace a = target;`.
+    NamespaceAlias,
+}
+
+impl ImportKind {
+    pub const ALL: [ImportKind; 5] = [
+        ImportKind::Module,
+        ImportKind::Static,
+        ImportKind::System,
+        ImportKind::ModDecl,
+        ImportKind::NamespaceAlias,
+    ];
+
+    /// The name stored in the index.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImportKind::Module => "module",
+            ImportKind::Static => "static",
+            ImportKind::System => "system",
+            ImportKind::ModDecl => "mod",
+            ImportKind::NamespaceAlias => "namespace",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ImportKind> {
+        ImportKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The module as answers show it: `static a.b.C`, `<stdio.h>`, `mod util`,
+    /// `namespace a::b`, or the module itself.
+    pub fn written(self, module: &str) -> String {
+        match self {
+            ImportKind::Module => module.to_string(),
+            ImportKind::Static => format!("static {module}"),
+            ImportKind::System => format!("<{module}>"),
+            ImportKind::ModDecl => format!("mod {module}"),
+            ImportKind::NamespaceAlias => format!("namespace {module}"),
+        }
     }
 }

@@ -8,7 +8,7 @@ use anyhow::Result;
 use rusqlite::{Connection, params_from_iter};
 use serde::Serialize;
 
-use crate::model::Resolution;
+use crate::model::{ImportKind, Resolution};
 use crate::store::Store;
 
 /// What a graph question asks.
@@ -330,14 +330,14 @@ fn find_files(c: &Connection, target: &str) -> rusqlite::Result<Vec<(i64, String
 
 fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(
-        "SELECT i.line, i.module, i.name, i.alias, t.path FROM imports i
+        "SELECT i.line, i.module, i.name, i.alias, t.path, i.kind FROM imports i
          LEFT JOIN files t ON t.id = i.target_file_id
          WHERE i.id BETWEEN (SELECT imports_lo FROM files WHERE id = ?1)
                         AND (SELECT imports_hi FROM files WHERE id = ?1)
          ORDER BY i.line, i.id",
     )?;
     let rows = stmt.query_map([id], |r| {
-        let module: String = r.get(1)?;
+        let module = r.get::<_, ImportKind>(5)?.written(&r.get::<_, String>(1)?);
         let name: Option<String> = r.get(2)?;
         let alias: Option<String> = r.get(3)?;
         let target: Option<String> = r.get(4)?;
@@ -369,11 +369,11 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
 
 fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(
-        "SELECT f.path, i.line, i.module, i.name FROM imports i JOIN files f ON f.id = i.file_id
+        "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
          WHERE i.target_file_id = ?1 ORDER BY f.path, i.line",
     )?;
     let rows = stmt.query_map([id], |r| {
-        let module: String = r.get(2)?;
+        let module = r.get::<_, ImportKind>(4)?.written(&r.get::<_, String>(2)?);
         let name: Option<String> = r.get(3)?;
         Ok(Row {
             path: r.get(0)?,

@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::error::LlmcError;
+use crate::model::ImportKind;
 
 mod schema;
 mod values;
@@ -19,7 +20,7 @@ use schema::{SCHEMA_INDEXES, SCHEMA_TABLES};
 pub use writer::Writer;
 
 /// Bumped whenever the schema changes; a store with another version must be rebuilt.
-pub const SCHEMA_VERSION: i32 = 2;
+pub const SCHEMA_VERSION: i32 = 3;
 
 const DB_FILE: &str = "index.db";
 const FRESH_FILE: &str = "index.db.new";
@@ -488,9 +489,17 @@ impl Store {
                  FROM calls c WHERE c.id BETWEEN ?1 AND ?2 ORDER BY c.line, c.col, c.name",
             )?;
             let mut imports = c.prepare(
-                "SELECT i.line, i.module, i.name, i.alias, i.wildcard,
+                // Ordered by the module as written (`ImportKind::written`), as answers show it.
+                "SELECT i.line, i.module, i.name, i.alias, i.wildcard, i.kind,
                         (SELECT f.path FROM files f WHERE f.id = i.target_file_id)
-                 FROM imports i WHERE i.id BETWEEN ?1 AND ?2 ORDER BY i.line, i.module, i.name",
+                 FROM imports i WHERE i.id BETWEEN ?1 AND ?2
+                 ORDER BY i.line,
+                          CASE i.kind WHEN 'static' THEN 'static ' || i.module
+                                      WHEN 'system' THEN '<' || i.module || '>'
+                                      WHEN 'mod' THEN 'mod ' || i.module
+                                      WHEN 'namespace' THEN 'namespace ' || i.module
+                                      ELSE i.module END,
+                          i.name",
             )?;
             let mut rows = files.query([])?;
             while let Some(r) = rows.next()? {
@@ -559,11 +568,11 @@ impl Store {
                         out,
                         "  import {} {} name={:?} alias={:?} wildcard={} -> {:?}",
                         k.get::<_, i64>(0)?,
-                        k.get::<_, String>(1)?,
+                        k.get::<_, ImportKind>(5)?.written(&k.get::<_, String>(1)?),
                         k.get::<_, Option<String>>(2)?,
                         k.get::<_, Option<String>>(3)?,
                         k.get::<_, bool>(4)?,
-                        k.get::<_, Option<String>>(5)?
+                        k.get::<_, Option<String>>(6)?
                     );
                 }
             }

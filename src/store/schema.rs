@@ -69,6 +69,7 @@ CREATE TABLE imports (
     file_id INTEGER NOT NULL,
     line INTEGER NOT NULL,
     module TEXT NOT NULL,
+    kind TEXT NOT NULL,
     name TEXT,
     alias TEXT,
     wildcard INTEGER NOT NULL,

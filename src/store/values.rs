@@ -3,7 +3,7 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::model::{Receiver, Resolution};
+use crate::model::{ImportKind, Receiver, Resolution};
 
 impl ToSql for Resolution {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
@@ -29,5 +29,19 @@ impl ToSql for Receiver {
 impl FromSql for Receiver {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         Ok(Receiver::decode(value.as_str()?))
+    }
+}
+
+impl ToSql for ImportKind {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for ImportKind {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let s = value.as_str()?;
+        ImportKind::parse(s)
+            .ok_or_else(|| FromSqlError::Other(format!("unknown import kind {s:?}").into()))
     }
 }

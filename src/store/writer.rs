@@ -190,12 +190,12 @@ impl Writer<'_> {
         }
         let mut import_ids: (Option<i64>, Option<i64>) = (None, None);
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO imports (file_id, line, module, name, alias, wildcard)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO imports (file_id, line, module, kind, name, alias, wildcard)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
         for i in &refs.imports {
             stmt.execute(params![
-                file_id, i.line, i.module, i.name, i.alias, i.wildcard
+                file_id, i.line, i.module, i.kind, i.name, i.alias, i.wildcard
             ])?;
             let id = self.tx.last_insert_rowid();
             import_ids.0.get_or_insert(id);

@@ -84,10 +84,8 @@ impl Graph {
                 (Some((local, b)), files)
             }
             Lang::Java => {
-                let (is_static, module) = match imp.module.strip_prefix("static ") {
-                    Some(m) => (true, m),
-                    None => (false, imp.module.as_str()),
-                };
+                let is_static = imp.kind == ImportKind::Static;
+                let module = imp.module.as_str();
                 if imp.wildcard {
                     // `import a.b.*` (a package) or `import static a.b.C.*` (a class).
                     let files = if is_static {
@@ -122,12 +120,13 @@ impl Graph {
                 (Some((name, b)), files)
             }
             Lang::C | Lang::Cpp => {
-                if let Some(ns) = imp.module.strip_prefix("namespace ") {
+                if imp.kind == ImportKind::NamespaceAlias {
+                    let ns = imp.module.as_str();
                     let alias = imp.alias.clone().unwrap_or_default();
                     let ns = ns.rsplit("::").next().unwrap_or(ns).to_string();
                     return (Some((alias, Binding::Namespace(ns))), Vec::new());
                 }
-                if imp.module.starts_with('<') {
+                if imp.kind == ImportKind::System {
                     return (None, Vec::new());
                 }
                 let dir = &self.files[f].dir;
@@ -152,7 +151,10 @@ impl Graph {
     }
 
     pub(super) fn static_wildcard(&self, imp: &ImportRow) -> Option<Binding> {
-        let module = imp.module.strip_prefix("static ")?;
+        if imp.kind != ImportKind::Static {
+            return None;
+        }
+        let module = imp.module.as_str();
         if self.lang(imp.file) != Some(Lang::Java) {
             return None;
         }
@@ -380,7 +382,8 @@ impl Graph {
 
     pub(super) fn bind_rust(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
         let f = imp.file;
-        if let Some(m) = imp.module.strip_prefix("mod ") {
+        if imp.kind == ImportKind::ModDecl {
+            let m = imp.module.as_str();
             let files = self.rust_child_module(f, m);
             if files.is_empty() {
                 return (None, files);

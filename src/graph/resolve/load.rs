@@ -197,7 +197,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
 pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow>> {
     let index = &g.file_index;
     let mut stmt = conn.prepare(
-        "SELECT id, file_id, module, name, alias, wildcard, target_file_id FROM imports ORDER BY id",
+        "SELECT id, file_id, module, name, alias, wildcard, target_file_id, kind FROM imports ORDER BY id",
     )?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
@@ -213,6 +213,7 @@ pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow
             alias: r.get(4)?,
             wildcard: r.get(5)?,
             target: r.get(6)?,
+            kind: r.get(7)?,
         });
     }
     Ok(out)

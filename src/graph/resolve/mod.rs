@@ -17,7 +17,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 use rusqlite::{Connection, params};
 
-use crate::model::{CallKind, Receiver, Resolution, SymbolKind};
+use crate::model::{CallKind, ImportKind, Receiver, Resolution, SymbolKind};
 use crate::syntax::lang::Lang;
 use crate::syntax::refs::simple_type;
 
@@ -156,6 +156,7 @@ struct ImportRow {
     id: i64,
     file: usize,
     module: String,
+    kind: ImportKind,
     name: Option<String>,
     alias: Option<String>,
     wildcard: bool,

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -121,10 +121,11 @@ impl Walker<'_> {
                         .to_string();
                     self.imports.push(Import {
                         line: node.start_position().row as u32 + 1,
-                        module: if system {
-                            format!("<{module}>")
+                        module,
+                        kind: if system {
+                            ImportKind::System
                         } else {
-                            module
+                            ImportKind::Module
                         },
                         name: None,
                         alias: None,
@@ -139,7 +140,8 @@ impl Walker<'_> {
                 {
                     self.imports.push(Import {
                         line: node.start_position().row as u32 + 1,
-                        module: format!("namespace {}", self.text(target)),
+                        module: self.text(target).to_string(),
+                        kind: ImportKind::NamespaceAlias,
                         name: None,
                         alias: Some(self.text(n).to_string()),
                         wildcard: false,

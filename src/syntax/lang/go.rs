@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
-use crate::model::{CallKind, Import, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -117,6 +117,7 @@ impl Walker<'_> {
                         name: None,
                         alias: alias.filter(|a| a != "."),
                         wildcard,
+                        kind: ImportKind::Module,
                     });
                 }
                 return false;

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -113,10 +113,11 @@ impl Walker<'_> {
                 };
                 self.imports.push(Import {
                     line,
-                    module: if is_static {
-                        format!("static {module}")
+                    module,
+                    kind: if is_static {
+                        ImportKind::Static
                     } else {
-                        module
+                        ImportKind::Module
                     },
                     name,
                     alias: None,

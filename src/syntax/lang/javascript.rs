@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
-use crate::model::{CallKind, Import, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -173,6 +173,7 @@ impl Walker<'_> {
                                     name,
                                     alias,
                                     wildcard: false,
+                                    kind: ImportKind::Module,
                                 });
                             }
                         }
@@ -184,6 +185,7 @@ impl Walker<'_> {
                             name: None,
                             alias: None,
                             wildcard: true,
+                            kind: ImportKind::Module,
                         });
                     }
                 }
@@ -212,6 +214,7 @@ impl Walker<'_> {
                 name: None,
                 alias: None,
                 wildcard: false,
+                kind: ImportKind::Module,
             });
             return;
         };
@@ -225,6 +228,7 @@ impl Walker<'_> {
                 name: None,
                 alias: Some(self.text(pat).to_string()),
                 wildcard: false,
+                kind: ImportKind::Module,
             }),
             "object_pattern" => {
                 let mut c = pat.walk();
@@ -247,6 +251,7 @@ impl Walker<'_> {
                         name: Some(name),
                         alias,
                         wildcard: false,
+                        kind: ImportKind::Module,
                     });
                 }
             }
@@ -277,6 +282,7 @@ impl Walker<'_> {
                             name: Some("default".to_string()),
                             alias: Some(self.text(part).to_string()),
                             wildcard: false,
+                            kind: ImportKind::Module,
                         });
                     }
                     "namespace_import" => {
@@ -288,6 +294,7 @@ impl Walker<'_> {
                             name: None,
                             alias,
                             wildcard: false,
+                            kind: ImportKind::Module,
                         });
                     }
                     "named_imports" => {
@@ -309,6 +316,7 @@ impl Walker<'_> {
                                 name,
                                 alias,
                                 wildcard: false,
+                                kind: ImportKind::Module,
                             });
                         }
                     }
@@ -323,6 +331,7 @@ impl Walker<'_> {
                 name: None,
                 alias: None,
                 wildcard: false,
+                kind: ImportKind::Module,
             });
         }
     }

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -110,6 +110,7 @@ impl Walker<'_> {
                             name: None,
                             alias,
                             wildcard: false,
+                            kind: ImportKind::Module,
                         });
                     }
                 }
@@ -142,6 +143,7 @@ impl Walker<'_> {
                         name,
                         alias,
                         wildcard: false,
+                        kind: ImportKind::Module,
                     });
                 }
                 if !any {
@@ -151,6 +153,7 @@ impl Walker<'_> {
                         name: None,
                         alias: None,
                         wildcard: true,
+                        kind: ImportKind::Module,
                     });
                 }
                 return false;

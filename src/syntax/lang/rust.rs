@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CapsConstants, LangSpec};
-use crate::model::{CallKind, Import, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 /// Plain `//` comments are not documentation in Rust.
@@ -132,7 +132,8 @@ impl Walker<'_> {
                 {
                     self.imports.push(Import {
                         line: node.start_position().row as u32 + 1,
-                        module: format!("mod {}", self.text(n)),
+                        module: self.text(n).to_string(),
+                        kind: ImportKind::ModDecl,
                         name: None,
                         alias: None,
                         wildcard: false,
@@ -182,6 +183,7 @@ impl Walker<'_> {
                         name: None,
                         alias: Some(last),
                         wildcard: false,
+                        kind: ImportKind::Module,
                     });
                 } else {
                     self.imports.push(Import {
@@ -190,6 +192,7 @@ impl Walker<'_> {
                         name: Some(name),
                         alias: None,
                         wildcard: false,
+                        kind: ImportKind::Module,
                     });
                 }
             }
@@ -209,6 +212,7 @@ impl Walker<'_> {
                         name: Some(name),
                         alias: Some(self.text(a).to_string()),
                         wildcard: false,
+                        kind: ImportKind::Module,
                     });
                 }
             }
@@ -244,6 +248,7 @@ impl Walker<'_> {
                     name: None,
                     alias: None,
                     wildcard: true,
+                    kind: ImportKind::Module,
                 });
             }
             _ => {}
