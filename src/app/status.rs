@@ -1,142 +1,15 @@
-//! `llmc status`: what the index holds, and what changed on disk since.
+//! `llmc status`: renders [`crate::index::status`] (what the index holds, what changed
+//! on disk since) for people or as JSON.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::Result;
-use serde::Serialize;
 
 use super::style::Style;
 use super::{Ctx, print_json, print_out};
 use crate::cli::StatusArgs;
-use crate::config::IndexConfig;
 use crate::error::Exit;
-use crate::index::{self, walk};
-use crate::store::Store;
-
-/// The state of an index.
-#[derive(Debug, Serialize)]
-pub struct Status {
-    pub root: String,
-    pub generation: u64,
-    /// When the last generation was committed (RFC 3339, UTC).
-    pub indexed_at: Option<String>,
-    pub files: Counted,
-    pub definitions: Counted,
-    pub chunks: u64,
-    pub skipped: BTreeMap<String, u64>,
-    /// Indexed files with problems that did not stop them being indexed.
-    pub flagged: BTreeMap<&'static str, u64>,
-    pub changed: Changed,
-    pub size_bytes: u64,
-    pub history: crate::history::HistoryStatus,
-    /// The memories built beside definitions and chunks (`graph`, `history`, `lexical`,
-    /// `semantic`).
-    pub memories: Vec<&'static str>,
-    /// Memories switched on or off in the configuration since the last index run.
-    pub memories_switched: Vec<String>,
-}
-
-/// A total with a breakdown by language.
-#[derive(Debug, Serialize)]
-pub struct Counted {
-    pub total: u64,
-    pub by_language: BTreeMap<String, u64>,
-}
-
-/// Files that differ between the disk and the index.
-#[derive(Debug, Default, Serialize)]
-pub struct Changed {
-    pub modified: Vec<String>,
-    pub added: Vec<String>,
-    pub deleted: Vec<String>,
-}
-
-impl Changed {
-    /// How many files differ.
-    pub fn total(&self) -> usize {
-        self.modified.len() + self.added.len() + self.deleted.len()
-    }
-}
-
-/// Reads the status of the index at `root`.
-pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
-    let store = Store::open_existing(root)?;
-    let generation = store.generation()?;
-    let indexed_at = store
-        .meta("indexed_at")?
-        .and_then(|s| s.parse::<i64>().ok())
-        .and_then(|secs| jiff::Timestamp::from_second(secs).ok())
-        .map(|t| t.to_string());
-    let by_lang = |sql: &str| -> Result<BTreeMap<String, u64>> {
-        store.read(|c| {
-            let mut stmt = c.prepare(sql)?;
-            let rows = stmt.query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
-            })?;
-            rows.collect()
-        })
-    };
-    let files = by_lang("SELECT lang, count(*) FROM files GROUP BY lang")?;
-    let defs = by_lang(
-        "SELECT f.lang, count(*) FROM symbols s JOIN files f ON f.id = s.file_id GROUP BY f.lang",
-    )?;
-    let chunks = store
-        .read(|c| c.query_row("SELECT count(*) FROM chunks", [], |r| r.get::<_, i64>(0)))?
-        as u64;
-    let skipped: BTreeMap<String, u64> = store
-        .meta("skipped")?
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or_default();
-    let flagged = index::flag_counts(&store)?;
-    let changed = changed_files(root, cfg, &store)?;
-    let built = store.memories()?;
-    Ok(Status {
-        memories: built.names(),
-        memories_switched: cfg.memories().changes_from(built),
-        root: root.display().to_string(),
-        generation,
-        indexed_at,
-        files: Counted {
-            total: files.values().sum(),
-            by_language: files,
-        },
-        definitions: Counted {
-            total: defs.values().sum(),
-            by_language: defs,
-        },
-        chunks,
-        skipped,
-        flagged,
-        changed,
-        size_bytes: store.size_on_disk(),
-        history: crate::history::status(&store)?,
-    })
-}
-
-/// Files that an `llmc index` now would add, re-parse or remove.
-pub fn changed_files(root: &Path, cfg: &IndexConfig, store: &Store) -> Result<Changed> {
-    let known = store.file_states()?;
-    let plan = index::plan(root, cfg, &known);
-    let mut changed = Changed::default();
-    for f in plan.to_check {
-        let Ok(bytes) = crate::source::read(root, &f.rel, cfg.max_file_size) else {
-            continue;
-        };
-        match known.get(&f.rel) {
-            Some(k) => {
-                let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
-                if hash != k.hash || walk::looks_binary(&bytes) {
-                    changed.modified.push(f.rel);
-                }
-            }
-            None if !walk::looks_binary(&bytes) => changed.added.push(f.rel),
-            None => {}
-        }
-    }
-    changed.deleted = plan.deleted.into_iter().map(|(p, _)| p).collect();
-    Ok(changed)
-}
+use crate::index::status::{Status, status};
 
 /// Prints the status.
 pub fn cmd_status(ctx: &Ctx, args: &StatusArgs) -> Result<Exit> {

@@ -27,15 +27,10 @@ use touch::Def;
 
 /// Meta keys the history keeps in the store.
 pub mod meta {
-    /// The HEAD commit the history was last ingested at.
-    pub const HEAD: &str = "history_head";
-    /// The shallow boundary at that time (sorted hashes, space-separated; empty if none).
-    pub const SHALLOW: &str = "history_shallow";
-    /// Why there is no history (not a repository, no commits, no git), when there is none.
-    pub const NOTE: &str = "history_note";
-    /// Set when the repository is a partial clone: commits and files are read, the
-    /// definitions each commit touched are not (their old versions are not local).
-    pub const PARTIAL: &str = "history_partial";
+    pub use crate::store::meta::{
+        HISTORY_HEAD as HEAD, HISTORY_NOTE as NOTE, HISTORY_PARTIAL as PARTIAL,
+        HISTORY_SHALLOW as SHALLOW,
+    };
 }
 
 /// What a partial clone's history lacks, and how to get it.

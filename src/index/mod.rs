@@ -3,9 +3,10 @@
 //! hash is unchanged are not parsed; everything an index run writes becomes visible in
 //! one commit.
 
+pub mod status;
 pub mod walk;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -24,7 +25,7 @@ use crate::progress::Progress;
 use crate::search::embed::Embedder;
 use crate::search::sync::{self, Embedded, SearchStats, SearchSync, SearchWriter};
 use crate::source::Refused;
-use crate::store::{FileRow, FileState, Store, Writer, flags};
+use crate::store::{FileRow, FileState, Store, Writer, flags, meta};
 use crate::syntax::{self, FileOptions, chunk::ChunkConfig};
 use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
 
@@ -201,10 +202,7 @@ const STAT_BLOCK: usize = 64;
 
 impl FreshnessCheck {
     pub fn prepare(root: &Path, store: &Store) -> Result<FreshnessCheck> {
-        let checked: i64 = store
-            .meta("checked_at")?
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
+        let checked = store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0);
         let newer = |p: &Path| {
             std::fs::metadata(p)
                 .and_then(|m| m.modified())
@@ -544,13 +542,13 @@ pub fn run_with(
             stats.graph_seconds = t.elapsed().as_secs_f64();
             stats.stages.graph = stats.graph_seconds;
         }
-        writer.set_meta(crate::store::MEMORIES_KEY, &memories.to_meta())?;
-        writer.set_meta("generation", &stats.generation.to_string())?;
-        writer.set_meta("indexed_at", &now.to_string())?;
+        writer.set_meta(meta::MEMORIES, &memories.to_meta())?;
+        writer.set_meta(meta::GENERATION, &stats.generation.to_string())?;
+        writer.set_meta(meta::INDEXED_AT, &now.to_string())?;
     }
-    writer.set_meta("checked_at", &now.to_string())?;
-    writer.set_meta("skipped", &serde_json::to_string(&stats.skipped)?)?;
-    writer.set_meta("llmc_version", env!("CARGO_PKG_VERSION"))?;
+    writer.set_meta(meta::CHECKED_AT, &now.to_string())?;
+    writer.set_meta(meta::SKIPPED, &serde_json::to_string(&stats.skipped)?)?;
+    writer.set_meta(meta::LLMC_VERSION, env!("CARGO_PKG_VERSION"))?;
     // The last safe point: past it the run completes.
     crate::interrupt::check()?;
     let t = Instant::now();
@@ -679,40 +677,4 @@ pub fn index_bytes(
         refs: rows.refs,
         vectors: None,
     }
-}
-
-/// Counts of indexed files with problems that did not stop them being indexed.
-pub fn flag_counts(store: &Store) -> Result<BTreeMap<&'static str, u64>> {
-    store.read(|c| {
-        let (syntax, utf8, truncated, secret, empty) = c.query_row(
-            "SELECT
-               (SELECT count(*) FROM files WHERE flags & ?1 != 0),
-               (SELECT count(*) FROM files WHERE flags & ?2 != 0),
-               (SELECT count(*) FROM files WHERE flags & ?3 != 0),
-               (SELECT count(*) FROM files WHERE flags & ?4 != 0),
-               (SELECT count(*) FROM files WHERE size = 0)",
-            [
-                flags::SYNTAX_ERRORS,
-                flags::INVALID_UTF8,
-                flags::TRUNCATED,
-                flags::SECRET,
-            ],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, i64>(4)?,
-                ))
-            },
-        )?;
-        Ok(BTreeMap::from([
-            ("syntax_errors", syntax as u64),
-            ("invalid_utf8", utf8 as u64),
-            ("definitions_truncated", truncated as u64),
-            ("secrets_included", secret as u64),
-            ("empty", empty as u64),
-        ]))
-    })
 }

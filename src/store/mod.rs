@@ -12,6 +12,8 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use crate::error::LlmcError;
 use crate::model::ImportKind;
 
+mod counts;
+pub mod meta;
 mod schema;
 mod values;
 mod writer;
@@ -32,9 +34,6 @@ const CACHE_KIB: i64 = 32 * 1024;
 
 /// Flags on a file row: re-exported from [`crate::model::flags`], where the rows are made.
 pub use crate::model::flags;
-
-/// The meta key of the memories a generation was built with ([`crate::model::MemorySet`]).
-pub const MEMORIES_KEY: &str = "memories";
 
 /// A path as a SQLite URI path (`?` and `#` would end it; `%` starts an escape).
 fn uri_path(p: &Path) -> String {
@@ -392,7 +391,7 @@ impl Store {
     /// The generation of the last complete index run (0 before the first).
     pub fn generation(&self) -> Result<u64> {
         Ok(self
-            .meta("generation")?
+            .meta(meta::GENERATION)?
             .and_then(|v| v.parse().ok())
             .unwrap_or(0))
     }
@@ -401,7 +400,7 @@ impl Store {
     /// the set was recorded).
     pub fn memories(&self) -> Result<crate::model::MemorySet> {
         Ok(crate::model::MemorySet::from_meta(
-            self.meta(MEMORIES_KEY)?.as_deref(),
+            self.meta(meta::MEMORIES)?.as_deref(),
         ))
     }
 

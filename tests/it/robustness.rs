@@ -50,7 +50,7 @@ fn bad_files_are_counted_and_the_rest_is_indexed() {
         defs.iter()
             .any(|d| d.starts_with("latin1.py\tfunction\tcaf\t"))
     );
-    let flagged = llmc::index::flag_counts(&store).expect("flags");
+    let flagged = store.flag_counts().expect("flags");
     assert_eq!(flagged["syntax_errors"], 1);
     assert_eq!(flagged["invalid_utf8"], 1);
     assert_eq!(flagged["empty"], 1);

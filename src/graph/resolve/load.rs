@@ -231,24 +231,22 @@ pub(super) fn load_affected_calls(
     names: &HashSet<String>,
 ) -> Result<Vec<CallRow>> {
     let names: Vec<&String> = names.iter().collect();
-    let names_json = serde_json::to_string(&names)?.replace('\'', "''");
+    let names_json = serde_json::to_string(&names)?;
     let mut calls = load_calls(
         conn,
         g,
-        &format!(
-            "WHERE name IN (SELECT value FROM json_each('{names_json}'))
-             UNION ALL SELECT {CALL_COLUMNS} FROM calls
-             WHERE receiver_call IN (SELECT value FROM json_each('{names_json}'))"
-        ),
+        "WHERE name IN (SELECT value FROM json_each(?1))
+         UNION ALL SELECT {CALL_COLUMNS} FROM calls
+         WHERE receiver_call IN (SELECT value FROM json_each(?1))",
+        rusqlite::params![names_json],
     )?;
     for f in files {
         calls.extend(load_calls(
             conn,
             g,
-            &format!(
-                "WHERE id BETWEEN (SELECT calls_lo FROM files WHERE id = {f})
-                              AND (SELECT calls_hi FROM files WHERE id = {f})"
-            ),
+            "WHERE id BETWEEN (SELECT calls_lo FROM files WHERE id = ?1)
+                          AND (SELECT calls_hi FROM files WHERE id = ?1)",
+            rusqlite::params![f],
         )?);
     }
     calls.sort_by_key(|c| c.id);
@@ -256,12 +254,20 @@ pub(super) fn load_affected_calls(
     Ok(calls)
 }
 
-pub(super) fn load_calls(conn: &Connection, g: &Graph, filter: &str) -> Result<Vec<CallRow>> {
-    let mut stmt = conn.prepare(&format!(
+/// The calls a `filter` (SQL after `FROM calls`, with `{CALL_COLUMNS}` standing for
+/// the column list) selects, in id order. Values go in `params`, never into the text.
+pub(super) fn load_calls(
+    conn: &Connection,
+    g: &Graph,
+    filter: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<CallRow>> {
+    let filter = filter.replace("{CALL_COLUMNS}", CALL_COLUMNS);
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT * FROM (SELECT {CALL_COLUMNS} FROM calls {filter}) ORDER BY id"
     ))?;
     let mut out = Vec::new();
-    read_calls(stmt.query([])?, g, &mut out)?;
+    read_calls(stmt.query(params)?, g, &mut out)?;
     Ok(out)
 }
 
