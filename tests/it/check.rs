@@ -1,0 +1,486 @@
+//! Data-driven checks of extraction and resolution: a few files written inline, indexed
+//! through the library (graph only), and every definition, call and import printed in one
+//! compact form and compared with an inline snapshot. A resolution case is a few lines
+//! here, not a fixture repository. Update the snapshots with `UPDATE_EXPECT=1` and read
+//! the diff: each line must be what the code means.
+//!
+//! Files are given as `//- path` headers followed by their text:
+//!
+//! ```text
+//! //- a.py
+//! from b import g
+//! def f():
+//!     g()
+//! //- b.py
+//! def g(): pass
+//! ```
+//!
+//! Rows, per file in path order:
+//! - `def KIND QUALNAME START-END`
+//! - `call LINE NAME -> PATH:QUALNAME [RESOLUTION]` (or `-> EXTERNAL [external]`,
+//!   `-> ? [unresolved]`), with `in CALLER` when the call is inside a definition
+//! - `import LINE MODULE [NAME] [as ALIAS] -> PATH` (or `-> ?` outside the repository)
+
+use std::fmt::Write as _;
+
+use expect_test::{Expect, expect};
+use llmc::config::IndexConfig;
+
+use crate::util::Scratch;
+
+/// Indexes `files` (see the module head) and compares the rows with `expected`.
+fn check(files: &str, expected: Expect) {
+    let s = Scratch::empty();
+    let mut path: Option<String> = None;
+    let mut text = String::new();
+    let flush = |path: &Option<String>, text: &mut String| {
+        if let Some(p) = path {
+            s.write(p, text.as_bytes());
+        }
+        text.clear();
+    };
+    for line in files.lines() {
+        if let Some(p) = line.strip_prefix("//- ") {
+            flush(&path, &mut text);
+            path = Some(p.trim().to_string());
+        } else {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    flush(&path, &mut text);
+    let cfg = IndexConfig {
+        history: false,
+        lexical: false,
+        semantic: false,
+        ..IndexConfig::default()
+    };
+    s.index_with(&cfg, false);
+    expected.assert_eq(&rows(&s));
+}
+
+fn rows(s: &Scratch) -> String {
+    let store = s.store();
+    store
+        .read(|c| {
+            let mut out = String::new();
+            let mut files = c.prepare("SELECT id, path FROM files ORDER BY path")?;
+            let files: Vec<(i64, String)> = files
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            let mut defs = c.prepare(
+                "SELECT kind, qualname, start_line, end_line FROM symbols WHERE file_id = ?1
+                 ORDER BY start_line, end_line DESC, qualname",
+            )?;
+            let mut calls = c.prepare(
+                "SELECT k.line, k.name, k.resolution, k.external,
+                        (SELECT f.path || ':' || s.qualname FROM symbols s JOIN files f
+                           ON f.id = s.file_id WHERE s.id = k.callee_id),
+                        (SELECT s.qualname FROM symbols s WHERE s.id = k.caller_id)
+                 FROM calls k WHERE k.file_id = ?1 ORDER BY k.line, k.col",
+            )?;
+            let mut imports = c.prepare(
+                "SELECT i.line, i.kind, i.module, i.name, i.alias,
+                        (SELECT f.path FROM files f WHERE f.id = i.target_file_id)
+                 FROM imports i WHERE i.file_id = ?1 ORDER BY i.line, i.id",
+            )?;
+            for (id, path) in files {
+                let _ = writeln!(out, "{path}");
+                let mut r = defs.query([id])?;
+                while let Some(d) = r.next()? {
+                    let _ = writeln!(
+                        out,
+                        "  def {} {} {}-{}",
+                        d.get::<_, String>(0)?,
+                        d.get::<_, String>(1)?,
+                        d.get::<_, i64>(2)?,
+                        d.get::<_, i64>(3)?
+                    );
+                }
+                let mut r = imports.query([id])?;
+                while let Some(i) = r.next()? {
+                    let kind: String = i.get(1)?;
+                    let mut line = format!("  import {} ", i.get::<_, i64>(0)?);
+                    if kind != "module" {
+                        let _ = write!(line, "{kind} ");
+                    }
+                    line.push_str(&i.get::<_, String>(2)?);
+                    if let Some(n) = i.get::<_, Option<String>>(3)? {
+                        let _ = write!(line, " {n}");
+                    }
+                    if let Some(a) = i.get::<_, Option<String>>(4)? {
+                        let _ = write!(line, " as {a}");
+                    }
+                    let target: Option<String> = i.get(5)?;
+                    let _ = writeln!(out, "{line} -> {}", target.as_deref().unwrap_or("?"));
+                }
+                let mut r = calls.query([id])?;
+                while let Some(k) = r.next()? {
+                    let resolution: String = k.get(2)?;
+                    let external: Option<String> = k.get(3)?;
+                    let callee: Option<String> = k.get(4)?;
+                    let caller: Option<String> = k.get(5)?;
+                    let to = match (callee, resolution.as_str()) {
+                        (Some(c), _) => c,
+                        (None, "external") => external.unwrap_or_default(),
+                        _ => "?".to_string(),
+                    };
+                    let within = caller.map(|c| format!(" in {c}")).unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "  call {} {}{within} -> {to} [{resolution}]",
+                        k.get::<_, i64>(0)?,
+                        k.get::<_, String>(1)?
+                    );
+                }
+            }
+            Ok(out)
+        })
+        .expect("rows read")
+}
+
+#[test]
+fn python_absolute_import_binds_the_module_function() {
+    check(
+        r#"
+//- pkg/__init__.py
+//- pkg/util.py
+def helper():
+    return 1
+//- app.py
+from pkg.util import helper
+import os
+
+def main():
+    helper()
+    os.getcwd()
+"#,
+        expect![[r#"
+            app.py
+              def function main 4-6
+              import 1 pkg.util helper -> pkg/util.py
+              import 2 os -> ?
+              call 5 helper in main -> pkg/util.py:helper [import]
+              call 6 getcwd in main -> os.getcwd [external]
+            pkg/__init__.py
+            pkg/util.py
+              def function helper 1-2
+        "#]],
+    );
+}
+
+#[test]
+fn python_self_methods_and_constructor_typed_locals() {
+    check(
+        r#"
+//- shapes.py
+class Circle:
+    def area(self):
+        return 3
+
+    def describe(self):
+        return self.area()
+
+class Square:
+    def area(self):
+        return 4
+
+def total():
+    s = Square()
+    return s.area()
+"#,
+        expect![[r#"
+            shapes.py
+              def class Circle 1-6
+              def method Circle.area 2-3
+              def method Circle.describe 5-6
+              def class Square 8-10
+              def method Square.area 9-10
+              def function total 12-14
+              call 6 area in Circle.describe -> shapes.py:Circle.area [scope]
+              call 13 Square in total -> shapes.py:Square [exact]
+              call 14 area in total -> shapes.py:Square.area [scope]
+        "#]],
+    );
+}
+
+#[test]
+fn python_alias_and_shadowing() {
+    check(
+        r#"
+//- lib.py
+def load():
+    pass
+//- main.py
+from lib import load as fetch
+
+def load():
+    pass
+
+def run():
+    fetch()
+    load()
+"#,
+        expect![[r#"
+            lib.py
+              def function load 1-2
+            main.py
+              def function load 3-4
+              def function run 6-8
+              import 1 lib load as fetch -> lib.py
+              call 7 fetch in run -> lib.py:load [import]
+              call 8 load in run -> main.py:load [exact]
+        "#]],
+    );
+}
+
+#[test]
+fn rust_use_paths_mod_files_and_associated_functions() {
+    check(
+        r#"
+//- src/lib.rs
+mod store;
+use store::Store;
+
+pub fn open() -> Store {
+    let s = Store::new();
+    s.flush();
+    s
+}
+//- src/store.rs
+pub struct Store;
+
+impl Store {
+    pub fn new() -> Store {
+        Store
+    }
+    pub fn flush(&self) {}
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def function open 4-8
+              import 1 mod store -> src/store.rs
+              import 2 store Store -> src/store.rs
+              call 5 new in open -> src/store.rs:Store::new [import]
+              call 6 flush in open -> src/store.rs:Store::flush [scope]
+            src/store.rs
+              def struct Store 1-1
+              def impl Store 3-8
+              def method Store::new 4-6
+              def method Store::flush 7-7
+        "#]],
+    );
+}
+
+#[test]
+fn typescript_named_imports_and_class_methods() {
+    check(
+        r#"
+//- src/render.ts
+export function render(x: number): string {
+  return String(x);
+}
+export class Page {
+  show(): string {
+    return render(1);
+  }
+}
+//- src/main.ts
+import { render, Page } from "./render";
+
+const p = new Page();
+p.show();
+render(2);
+"#,
+        expect![[r#"
+            src/main.ts
+              import 1 ./render render -> src/render.ts
+              import 1 ./render Page -> src/render.ts
+              call 3 Page -> src/render.ts:Page [import]
+              call 4 show -> src/render.ts:Page.show [scope]
+              call 5 render -> src/render.ts:render [import]
+            src/render.ts
+              def function render 1-3
+              def class Page 4-8
+              def method Page.show 5-7
+              call 2 String in render -> ? [unresolved]
+              call 6 render in Page.show -> src/render.ts:render [exact]
+        "#]],
+    );
+}
+
+#[test]
+fn javascript_require_binds_the_module() {
+    check(
+        r#"
+//- lib/util.js
+function pad(s) { return s; }
+module.exports = { pad };
+//- index.js
+const util = require("./lib/util");
+util.pad("x");
+"#,
+        expect![[r#"
+            index.js
+              import 1 ./lib/util as util -> lib/util.js
+              call 1 require -> ? [unresolved]
+              call 2 pad -> lib/util.js:pad [import]
+            lib/util.js
+              def function pad 1-1
+        "#]],
+    );
+}
+
+#[test]
+fn go_package_calls_and_methods_on_typed_receivers() {
+    check(
+        r#"
+//- go.mod
+module example.com/app
+//- kv/kv.go
+package kv
+
+type Store struct{}
+
+func New() *Store { return &Store{} }
+
+func (s *Store) Get(k string) string { return k }
+//- main.go
+package main
+
+import "example.com/app/kv"
+
+func main() {
+	s := kv.New()
+	s.Get("a")
+}
+"#,
+        expect![[r#"
+            go.mod
+            kv/kv.go
+              def struct Store 3-3
+              def function New 5-5
+              def method Store.Get 7-7
+            main.go
+              def function main 5-8
+              import 3 example.com/app/kv -> kv/kv.go
+              call 6 New in main -> kv/kv.go:New [import]
+              call 7 Get in main -> kv/kv.go:Store.Get [scope]
+        "#]],
+    );
+}
+
+#[test]
+fn java_static_imports_and_own_methods() {
+    check(
+        r#"
+//- src/util/Maths.java
+package util;
+
+public class Maths {
+    public static int twice(int x) { return 2 * x; }
+}
+//- src/app/Main.java
+package app;
+
+import static util.Maths.twice;
+
+public class Main {
+    int size() { return 1; }
+
+    int run() {
+        return twice(size());
+    }
+}
+"#,
+        expect![[r#"
+            src/app/Main.java
+              def class Main 5-11
+              def method Main.size 6-6
+              def method Main.run 8-10
+              import 3 static util.Maths twice -> src/util/Maths.java
+              call 9 twice in Main.run -> src/util/Maths.java:Maths.twice [import]
+              call 9 size in Main.run -> src/app/Main.java:Main.size [exact]
+            src/util/Maths.java
+              def class Maths 3-5
+              def method Maths.twice 4-4
+        "#]],
+    );
+}
+
+#[test]
+fn c_includes_local_and_system() {
+    check(
+        r#"
+//- include/buf.h
+int buf_len(const char *s);
+//- src/buf.c
+#include <string.h>
+#include "../include/buf.h"
+
+int buf_len(const char *s) { return (int)strlen(s); }
+
+int twice(const char *s) { return 2 * buf_len(s); }
+"#,
+        expect![[r#"
+            include/buf.h
+            src/buf.c
+              def function buf_len 4-4
+              def function twice 6-6
+              import 1 system string.h -> ?
+              import 2 ../include/buf.h -> include/buf.h
+              call 4 strlen in buf_len -> ? [unresolved]
+              call 6 buf_len in twice -> src/buf.c:buf_len [exact]
+        "#]],
+    );
+}
+
+#[test]
+fn cpp_namespace_alias_and_qualified_calls() {
+    check(
+        r#"
+//- geo.hpp
+namespace geometry {
+int area(int w, int h) { return w * h; }
+}
+//- main.cpp
+#include "geo.hpp"
+namespace g = geometry;
+
+int main() {
+    return g::area(2, 3);
+}
+"#,
+        expect![[r#"
+            geo.hpp
+              def module geometry 1-3
+              def function geometry::area 2-2
+            main.cpp
+              def function main 4-6
+              import 1 geo.hpp -> geo.hpp
+              import 2 namespace geometry as g -> ?
+              call 5 area in main -> geo.hpp:geometry::area [import]
+        "#]],
+    );
+}
+
+#[test]
+fn recursion_and_calls_outside_any_definition() {
+    check(
+        r#"
+//- fact.py
+def fact(n):
+    return 1 if n == 0 else n * fact(n - 1)
+
+print(fact(5))
+"#,
+        expect![[r#"
+            fact.py
+              def function fact 1-2
+              call 2 fact in fact -> fact.py:fact [exact]
+              call 4 print -> print [external]
+              call 4 fact -> fact.py:fact [exact]
+        "#]],
+    );
+}
