@@ -1,7 +1,7 @@
 //! The generated documentation: shell completion scripts (`clap_complete`) and the man page
 //! (`clap_mangen` plus hand-written sections), all from the clap definition in `cli.rs`.
 //! The committed copies under `completions/` and `man/` are checked against these by
-//! `tests/it/generated.rs`, which rewrites them with `LLMC_UPDATE_GENERATED=1`.
+//! `tests/it/generated.rs`, which rewrites them with `UPDATE_EXPECT=1`.
 
 use clap::CommandFactory as _;
 use clap_complete::{Generator as _, Shell};

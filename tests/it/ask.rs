@@ -490,20 +490,9 @@ fn normalize_json(v: &mut Value) {
     }
 }
 
-fn snapshot(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/it/snapshots")
-        .join(name);
-    if std::env::var_os("LLMC_UPDATE_SNAPSHOTS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(&path, actual).expect("write snapshot");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == actual,
-        "{name} differs from the snapshot (rerun with LLMC_UPDATE_SNAPSHOTS=1 if intended):\n--- expected\n{expected}\n--- actual\n{actual}"
-    );
+/// Compares with `tests/it/snapshots/NAME` (rewritten by `UPDATE_EXPECT=1`).
+fn snapshot(expected: expect_test::ExpectFile, actual: &str) {
+    expected.assert_eq(actual);
 }
 
 #[test]
@@ -512,11 +501,14 @@ fn human_and_json_output_match_their_snapshots() {
     let q = "who calls shelf_weight?";
     let out = s.llmc(&["ask", "--no-cache", "--trace", q]);
     assert_eq!(out.status.code(), Some(0));
-    snapshot("ask_callers.txt", &normalize_text(&stdout(&out)));
+    snapshot(
+        expect_test::expect_file!["snapshots/ask_callers.txt"],
+        &normalize_text(&stdout(&out)),
+    );
     let (mut v, _) = ask_json(s.path(), &[q]);
     normalize_json(&mut v);
     snapshot(
-        "ask_callers.json",
+        expect_test::expect_file!["snapshots/ask_callers.json"],
         &(serde_json::to_string_pretty(&v).expect("json") + "\n"),
     );
     let out = s.llmc(&[
@@ -524,7 +516,10 @@ fn human_and_json_output_match_their_snapshots() {
         "--no-cache",
         "how do I configure the kubernetes ingress controller?",
     ]);
-    snapshot("ask_abstain.txt", &normalize_text(&stdout(&out)));
+    snapshot(
+        expect_test::expect_file!["snapshots/ask_abstain.txt"],
+        &normalize_text(&stdout(&out)),
+    );
 }
 
 mod with_llm {

@@ -2,14 +2,17 @@
 //! by the binary, and loadable by the shells and `man` that are installed here.
 //!
 //! Regenerate them after changing `src/cli.rs` with
-//! `LLMC_UPDATE_GENERATED=1 cargo test --test integration generated`.
+//! `UPDATE_EXPECT=1 cargo test --test integration generated` (expect-test rewrites the
+//! files it compares with).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use expect_test::expect_file;
+
 use crate::util::{Scratch, stderr, stdout};
 
-const REGENERATE: &str = "LLMC_UPDATE_GENERATED=1 cargo test --test integration generated";
+const REGENERATE: &str = "UPDATE_EXPECT=1 cargo test --test integration generated";
 
 fn source_tree() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
@@ -21,28 +24,41 @@ fn committed(rel: &str) -> PathBuf {
 
 #[test]
 fn generated_files_are_current() {
-    let update = std::env::var_os("LLMC_UPDATE_GENERATED").is_some_and(|v| !v.is_empty());
-    let mut stale = Vec::new();
-    for (rel, text) in llmc::docs::generated() {
-        let path = committed(&rel);
-        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-        if on_disk == text {
-            continue;
-        }
-        if update {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).expect("mkdir");
-            }
-            std::fs::write(&path, &text).expect("write generated file");
-            eprintln!("rewrote {rel}");
-        } else {
-            stale.push(rel);
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "stale generated files {stale:?}: the clap definition changed; regenerate them with `{REGENERATE}` and commit the result"
+    let generated: std::collections::HashMap<String, String> =
+        llmc::docs::generated().into_iter().collect();
+    // One snapshot per committed file (expect_file! paths are relative to this file).
+    let files = [
+        (
+            "completions/llmc.bash",
+            expect_file!["../../completions/llmc.bash"],
+        ),
+        ("completions/_llmc", expect_file!["../../completions/_llmc"]),
+        (
+            "completions/llmc.fish",
+            expect_file!["../../completions/llmc.fish"],
+        ),
+        (
+            "completions/_llmc.ps1",
+            expect_file!["../../completions/_llmc.ps1"],
+        ),
+        (
+            "completions/llmc.elv",
+            expect_file!["../../completions/llmc.elv"],
+        ),
+        ("man/llmc.1", expect_file!["../../man/llmc.1"]),
+    ];
+    assert_eq!(
+        generated.len(),
+        files.len(),
+        "llmc::docs::generated() lists a file this test does not compare"
     );
+    for (rel, expected) in files {
+        let text = generated
+            .get(rel)
+            .unwrap_or_else(|| panic!("{rel} is not generated"));
+        // On a mismatch expect-test prints the diff and how to update (`{REGENERATE}`).
+        expected.assert_eq(text);
+    }
 }
 
 /// Runs the binary where no repository is and a broken `llmc.toml` lies: describing
