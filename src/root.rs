@@ -31,21 +31,30 @@ pub fn find_root(start: &Path) -> Result<PathBuf> {
 /// The git directory of the repository at `root`, following a `.git` file
 /// (`gitdir: …`) for worktrees and submodules, then `commondir` to where `info/` lives.
 pub fn git_dir(root: &Path) -> Option<PathBuf> {
+    worktree_git_dir(root).map(|dir| common_dir(&dir))
+}
+
+/// The worktree's own git directory (where its `HEAD` is): `.git` itself, or where a
+/// `.git` file (`gitdir: …`) points.
+pub fn worktree_git_dir(root: &Path) -> Option<PathBuf> {
     let dot_git = root.join(".git");
-    let dir = if dot_git.is_dir() {
-        dot_git
-    } else {
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let target = text.strip_prefix("gitdir:")?.trim();
-        let p = PathBuf::from(target);
-        if p.is_absolute() { p } else { root.join(p) }
-    };
+    if dot_git.is_dir() {
+        return Some(dot_git);
+    }
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let p = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+    Some(if p.is_absolute() { p } else { root.join(p) })
+}
+
+/// The directory shared by all worktrees of `dir`'s repository (refs, objects, `info/`):
+/// its `commondir`, or `dir` itself.
+pub fn common_dir(dir: &Path) -> PathBuf {
     match std::fs::read_to_string(dir.join("commondir")) {
         Ok(common) => {
             let c = PathBuf::from(common.trim());
-            Some(if c.is_absolute() { c } else { dir.join(c) })
+            if c.is_absolute() { c } else { dir.join(c) }
         }
-        Err(_) => Some(dir),
+        Err(_) => dir.to_path_buf(),
     }
 }
 

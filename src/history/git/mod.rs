@@ -616,21 +616,8 @@ pub fn shallow_boundary(git_dir: Option<PathBuf>) -> Vec<String> {
 /// HEAD's commit read from the files under `.git` (loose or packed ref), without running
 /// git: `llmc log` checks it on every call. `None` when it cannot tell (then no check).
 pub fn head_from_files(root: &Path) -> Option<String> {
-    let dot_git = root.join(".git");
-    let dir = if dot_git.is_dir() {
-        dot_git
-    } else {
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let p = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
-        if p.is_absolute() { p } else { root.join(p) }
-    };
-    let common = match std::fs::read_to_string(dir.join("commondir")) {
-        Ok(c) => {
-            let c = PathBuf::from(c.trim());
-            if c.is_absolute() { c } else { dir.join(c) }
-        }
-        Err(_) => dir.clone(),
-    };
+    let dir = crate::root::worktree_git_dir(root)?;
+    let common = crate::root::common_dir(&dir);
     let head = std::fs::read_to_string(dir.join("HEAD")).ok()?;
     let head = head.trim();
     let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
