@@ -215,6 +215,52 @@ pub struct Import {
     pub wildcard: bool,
 }
 
+/// One of the four memories a question can consult (and an index can be built without).
+/// Serialized lowercase: the names the route table, the trace, `--json` evidence and
+/// `[index]` use. The order (graph, history, lexical, semantic) breaks ties in a plan.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Memory {
+    Graph,
+    History,
+    Lexical,
+    Semantic,
+}
+
+impl Memory {
+    /// Every memory, in a stable order.
+    pub const ALL: [Memory; 4] = [
+        Memory::Graph,
+        Memory::History,
+        Memory::Lexical,
+        Memory::Semantic,
+    ];
+
+    /// The name used in the route table, the trace, `[index]` and messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Memory::Graph => "graph",
+            Memory::History => "history",
+            Memory::Lexical => "lexical",
+            Memory::Semantic => "semantic",
+        }
+    }
+
+    /// The memory named `s`, if any.
+    pub fn parse(s: &str) -> Option<Memory> {
+        Memory::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for Memory {
+    // `pad`, so width and alignment in format strings apply as they did to the names.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// The memories an index holds beside its definitions and chunks (`[index]` graph,
 /// history, lexical, semantic). The store records the set each generation was built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -233,6 +279,16 @@ impl MemorySet {
         lexical: true,
         semantic: true,
     };
+
+    /// Whether the set holds `m`.
+    pub fn has(self, m: Memory) -> bool {
+        match m {
+            Memory::Graph => self.graph,
+            Memory::History => self.history,
+            Memory::Lexical => self.lexical,
+            Memory::Semantic => self.semantic,
+        }
+    }
 
     /// Each memory's name and whether the set holds it, in a fixed order.
     fn fields(self) -> [(&'static str, bool); 4] {

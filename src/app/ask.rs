@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::style::Style;
 use super::{Ctx, print_json, print_out};
-use crate::ask::{self, AskRequest, Freshness, Outcome};
+use crate::ask::{self, AskRequest, Freshness, Outcome, Status};
 use crate::cli::AskArgs;
 use crate::error::{Exit, LlmcError};
 use crate::index::{self, IndexOptions};
@@ -98,7 +98,7 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
             }
         }
     }
-    Ok(if outcome.status == "answered" {
+    Ok(if outcome.status == Status::Answered {
         Exit::Ok
     } else {
         Exit::NotFound

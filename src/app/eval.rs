@@ -7,6 +7,7 @@ use anyhow::Result;
 
 use super::ask::{EnsureIndex, ensure_index};
 use super::{Ctx, print_json, print_out};
+use crate::ask::Status;
 use crate::cli::EvalArgs;
 use crate::error::{Exit, LlmcError};
 use crate::eval::{self, EvalOptions, Metrics, QuestionResult, Report};
@@ -129,9 +130,9 @@ fn miss(file: &str, q: &QuestionResult) -> Option<String> {
             names(&q.expected_intents)
         ));
     }
-    match (q.answerable, q.status.as_str()) {
-        (true, "abstained") => why.push("abstained".into()),
-        (false, "answered") => why.push("answered an out-of-scope question".into()),
+    match (q.answerable, q.status) {
+        (true, Status::Abstained) => why.push("abstained".into()),
+        (false, Status::Answered) => why.push("answered an out-of-scope question".into()),
         _ => {}
     }
     if q.recall.is_some_and(|r| r < 1.0) {

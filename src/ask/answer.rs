@@ -11,7 +11,8 @@ use super::refine::{names_from_words, nearest_names};
 use super::retrieve::{self, GraphFact, HistoryFact};
 use super::text::{covered, stems};
 use super::{
-    Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State, Synthesized,
+    AbstainReason, Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State,
+    Status, Synthesized,
 };
 
 /// Rows listed per fact before "… and N more".
@@ -91,7 +92,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     kinds.dedup();
     Outcome {
         question: state.question.clone(),
-        status: "answered".into(),
+        status: Status::Answered,
         intents: state.classification.intents.clone(),
         entities: state.classification.entities.clone(),
         answer: Some(AnswerText {
@@ -361,19 +362,19 @@ fn abstain(
     try_identifiers.truncate(5);
     let (reason, message) = if any {
         (
-            "off_target",
+            AbstainReason::OffTarget,
             "Related code was found, but not what you asked: the evidence does not answer the question.".to_string(),
         )
     } else {
         (
-            "no_match",
+            AbstainReason::NoMatch,
             "Nothing in this repository matches the question.".to_string(),
         )
     };
     let nearest: Vec<Candidate> = nearest.into_iter().take(3).collect();
     Outcome {
         question: state.question.clone(),
-        status: "abstained".into(),
+        status: Status::Abstained,
         intents: state.classification.intents.clone(),
         entities: state.classification.entities.clone(),
         answer: None,
@@ -382,7 +383,7 @@ fn abstain(
         history,
         confidence: super::verify::unverified(),
         abstention: Some(Abstention {
-            reason: reason.into(),
+            reason,
             message,
             nearest,
             try_identifiers,

@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::{Candidate, Evidence, State, retrieve};
+use super::{Candidate, Evidence, Route, State, retrieve};
 
 /// Adds neighbours to `candidates`; returns how many, and the reasons for the trace.
 pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usize, Vec<String>)> {
@@ -69,7 +69,7 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
                 lang: f.lang,
                 score: c.score * decay,
                 evidence: vec![Evidence {
-                    route: "graph-expand".into(),
+                    route: Route::GraphExpand,
                     rank: n + 1,
                     score: (c.score * decay) as f32,
                 }],

@@ -13,6 +13,7 @@ pub mod answer;
 pub mod cache;
 pub mod classify;
 pub mod expand;
+pub mod outcome;
 pub mod prototype;
 pub mod refine;
 pub mod retrieve;
@@ -29,10 +30,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::llm::{self, Budget, Llm};
+use crate::model::Memory;
 use crate::search::fuse::{RankedList, rrf};
 use classify::{Classification, Entity, EntityKind, Intent};
+pub use outcome::{AbstainReason, Route, Stage, Status, Strategy};
 use retrieve::{GraphFact, HistoryFact, Memories};
-use route::{Plan, Retriever};
+use route::Plan;
 
 /// One question and its options.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -49,7 +52,7 @@ pub struct AskRequest {
 /// One stage's entry in the trace.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StageTrace {
-    pub stage: String,
+    pub stage: Stage,
     pub decision: String,
     pub reasons: Vec<String>,
     pub ms: f64,
@@ -58,7 +61,7 @@ pub struct StageTrace {
 /// A route's evidence for a candidate.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Evidence {
-    pub route: String,
+    pub route: Route,
     /// 1-based rank in that route's list.
     pub rank: usize,
     pub score: f32,
@@ -114,7 +117,7 @@ pub struct Confidence {
 pub struct Abstention {
     /// `no_match`: nothing in the repository matches; `off_target`: related code was
     /// found, but not what was asked.
-    pub reason: String,
+    pub reason: AbstainReason,
     pub message: String,
     /// The nearest misses.
     pub nearest: Vec<Candidate>,
@@ -125,7 +128,7 @@ pub struct Abstention {
 /// One refine attempt.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Attempt {
-    pub strategy: String,
+    pub strategy: Strategy,
     pub query: String,
     pub targets: Vec<String>,
     pub plan: Vec<String>,
@@ -176,8 +179,7 @@ pub struct Freshness {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Outcome {
     pub question: String,
-    /// `answered` or `abstained`.
-    pub status: String,
+    pub status: Status,
     pub intents: Vec<Intent>,
     pub entities: Vec<Entity>,
     pub answer: Option<AnswerText>,
@@ -244,9 +246,9 @@ pub struct State<'a> {
 }
 
 impl State<'_> {
-    fn record(&mut self, stage: &'static str, t: Instant, decision: String, reasons: Vec<String>) {
+    fn record(&mut self, stage: Stage, t: Instant, decision: String, reasons: Vec<String>) {
         self.trace.push(StageTrace {
-            stage: stage.into(),
+            stage,
             decision,
             reasons,
             ms: t.elapsed().as_secs_f64() * 1000.0,
@@ -258,7 +260,7 @@ impl State<'_> {
 pub fn plan_text(p: &Plan) -> String {
     p.steps
         .iter()
-        .map(|s| format!("{}={:.2}", s.retriever.as_str(), s.weight))
+        .map(|s| format!("{}={:.2}", s.memory, s.weight))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -380,7 +382,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         if let Some(mut hit) = cache::get(root, &memories, &cache_key)? {
             hit.cached = true;
             hit.trace.push(StageTrace {
-                stage: "cache".into(),
+                stage: Stage::Cache,
                 decision: "hit".into(),
                 reasons: vec!["same question and options; no cited file changed since".into()],
                 ms: t.elapsed().as_secs_f64() * 1000.0,
@@ -461,7 +463,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         memories,
         text: text::SourceText::new(root),
     };
-    state.record("classify", t, decision, reasons);
+    state.record(Stage::Classify, t, decision, reasons);
 
     // route
     let t = Instant::now();
@@ -482,7 +484,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         reasons.push(format!("until {}", retrieve::day(u)));
     }
     let decision = plan_text(&state.plan);
-    state.record("route", t, decision, reasons);
+    state.record(Stage::Route, t, decision, reasons);
 
     // retrieve → fuse → expand → verify, then refine while weak
     let mut targets = graph_targets(&state.classification);
@@ -508,7 +510,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         }
         if !named.is_empty() {
             state.record(
-                "route",
+                Stage::Route,
                 t,
                 format!("targets from plain words: {}", named.join(", ")),
                 vec!["each names a definition in the index".into()],
@@ -521,7 +523,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         targets,
         plan: state.plan.clone(),
     };
-    let pass = run_pass(&mut state, first, "")?;
+    let pass = run_pass(&mut state, first, None)?;
     state.best = Some(pass);
     refine::refine(&mut state)?;
 
@@ -529,7 +531,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
     let t = Instant::now();
     let k = req.k.unwrap_or(config.ask.k).max(1);
     let mut outcome = answer::answer(&mut state, k);
-    if outcome.status == "answered" {
+    if outcome.status == Status::Answered {
         answer::synthesize(&mut state, &mut outcome, &mut slot);
     }
     outcome.warnings.append(&mut slot.warnings);
@@ -543,7 +545,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
             outcome.confidence.label
         ),
     };
-    state.record("answer", t, decision, Vec::new());
+    state.record(Stage::Answer, t, decision, Vec::new());
     outcome.trace = std::mem::take(&mut state.trace);
     outcome
         .warnings
@@ -553,7 +555,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         cache::put(root, &state.memories, &cache_key, &outcome)?;
     }
     outcome.trace.push(StageTrace {
-        stage: "total".into(),
+        stage: Stage::Total,
         decision: String::new(),
         reasons: Vec::new(),
         ms: started.elapsed().as_secs_f64() * 1000.0,
@@ -609,20 +611,12 @@ pub fn graph_targets(c: &Classification) -> Vec<String> {
 }
 
 /// One pass: retrieve with every retriever of the plan, fuse, expand, verify.
-pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
+pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> Result<Pass> {
     let cfg = &state.memories.config.ask;
     let (candidates_n, use_fuse, rrf_k) = (cfg.candidates.max(1), cfg.fuse, cfg.rrf_k);
-    let suffix = |s: &'static str| -> &'static str {
-        if label.is_empty() {
-            s
-        } else {
-            match s {
-                "retrieve" => "refine.retrieve",
-                "fuse" => "refine.fuse",
-                "expand" => "refine.expand",
-                _ => "refine.verify",
-            }
-        }
+    let suffix = |s: Stage| match strategy {
+        None => s,
+        Some(_) => s.in_refine(),
     };
 
     // retrieve
@@ -633,8 +627,8 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
     let mut reasons = Vec::new();
     for step in query.plan.steps.clone() {
         let ts = Instant::now();
-        let (route, hits) = match step.retriever {
-            Retriever::Graph => {
+        let (route, hits) = match step.memory {
+            Memory::Graph => {
                 let intents = structural_intents(&state.classification.intents);
                 let importers = retrieve::asks_importers(&state.question);
                 let (facts, hits) = retrieve::graph_facts(
@@ -645,9 +639,9 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
                     200,
                 )?;
                 graph = facts;
-                ("graph", hits)
+                (Memory::Graph, hits)
             }
-            Retriever::History => {
+            Memory::History => {
                 let ask = retrieve::HistoryAsk {
                     targets: &query.targets,
                     terms: &state.terms,
@@ -656,15 +650,18 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
                 };
                 let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
                 history = facts;
-                ("history", hits)
+                (Memory::History, hits)
             }
-            Retriever::Lexical => (
-                "lexical",
+            Memory::Lexical => (
+                Memory::Lexical,
                 state.memories.lexical(&query.text, candidates_n)?,
             ),
-            Retriever::Semantic => {
+            Memory::Semantic => {
                 let text = semantic_text(&state.question, &query.text);
-                ("semantic", state.memories.semantic(&text, candidates_n)?)
+                (
+                    Memory::Semantic,
+                    state.memories.semantic(&text, candidates_n)?,
+                )
             }
         };
         reasons.push(format!(
@@ -686,7 +683,7 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
             format!(", targets {}", query.targets.join(", "))
         }
     );
-    state.record(suffix("retrieve"), t, decision, reasons);
+    state.record(suffix(Stage::Retrieve), t, decision, reasons);
 
     // fuse
     let t = Instant::now();
@@ -705,7 +702,7 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
             rrf(heaviest.as_slice(), rrf_k),
             format!(
                 "fusion off (ask.fuse = false): only the {} list",
-                heaviest.as_ref().map_or("empty", |l| l.route)
+                heaviest.as_ref().map_or("empty", |l| l.route.as_str())
             ),
         )
     };
@@ -759,7 +756,7 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
         ));
     }
     state.record(
-        suffix("fuse"),
+        suffix(Stage::Fuse),
         t,
         format!("{decision}: {} candidate(s)", candidates.len()),
         reasons,
@@ -770,14 +767,14 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
     if state.memories.config.ask.expand {
         let (added, reasons) = expand::expand(state, &mut candidates)?;
         state.record(
-            suffix("expand"),
+            suffix(Stage::Expand),
             t,
             format!("{added} neighbour(s) added"),
             reasons,
         );
     } else {
         state.record(
-            suffix("expand"),
+            suffix(Stage::Expand),
             t,
             "off (ask.expand = false)".into(),
             Vec::new(),
@@ -805,11 +802,11 @@ pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
             pass.confidence.grounding,
             if pass.weak.is_empty() { "" } else { "; weak" }
         );
-        state.record(suffix("verify"), t, decision, reasons);
+        state.record(suffix(Stage::Verify), t, decision, reasons);
     } else {
         pass.confidence = verify::trusted(&pass);
         state.record(
-            suffix("verify"),
+            suffix(Stage::Verify),
             t,
             "off (ask.verify = false): the first retrieval is trusted".into(),
             Vec::new(),

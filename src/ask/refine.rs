@@ -9,16 +9,17 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::classify::{EntityKind, Intent};
-use super::route::{Plan, Retriever, Step};
+use super::route::{Plan, Step};
 use super::text::{covered, split_identifier, stem, stems};
-use super::{Attempt, Query, State, ids, plan_text, retrieve, run_pass};
+use super::{Attempt, Query, Stage, State, Strategy, ids, plan_text, retrieve, run_pass};
+use crate::model::Memory;
 
 /// The strategies, in the order they are tried.
-pub const STRATEGIES: [&str; 4] = [
-    "split-identifiers",
-    "repository-vocabulary",
-    "switch-lexical-semantic",
-    "widen-route",
+pub const STRATEGIES: [Strategy; 4] = [
+    Strategy::SplitIdentifiers,
+    Strategy::RepositoryVocabulary,
+    Strategy::SwitchLexicalSemantic,
+    Strategy::WidenRoute,
 ];
 
 /// Runs the refine stage on `state.best`.
@@ -30,12 +31,17 @@ pub fn refine(state: &mut State) -> Result<()> {
         return Ok(());
     };
     if !enabled {
-        state.record("refine", t, "off (ask.refine = false)".into(), Vec::new());
+        state.record(
+            Stage::Refine,
+            t,
+            "off (ask.refine = false)".into(),
+            Vec::new(),
+        );
         return Ok(());
     }
     if first.weak.is_empty() {
         state.record(
-            "refine",
+            Stage::Refine,
             t,
             "not needed: the evidence holds".into(),
             Vec::new(),
@@ -53,7 +59,7 @@ pub fn refine(state: &mut State) -> Result<()> {
         order.swap(0, 1);
     }
     let mut seen: HashSet<String> = HashSet::from([first.query.signature()]);
-    let mut used: Vec<&'static str> = Vec::new();
+    let mut used: Vec<Strategy> = Vec::new();
     let mut reasons = first.weak.clone();
     for _ in 0..max {
         let Some(best) = state.best.clone() else {
@@ -76,7 +82,7 @@ pub fn refine(state: &mut State) -> Result<()> {
             reasons.push("no strategy left that changes the query".into());
             break;
         };
-        let pass = run_pass(state, query, strategy)?;
+        let pass = run_pass(state, query, Some(strategy))?;
         let before = ids(&best);
         let new_candidates = pass
             .candidates
@@ -85,7 +91,7 @@ pub fn refine(state: &mut State) -> Result<()> {
             .count();
         let improved = pass.confidence.score > best.confidence.score + 1e-9;
         state.attempts.push(Attempt {
-            strategy: strategy.into(),
+            strategy,
             query: pass.query.text.clone(),
             targets: pass.query.targets.clone(),
             plan: pass
@@ -93,7 +99,7 @@ pub fn refine(state: &mut State) -> Result<()> {
                 .plan
                 .steps
                 .iter()
-                .map(|s| format!("{}={:.2}", s.retriever.as_str(), s.weight))
+                .map(|s| format!("{}={:.2}", s.memory, s.weight))
                 .collect(),
             new_candidates,
             confidence_before: best.confidence.score,
@@ -123,15 +129,15 @@ pub fn refine(state: &mut State) -> Result<()> {
         "{} attempt(s), {kept} improved the evidence",
         state.attempts.len()
     );
-    state.record("refine", t, decision, reasons);
+    state.record(Stage::Refine, t, decision, reasons);
     Ok(())
 }
 
 /// The query a strategy makes of `q`; `None` when it does not apply.
-fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
+fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> {
     let cfg = &state.memories.config.route;
     match strategy {
-        "split-identifiers" => {
+        Strategy::SplitIdentifiers => {
             let idents: Vec<&str> = state
                 .classification
                 .entities
@@ -171,7 +177,7 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 plan: q.plan.clone(),
             }))
         }
-        "repository-vocabulary" => {
+        Strategy::RepositoryVocabulary => {
             let vocab = state.memories.read(retrieve::vocabulary)?;
             let mut targets: Vec<String> = Vec::new();
             let mut extra: Vec<String> = Vec::new();
@@ -213,15 +219,15 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 plan: q.plan.clone(),
             }))
         }
-        "switch-lexical-semantic" => {
-            let weight = |r: Retriever| {
+        Strategy::SwitchLexicalSemantic => {
+            let weight = |r: Memory| {
                 q.plan
                     .steps
                     .iter()
-                    .find(|s| s.retriever == r)
+                    .find(|s| s.memory == r)
                     .map(|s| s.weight)
             };
-            let (lex, sem) = (weight(Retriever::Lexical), weight(Retriever::Semantic));
+            let (lex, sem) = (weight(Memory::Lexical), weight(Memory::Semantic));
             let intent = q.plan.steps.first().map_or(Intent::Locate, |s| s.intent);
             let (new_lex, new_sem) = match (lex, sem) {
                 (Some(l), Some(s)) if (l - s).abs() > f32::EPSILON => (s, l),
@@ -234,16 +240,16 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 .plan
                 .steps
                 .iter()
-                .filter(|s| !matches!(s.retriever, Retriever::Lexical | Retriever::Semantic))
+                .filter(|s| !matches!(s.memory, Memory::Lexical | Memory::Semantic))
                 .cloned()
                 .collect();
             steps.push(Step {
-                retriever: Retriever::Lexical,
+                memory: Memory::Lexical,
                 weight: new_lex,
                 intent,
             });
             steps.push(Step {
-                retriever: Retriever::Semantic,
+                memory: Memory::Semantic,
                 weight: new_sem,
                 intent,
             });
@@ -256,13 +262,13 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 },
             }))
         }
-        "widen-route" => {
+        Strategy::WidenRoute => {
             let mut plan = q.plan.clone();
             let intent = plan.steps.first().map_or(Intent::Locate, |s| s.intent);
-            for r in Retriever::ALL {
-                if !plan.steps.iter().any(|s| s.retriever == r) {
+            for r in Memory::ALL {
+                if !plan.steps.iter().any(|s| s.memory == r) {
                     plan.steps.push(Step {
-                        retriever: r,
+                        memory: r,
                         weight: cfg.widen_weight,
                         intent,
                     });
@@ -278,7 +284,6 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 plan,
             }))
         }
-        _ => Ok(None),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::error::LlmcError;
 use crate::graph::{self, Def, GraphQuery, Relation, Row};
 use crate::history::query::{self as hq, LogCommit, LogFilter, Target};
-use crate::model::MemorySet;
+use crate::model::{Memory, MemorySet};
 use crate::search::IdFilter;
 use crate::search::embed::{self, Embedder};
 use crate::search::fuse::RankedList;
@@ -55,10 +55,10 @@ impl<'a> Memories<'a> {
     }
 
     /// Warns that the question would have consulted a memory that was not built.
-    fn warn_off(&mut self, memory: &'static str) {
+    fn warn_off(&mut self, memory: Memory) {
         self.warn(format!(
             "{}; answered from the other memories",
-            LlmcError::MemoryOff(memory)
+            LlmcError::MemoryOff(memory.as_str())
         ));
     }
 
@@ -71,7 +71,7 @@ impl<'a> Memories<'a> {
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
         if !self.built.lexical {
-            self.warn_off("lexical");
+            self.warn_off(Memory::Lexical);
             return Ok(Vec::new());
         }
         if self.lexical.is_none() {
@@ -96,7 +96,7 @@ impl<'a> Memories<'a> {
     /// Nearest chunks by embedding.
     pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
         if !self.built.semantic {
-            self.warn_off("semantic");
+            self.warn_off(Memory::Semantic);
             return Ok(Vec::new());
         }
         if self.vectors.is_none() {
@@ -225,7 +225,7 @@ pub fn graph_facts(
             // not even "called from nowhere".
             let off = relation != Relation::Defs && !m.built.graph;
             let relation = if off {
-                m.warn_off("graph");
+                m.warn_off(Memory::Graph);
                 Relation::Defs
             } else {
                 relation
@@ -403,7 +403,7 @@ pub fn history_facts(
     limit: usize,
 ) -> Result<(Vec<HistoryFact>, Hits)> {
     if !m.built.history {
-        m.warn_off("history");
+        m.warn_off(Memory::History);
         return Ok((Vec::new(), Vec::new()));
     }
     let mut facts = Vec::new();
@@ -572,7 +572,7 @@ fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<Strin
 }
 
 /// A list for fusion.
-pub fn list(route: &'static str, weight: f32, hits: Vec<(i64, f32)>) -> RankedList {
+pub fn list(route: Memory, weight: f32, hits: Vec<(i64, f32)>) -> RankedList {
     RankedList {
         route,
         weight: f64::from(weight),

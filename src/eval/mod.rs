@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::ask::classify::Intent;
-use crate::ask::{self, AskRequest, Candidate, Outcome};
+use crate::ask::{self, AskRequest, Candidate, Outcome, Status};
 use crate::config::Config;
 use crate::error::LlmcError;
 
@@ -81,8 +81,7 @@ pub struct QuestionResult {
     /// Whether the intents are the expected ones (`None`: not labelled).
     pub routed: Option<bool>,
     pub answerable: bool,
-    /// `answered` or `abstained`.
-    pub status: String,
+    pub status: Status,
     /// Per gold item, the 1-based rank of the first source (or commit) that finds it
     /// within k; `None` when none does.
     pub ranks: Vec<Option<usize>>,
@@ -383,7 +382,7 @@ pub fn run(
 
 /// Scores one outcome against its case.
 pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
-    let abstained = o.status != "answered";
+    let abstained = o.status != Status::Answered;
     let sources: Vec<&Candidate> = if o.sources.is_empty() {
         o.abstention
             .iter()
@@ -447,7 +446,11 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
         routed: (!case.intents.is_empty()).then(|| got == case.intents),
         intents: o.intents.clone(),
         answerable: case.answerable,
-        status: if abstained { "abstained" } else { "answered" }.into(),
+        status: if abstained {
+            Status::Abstained
+        } else {
+            Status::Answered
+        },
         ranks,
         recall,
         reciprocal_rank,
@@ -628,7 +631,8 @@ fn metrics<'a>(rs: impl Iterator<Item = &'a QuestionResult>) -> Metrics {
     let routed: Vec<bool> = rs.iter().filter_map(|r| r.routed).collect();
     let oos: Vec<&&QuestionResult> = rs.iter().filter(|r| !r.answerable).collect();
     let ans: Vec<&&QuestionResult> = rs.iter().filter(|r| r.answerable).collect();
-    let abstained = |v: &[&&QuestionResult]| v.iter().filter(|r| r.status == "abstained").count();
+    let abstained =
+        |v: &[&&QuestionResult]| v.iter().filter(|r| r.status == Status::Abstained).count();
     let mut ms: Vec<f64> = rs.iter().map(|r| r.ms).collect();
     ms.sort_by(f64::total_cmp);
     Metrics {

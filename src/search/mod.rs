@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::LlmcError;
+use crate::model::Memory;
 use crate::store::{Store, store_dir};
 use fuse::{RankedList, RouteRank};
 
@@ -116,7 +117,7 @@ pub struct Hit {
 /// A hit's rank and score in one route.
 #[derive(Debug, Clone, Serialize)]
 pub struct RouteHit {
-    pub route: &'static str,
+    pub route: Memory,
     /// 1-based.
     pub rank: usize,
     pub score: f32,
@@ -201,20 +202,22 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
     let built = store.memories()?;
     let mode = match (req.mode, built.lexical, built.semantic) {
         (Mode::Lexical | Mode::Hybrid, false, false) | (Mode::Lexical, false, _) => {
-            return Err(LlmcError::MemoryOff("lexical").into());
+            return Err(LlmcError::MemoryOff(Memory::Lexical.as_str()).into());
         }
-        (Mode::Semantic, _, false) => return Err(LlmcError::MemoryOff("semantic").into()),
+        (Mode::Semantic, _, false) => {
+            return Err(LlmcError::MemoryOff(Memory::Semantic.as_str()).into());
+        }
         (Mode::Hybrid, true, false) => {
             warning = Some(format!(
                 "{}: lexical results only",
-                LlmcError::MemoryOff("semantic")
+                LlmcError::MemoryOff(Memory::Semantic.as_str())
             ));
             Mode::Lexical
         }
         (Mode::Hybrid, false, true) => {
             warning = Some(format!(
                 "{}: semantic results only",
-                LlmcError::MemoryOff("lexical")
+                LlmcError::MemoryOff(Memory::Lexical.as_str())
             ));
             Mode::Semantic
         }
@@ -234,7 +237,7 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         }
         let hits = lex.search(&req.query, candidates, req.lang.as_deref(), &filter)?;
         lists.push(RankedList {
-            route: "lexical",
+            route: Memory::Lexical,
             weight: config.search.lexical_weight,
             hits,
         });
@@ -282,7 +285,7 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         let (hits, info) = index.search(&q, candidates, &keep)?;
         hnsw = info.hnsw;
         lists.push(RankedList {
-            route: "semantic",
+            route: Memory::Semantic,
             weight: config.search.semantic_weight,
             hits,
         });
