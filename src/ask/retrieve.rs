@@ -5,15 +5,12 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use rusqlite::{Connection, OptionalExtension};
-use serde::Serialize;
-
 use super::classify::Intent;
+pub use super::outcome::{GraphFact, HistoryFact};
 use crate::config::Config;
 use crate::error::LlmcError;
-use crate::graph::{self, Def, GraphQuery, Relation, Row};
-use crate::history::query::{self as hq, LogCommit, LogFilter, Target};
+use crate::graph::{self, Def, GraphQuery, Relation};
+use crate::history::query::{self as hq, LogFilter, Target};
 use crate::model::{Memory, MemorySet};
 use crate::search::IdFilter;
 use crate::search::embed::{self, Embedder};
@@ -22,6 +19,8 @@ use crate::search::lexical::{LexicalIndex, lexical_dir};
 use crate::search::vectors::{VectorIndex, vectors_dir};
 pub use crate::store::{ChunkFacts, chunk_facts};
 use crate::store::{Store, store_dir};
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension};
 
 /// The memories of one repository, opened as needed.
 pub struct Memories<'a> {
@@ -153,34 +152,6 @@ fn out_of_step() -> String {
 
 /// A retriever's ranked chunk ids with its own scores, best first.
 pub type Hits = Vec<(i64, f32)>;
-
-/// What the graph says about one named target for one intent.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct GraphFact {
-    pub intent: Intent,
-    /// The name as the question wrote it (or as refine corrected it).
-    pub target: String,
-    /// The definitions it names.
-    pub definitions: Vec<Def>,
-    /// Call sites (callers, callees) or import lines.
-    pub rows: Vec<Row>,
-}
-
-/// What the history says about one target.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct HistoryFact {
-    /// The target as the question named it; `*` for the whole repository.
-    pub target: String,
-    /// Only commits by this author (a name the question gives).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub author: Option<String>,
-    /// The date window, as dates (YYYY-MM-DD).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
-    pub commits: Vec<LogCommit>,
-}
 
 /// What the history retriever looks for.
 #[derive(Debug, Clone, Default)]
