@@ -299,9 +299,12 @@ pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
 }
 
 fn source_line(c: &ask::Candidate, style: Style) -> String {
-    let mut s = style.path(&format!("{}:{}-{}", c.path, c.start_line, c.end_line));
-    if let Some(sym) = &c.symbol {
-        let _ = write!(s, "  {sym} ({})", c.kind);
+    let mut s = style.path(&format!(
+        "{}:{}-{}",
+        c.loc.path, c.loc.start_line, c.loc.end_line
+    ));
+    if let Some(sym) = &c.loc.symbol {
+        let _ = write!(s, "  {sym} ({})", c.loc.kind);
     }
     if let Some(from) = &c.expanded_from {
         let _ = write!(s, "  (neighbour of {from})");

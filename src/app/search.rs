@@ -98,9 +98,12 @@ pub fn render(r: &SearchResult, style: Style) -> String {
             out,
             "{:>width$}. {}",
             i + 1,
-            style.path(&format!("{}:{}-{}", h.path, h.start_line, h.end_line))
+            style.path(&format!(
+                "{}:{}-{}",
+                h.loc.path, h.loc.start_line, h.loc.end_line
+            ))
         );
-        if let Some(s) = &h.symbol {
+        if let Some(s) = &h.loc.symbol {
             let _ = write!(out, "  {}", style.header(s));
         }
         let routes: Vec<String> = h
@@ -111,7 +114,7 @@ pub fn render(r: &SearchResult, style: Style) -> String {
         let _ = writeln!(
             out,
             "  ({})  {}",
-            h.kind,
+            h.loc.kind,
             style.dim(&format!("score {:.4}  [{}]", h.score, routes.join(", ")))
         );
     }

@@ -90,7 +90,7 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
     let mut paths: Vec<&str> = outcome
         .sources
         .iter()
-        .map(|s| s.path.as_str())
+        .map(|s| s.loc.path.as_str())
         .chain(outcome.graph.iter().flat_map(|g| {
             g.rows
                 .iter()
@@ -101,7 +101,7 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
             outcome
                 .abstention
                 .iter()
-                .flat_map(|a| a.nearest.iter().map(|n| n.path.as_str())),
+                .flat_map(|a| a.nearest.iter().map(|n| n.loc.path.as_str())),
         )
         .collect();
     paths.sort_unstable();

@@ -8,6 +8,7 @@ use super::classify::{Entity, Intent};
 use crate::graph::{Def, Row};
 use crate::history::query::LogCommit;
 use crate::model::Memory;
+use crate::search::ChunkLoc;
 
 /// An enum of fixed names: each variant's string is written once, and serde, `as_str`
 /// and `Display` (which honours width and alignment, as the strings did) all use it.
@@ -171,12 +172,8 @@ pub struct Line {
 /// A chunk that may answer the question.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Candidate {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    pub symbol: Option<String>,
-    pub kind: String,
-    pub lang: String,
+    #[serde(flatten)]
+    pub loc: ChunkLoc,
     /// The fused score.
     pub score: f64,
     pub evidence: Vec<Evidence>,
@@ -186,10 +183,6 @@ pub struct Candidate {
     /// The lines that matter (filled for the sources of the answer).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<Line>,
-    #[serde(skip)]
-    pub chunk_id: i64,
-    #[serde(skip)]
-    pub symbol_id: Option<i64>,
 }
 
 /// The confidence and its parts.

@@ -17,7 +17,6 @@ use crate::search::embed::{self, Embedder};
 use crate::search::fuse::RankedList;
 use crate::search::lexical::{LexicalIndex, lexical_dir};
 use crate::search::vectors::{VectorIndex, vectors_dir};
-pub use crate::store::{ChunkFacts, chunk_facts};
 use crate::store::{Store, store_dir};
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension};
@@ -415,7 +414,7 @@ pub fn history_facts(
         }
         if conn_targets.is_empty() && !rest.is_empty() {
             let vocab = m.read(vocabulary)?;
-            for n in super::refine::names_from_words(&rest, &vocab, 2) {
+            for n in super::names::names_from_words(&rest, &vocab, 2) {
                 let parts = super::text::split_identifier(&n);
                 let all_words = parts.iter().all(|p| {
                     rest.iter()

@@ -469,20 +469,21 @@ fn is_structural(i: Intent) -> bool {
 fn covers(t: &Target, s: &Candidate) -> bool {
     match t {
         Target::Line { path, line } => {
-            s.path == *path && s.start_line <= *line && *line <= s.end_line
+            s.loc.path == *path && s.loc.start_line <= *line && *line <= s.loc.end_line
         }
         Target::Range {
             path,
             start_line,
             end_line,
-        } => s.path == *path && s.start_line <= *end_line && *start_line <= s.end_line,
+        } => s.loc.path == *path && s.loc.start_line <= *end_line && *start_line <= s.loc.end_line,
         Target::Symbol { symbol, path } => {
-            path.as_ref().is_none_or(|p| *p == s.path)
-                && s.symbol
+            path.as_ref().is_none_or(|p| *p == s.loc.path)
+                && s.loc
+                    .symbol
                     .as_deref()
                     .is_some_and(|got| same_symbol(got, symbol))
         }
-        Target::Path { path } => s.path == *path,
+        Target::Path { path } => s.loc.path == *path,
         Target::Commit { .. } => false,
     }
 }
@@ -543,16 +544,16 @@ fn structural(gold: &[Gold], o: &Outcome, sources: &[&Candidate]) -> Option<Stru
     let on_source = |path: &str, line: u32| {
         sources
             .iter()
-            .any(|s| s.path == path && s.start_line <= line && line <= s.end_line)
+            .any(|s| s.loc.path == path && s.loc.start_line <= line && line <= s.loc.end_line)
     };
     let gold_set: HashSet<(&str, u32)> = lines.iter().copied().collect();
     let (n_rows, correct) = if rows.is_empty() {
         let correct = sources
             .iter()
             .filter(|s| {
-                lines
-                    .iter()
-                    .any(|(p, l)| s.path == *p && s.start_line <= *l && *l <= s.end_line)
+                lines.iter().any(|(p, l)| {
+                    s.loc.path == *p && s.loc.start_line <= *l && *l <= s.loc.end_line
+                })
             })
             .count();
         (sources.len(), correct)

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::error::LlmcError;
@@ -99,19 +99,47 @@ pub struct SearchRequest {
     pub path_glob: Option<String>,
 }
 
-/// A hit, with the chunk's facts from the store.
-#[derive(Debug, Clone, Serialize)]
-pub struct Hit {
+/// Where a chunk is and what it holds, from the store: the facts a search hit and an
+/// ask candidate both show (flattened into their JSON, so the field names are theirs).
+/// The ids are not written: they change with every index run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChunkLoc {
     pub path: String,
     pub start_line: u32,
     pub end_line: u32,
+    /// The qualified name of the definition the chunk holds.
     pub symbol: Option<String>,
     pub kind: String,
     pub lang: String,
-    pub score: f64,
-    pub routes: Vec<RouteHit>,
     #[serde(skip)]
     pub chunk_id: i64,
+    #[serde(skip)]
+    pub symbol_id: Option<i64>,
+}
+
+impl ChunkLoc {
+    /// The location of chunk `id`; `None` when the store no longer has it.
+    pub fn read(c: &rusqlite::Connection, id: i64) -> rusqlite::Result<Option<ChunkLoc>> {
+        Ok(crate::store::chunk_facts(c, id)?.map(|f| ChunkLoc {
+            path: f.path,
+            start_line: f.start_line,
+            end_line: f.end_line,
+            symbol: f.symbol,
+            kind: f.kind,
+            lang: f.lang,
+            chunk_id: id,
+            symbol_id: f.symbol_id,
+        }))
+    }
+}
+
+/// A hit, with its chunk's location from the store.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    #[serde(flatten)]
+    pub loc: ChunkLoc,
+    pub score: f64,
+    pub routes: Vec<RouteHit>,
 }
 
 /// A hit's rank and score in one route.
@@ -299,15 +327,15 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         if hits.len() >= req.k {
             break;
         }
-        match chunk_facts(&store, f.id)? {
-            Some(mut h) => {
-                h.score = match mode {
+        match store.read(|c| ChunkLoc::read(c, f.id))? {
+            Some(loc) => hits.push(Hit {
+                loc,
+                score: match mode {
                     Mode::Hybrid => f.score,
                     _ => f64::from(f.routes[0].score),
-                };
-                h.routes = f.routes.iter().map(RouteHit::from).collect();
-                hits.push(h);
-            }
+                },
+                routes: f.routes.iter().map(RouteHit::from).collect(),
+            }),
             None => stale_hits += 1,
         }
     }
@@ -392,21 +420,6 @@ fn file_ranges(store: &Store, lang: Option<&str>) -> Result<Vec<(String, (i64, i
         })?;
         rows.collect()
     })
-}
-
-fn chunk_facts(store: &Store, id: i64) -> Result<Option<Hit>> {
-    let facts = store.read(|c| crate::store::chunk_facts(c, id))?;
-    Ok(facts.map(|f| Hit {
-        path: f.path,
-        start_line: f.start_line,
-        end_line: f.end_line,
-        symbol: f.symbol,
-        kind: f.kind,
-        lang: f.lang,
-        score: 0.0,
-        routes: Vec::new(),
-        chunk_id: id,
-    }))
 }
 
 #[cfg(test)]
