@@ -14,6 +14,8 @@
 pub mod answer;
 pub mod cache;
 pub mod classify;
+pub mod cues;
+pub mod entities;
 pub mod expand;
 pub mod names;
 pub mod outcome;
