@@ -348,7 +348,7 @@ fn answer(state: &mut State, k: usize, slot: &mut LlmSlot) -> Outcome {
     outcome
         .warnings
         .extend(state.memories.warnings.iter().cloned());
-    outcome.freshness.generation = state.memories.generation;
+    outcome.freshness.generation = state.memories.generation();
     outcome
 }
 

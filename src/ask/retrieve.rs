@@ -5,30 +5,29 @@
 
 use std::path::Path;
 
+use anyhow::{Context, Result};
+use rusqlite::{Connection, OptionalExtension};
+
 use super::classify::Intent;
 pub use super::outcome::{GraphFact, HistoryFact};
 use crate::config::Config;
 use crate::error::LlmcError;
 use crate::graph::{self, Def, GraphQuery, Relation};
 use crate::history::query::{self as hq, LogFilter, Target};
-use crate::model::{Memory, MemorySet};
-use crate::search::IdFilter;
-use crate::search::embed::{self, Embedder};
+use crate::model::Memory;
+use crate::search::embed::Embedder;
 use crate::search::fuse::RankedList;
-use crate::search::lexical::{LexicalIndex, lexical_dir};
-use crate::search::vectors::{VectorIndex, vectors_dir};
-use crate::store::{Store, store_dir};
-use anyhow::{Context, Result};
-use rusqlite::{Connection, OptionalExtension};
+use crate::search::lexical::LexicalIndex;
+use crate::search::vectors::VectorIndex;
+use crate::search::{IdFilter, Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
 
 /// The memories of one repository, opened as needed.
 pub struct Memories<'a> {
     pub root: &'a Path,
     pub config: &'a Config,
-    pub store: Store,
-    pub generation: u64,
-    /// The memories the index was built with.
-    pub built: MemorySet,
+    /// The store at its generation, what it was built with, and the search indexes'
+    /// opener.
+    pub indexes: Indexes,
     lexical: Option<Option<LexicalIndex>>,
     vectors: Option<Option<(VectorIndex, Box<dyn Embedder>)>>,
     /// Warnings for the answer (an index out of step, a missing memory).
@@ -37,19 +36,19 @@ pub struct Memories<'a> {
 
 impl<'a> Memories<'a> {
     pub fn open(root: &'a Path, config: &'a Config) -> Result<Memories<'a>> {
-        let store = Store::open_existing(root)?;
-        let generation = store.generation()?;
-        let built = store.memories()?;
         Ok(Memories {
             root,
             config,
-            store,
-            generation,
-            built,
+            indexes: Indexes::open(root)?,
             lexical: None,
             vectors: None,
             warnings: Vec::new(),
         })
+    }
+
+    /// The generation the answer is read from.
+    pub fn generation(&self) -> u64 {
+        self.indexes.generation
     }
 
     /// Warns that the question would have consulted a memory that was not built.
@@ -68,21 +67,27 @@ impl<'a> Memories<'a> {
 
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
-        if !self.built.lexical {
+        if !self.indexes.built.has(Memory::Lexical) {
             self.warn_off(Memory::Lexical);
             return Ok(Vec::new());
         }
         if self.lexical.is_none() {
-            let parent = lexical_dir(&store_dir(self.root));
-            let lex = match crate::search::generation_dir(&parent, self.generation)? {
-                Some(dir) => LexicalIndex::open(&dir)?,
-                None => None,
+            let lex = match self.indexes.lexical()? {
+                Opened::Ready {
+                    index,
+                    out_of_step: behind,
+                } => {
+                    if behind {
+                        self.warn(out_of_step());
+                    }
+                    Some(index)
+                }
+                Opened::Missing => {
+                    self.warn("the lexical index is missing: run `llmc index`".into());
+                    None
+                }
+                Opened::Broken(e) => return Err(e),
             };
-            match &lex {
-                None => self.warn("the lexical index is missing: run `llmc index`".into()),
-                Some(l) if l.generation() != Some(self.generation) => self.warn(out_of_step()),
-                Some(_) => {}
-            }
             self.lexical = Some(lex);
         }
         match self.lexical.as_ref().and_then(Option::as_ref) {
@@ -93,38 +98,38 @@ impl<'a> Memories<'a> {
 
     /// Nearest chunks by embedding.
     pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
-        if !self.built.semantic {
+        if !self.indexes.built.has(Memory::Semantic) {
             self.warn_off(Memory::Semantic);
             return Ok(Vec::new());
         }
         if self.vectors.is_none() {
-            let parent = vectors_dir(&store_dir(self.root));
-            let index = match crate::search::generation_dir(&parent, self.generation)? {
-                Some(dir) => VectorIndex::open(&dir)?,
-                None => None,
-            };
-            let opened = match index {
-                None => {
+            let opened = match self.indexes.vectors()? {
+                Opened::Missing => {
                     self.warn("the vector index is missing: run `llmc index`".into());
                     None
                 }
-                Some(index) => {
-                    let embedder = embed::from_config(&self.config.embed)?;
-                    if index.manifest.embedder != embedder.id() {
+                Opened::Broken(e) => return Err(e),
+                Opened::Ready {
+                    index,
+                    out_of_step: behind,
+                } => match embedder_for(&index, &self.config.embed)? {
+                    Err(OtherEmbedder {
+                        made_by,
+                        configured,
+                    }) => {
                         self.warn(format!(
-                            "the vectors were made by `{}`, the configuration asks for `{}`: \
-                             semantic retrieval skipped; run `llmc index` to re-embed",
-                            index.manifest.embedder,
-                            embedder.id()
-                        ));
+                                "the vectors were made by `{made_by}`, the configuration asks for `{configured}`: \
+                                 semantic retrieval skipped; run `llmc index` to re-embed"
+                            ));
                         None
-                    } else {
-                        if index.manifest.generation != self.generation {
+                    }
+                    Ok(embedder) => {
+                        if behind {
                             self.warn(out_of_step());
                         }
                         Some((index, embedder))
                     }
-                }
+                },
             };
             self.vectors = Some(opened);
         }
@@ -141,12 +146,8 @@ impl<'a> Memories<'a> {
 
     /// Runs `f` on the store's connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
-        self.store.read(f)
+        self.indexes.store.read(f)
     }
-}
-
-fn out_of_step() -> String {
-    "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
 }
 
 /// A retriever's ranked chunk ids with its own scores, best first.
@@ -193,7 +194,7 @@ pub fn graph_facts(
             };
             // Without the code graph only the definitions are known: no edge is claimed,
             // not even "called from nowhere".
-            let off = relation != Relation::Defs && !m.built.graph;
+            let off = relation != Relation::Defs && !m.indexes.built.has(Memory::Graph);
             let relation = if off {
                 m.warn_off(Memory::Graph);
                 Relation::Defs
@@ -201,7 +202,7 @@ pub fn graph_facts(
                 relation
             };
             let answer = graph::query(
-                &m.store,
+                &m.indexes.store,
                 &GraphQuery {
                     relation,
                     target: target.clone(),
@@ -372,7 +373,7 @@ pub fn history_facts(
     q: &HistoryAsk,
     limit: usize,
 ) -> Result<(Vec<HistoryFact>, Hits)> {
-    if !m.built.history {
+    if !m.indexes.built.has(Memory::History) {
         m.warn_off(Memory::History);
         return Ok((Vec::new(), Vec::new()));
     }

@@ -10,6 +10,7 @@
 pub mod embed;
 pub mod fuse;
 pub mod generations;
+pub mod indexes;
 pub mod lexical;
 pub mod sync;
 pub mod tokenize;
@@ -25,8 +26,9 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::error::LlmcError;
 use crate::model::Memory;
-use crate::store::{Store, store_dir};
+use crate::store::Store;
 use fuse::{RankedList, RouteRank};
+pub use indexes::{Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
 
 /// Which routes a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -217,17 +219,17 @@ pub fn generation_dir(parent: &Path, generation: u64) -> Result<Option<std::path
 fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
     let mut timings = Vec::new();
     let t = Instant::now();
-    let store = Store::open_existing(root)?;
-    let generation = store.generation()?;
-    let dir = store_dir(root);
-    let filter = id_filter(&store, req)?;
+    let indexes = Indexes::open(root)?;
+    let store = &indexes.store;
+    let dir = &indexes.dir;
+    let filter = id_filter(store, req)?;
     timings.push(("store", ms(t)));
     let candidates = config.search.candidates.max(req.k);
     let mut lists = Vec::new();
     let mut hnsw = false;
     let mut warning = None;
     // A mode needs the memories it reads; hybrid makes do with the one that was built.
-    let built = store.memories()?;
+    let built = indexes.built;
     let mode = match (req.mode, built.lexical, built.semantic) {
         (Mode::Lexical | Mode::Hybrid, false, false) | (Mode::Lexical, false, _) => {
             return Err(LlmcError::MemoryOff(Memory::Lexical.as_str()).into());
@@ -255,12 +257,15 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
 
     if matches!(mode, Mode::Lexical | Mode::Hybrid) {
         let t = Instant::now();
-        let lex = generation_dir(&lexical::lexical_dir(&dir), generation)?
-            .map(|d| lexical::LexicalIndex::open(&d))
-            .transpose()?
-            .flatten()
-            .ok_or_else(|| missing(&dir, "the lexical index is missing"))?;
-        if lex.generation() != Some(generation) {
+        let (lex, behind) = match indexes.lexical()? {
+            Opened::Ready {
+                index,
+                out_of_step: b,
+            } => (index, b),
+            Opened::Missing => return Err(missing(dir, "the lexical index is missing")),
+            Opened::Broken(e) => return Err(e),
+        };
+        if behind {
             warning.get_or_insert_with(out_of_step);
         }
         let hits = lex.search(&req.query, candidates, req.lang.as_deref(), &filter)?;
@@ -273,27 +278,31 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
     }
     if matches!(mode, Mode::Semantic | Mode::Hybrid) {
         let t = Instant::now();
-        let index = match generation_dir(&vectors::vectors_dir(&dir), generation)? {
-            Some(vdir) => {
-                vectors::VectorIndex::open(&vdir).map_err(|e| missing(&dir, &format!("{e:#}")))?
-            }
-            None => None,
-        }
-        .ok_or_else(|| missing(&dir, "the vector index is missing"))?;
+        let (index, behind) = match indexes.vectors()? {
+            Opened::Ready {
+                index,
+                out_of_step: b,
+            } => (index, b),
+            Opened::Missing => return Err(missing(dir, "the vector index is missing")),
+            Opened::Broken(e) => return Err(missing(dir, &format!("{e:#}"))),
+        };
         step("vectors_open", t);
         let t = Instant::now();
-        let embedder = embed::from_config(&config.embed)?;
-        if index.manifest.embedder != embedder.id() {
-            return Err(missing(
-                &dir,
-                &format!(
-                    "the vectors were made by `{}`, the configuration asks for `{}`; run `llmc index` to re-embed",
-                    index.manifest.embedder,
-                    embedder.id()
-                ),
-            ));
-        }
-        if index.manifest.generation != generation {
+        let embedder = match embedder_for(&index, &config.embed)? {
+            Ok(e) => e,
+            Err(OtherEmbedder {
+                made_by,
+                configured,
+            }) => {
+                return Err(missing(
+                    dir,
+                    &format!(
+                        "the vectors were made by `{made_by}`, the configuration asks for `{configured}`; run `llmc index` to re-embed"
+                    ),
+                ));
+            }
+        };
+        if behind {
             warning.get_or_insert_with(out_of_step);
         }
         let q = embedder
@@ -304,7 +313,7 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         let t = Instant::now();
         let lang_filter = match &req.lang {
             Some(l) => {
-                let f = lang_ranges(&store, l)?;
+                let f = lang_ranges(store, l)?;
                 Some(f)
             }
             None => None,
@@ -361,10 +370,6 @@ fn missing(dir: &Path, reason: &str) -> anyhow::Error {
         reason: reason.to_string(),
     }
     .into()
-}
-
-fn out_of_step() -> String {
-    "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
 }
 
 /// The id filter for `--path`, from the files table's chunk ranges.
