@@ -215,6 +215,67 @@ pub struct Import {
     pub wildcard: bool,
 }
 
+/// What a question asks for.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Intent {
+    /// Who calls X.
+    Callers,
+    /// What X calls.
+    Callees,
+    /// Where X is defined, what it is.
+    Definition,
+    /// What X imports, or who imports X.
+    Imports,
+    /// When, who and why X changed.
+    History,
+    /// How or why something works.
+    Concept,
+    /// How do I do something.
+    Howto,
+    /// Where is the code that does something.
+    Locate,
+    /// A versus B.
+    Compare,
+}
+
+impl Intent {
+    /// Every intent, in a stable order.
+    pub const ALL: [Intent; 9] = [
+        Intent::Callers,
+        Intent::Callees,
+        Intent::Definition,
+        Intent::Imports,
+        Intent::History,
+        Intent::Concept,
+        Intent::Howto,
+        Intent::Locate,
+        Intent::Compare,
+    ];
+
+    /// The lower-case name used in JSON and the labelled sets.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Intent::Callers => "callers",
+            Intent::Callees => "callees",
+            Intent::Definition => "definition",
+            Intent::Imports => "imports",
+            Intent::History => "history",
+            Intent::Concept => "concept",
+            Intent::Howto => "howto",
+            Intent::Locate => "locate",
+            Intent::Compare => "compare",
+        }
+    }
+
+    /// Parses [`Intent::as_str`].
+    pub fn parse(s: &str) -> Option<Intent> {
+        Intent::ALL.into_iter().find(|i| i.as_str() == s)
+    }
+}
+
 /// One of the four memories a question can consult (and an index can be built without).
 /// Serialized lowercase: the names the route table, the trace, `--json` evidence and
 /// `[index]` use. The order (graph, history, lexical, semantic) breaks ties in a plan.

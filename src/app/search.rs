@@ -12,11 +12,8 @@ use crate::search::{self, Mode, SearchRequest, SearchResult};
 pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
     let mode = match args.mode.as_deref() {
         Some(m) => Mode::parse(m)?,
-        None => Mode::parse(&ctx.config.search.mode).map_err(|e| {
-            LlmcError::Config(format!(
-                "`search.mode` (llmc.toml, LLMC_SEARCH_MODE or --config): {e:#}"
-            ))
-        })?,
+        // Checked when the configuration loaded.
+        None => ctx.config.search.mode,
     };
     let query = args.query.join(" ");
     if query.trim().is_empty() {

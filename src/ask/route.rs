@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::classify::{Classification, Intent};
-use crate::config::RouteConfig;
+use crate::config::{RouteConfig, RouteEntry};
 use crate::model::Memory;
 
 /// One memory to consult in a plan.
@@ -26,38 +26,22 @@ pub struct Plan {
     pub widened: bool,
 }
 
-/// Parses one route-table entry: `"graph=1.0 lexical=0.3"`.
+/// Parses one route-table entry: `"graph=1.0 lexical=0.3"` (the configuration does, when
+/// it loads: see [`RouteEntry::parse`]).
 pub fn parse_entry(entry: &str) -> Result<Vec<(Memory, f32)>, String> {
-    let mut out = Vec::new();
-    for part in entry.split([' ', ',']).filter(|p| !p.is_empty()) {
-        let (name, weight) = part
-            .split_once('=')
-            .ok_or_else(|| format!("`{part}`: expected RETRIEVER=WEIGHT, e.g. graph=1.0"))?;
-        let memory = Memory::parse(name.trim()).ok_or_else(|| {
-            format!("`{name}`: unknown retriever (known: graph, history, lexical, semantic)")
-        })?;
-        let weight: f32 = weight
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{part}`: the weight must be a number"))?;
-        if !(0.0..=10.0).contains(&weight) {
-            return Err(format!("`{part}`: the weight must be between 0 and 10"));
-        }
-        out.push((memory, weight));
-    }
-    if out.is_empty() {
-        return Err("a route needs at least one retriever".into());
-    }
-    Ok(out)
+    RouteEntry::parse(entry).map(|e| e.0)
 }
 
 /// Builds the plan for a classification. Several intents merge their routes (a
 /// retriever keeps its highest weight); a confidence under `cfg.widen_below` adds every
 /// retriever the table does not already use, at `cfg.widen_weight`.
+///
+/// The table was parsed when the configuration loaded, so this no longer fails; the
+/// `Result` is kept for its callers.
 pub fn route(c: &Classification, cfg: &RouteConfig) -> Result<Plan, String> {
     let mut steps: Vec<Step> = Vec::new();
     for &intent in &c.intents {
-        for (memory, weight) in parse_entry(cfg.entry(intent))? {
+        for &(memory, weight) in cfg.entry(intent).steps() {
             match steps.iter_mut().find(|s| s.memory == memory) {
                 Some(s) if s.weight < weight => {
                     s.weight = weight;

@@ -1,7 +1,7 @@
 //! The LLM of one question: connected on first use, with the question's budget; a
 //! failure to connect or a failed call is a warning and the answer goes on without it.
 
-use crate::config::Config;
+use crate::config::{Config, LlmProvider};
 use crate::llm::{self, Budget, Llm};
 
 /// The configured LLM, connected on first use; a failure to connect is a warning and
@@ -18,7 +18,7 @@ impl<'c> LlmSlot<'c> {
     pub fn new(config: &'c Config, disabled: bool) -> LlmSlot<'c> {
         LlmSlot {
             config,
-            disabled: disabled || config.llm.provider == "none",
+            disabled: disabled || config.llm.provider == LlmProvider::None,
             connected: None,
             budget: Budget::new(config.llm.budget),
             warnings: Vec::new(),

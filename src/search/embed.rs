@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::tokenize::{split_identifier, words};
-use crate::config::EmbedConfig;
+use crate::config::{EmbedConfig, EmbedProvider};
 use crate::error::LlmcError;
 use crate::llm::LlmError;
 use crate::llm::ollama::Connection;
@@ -38,13 +38,9 @@ pub trait Embedder: Send + Sync {
 
 /// The embedder the configuration names.
 pub fn from_config(cfg: &EmbedConfig) -> Result<Box<dyn Embedder>> {
-    match cfg.provider.as_str() {
-        "builtin" => Ok(Box::new(HashEmbedder::new(cfg.dim)?)),
-        "ollama" => Ok(Box::new(OllamaEmbedder::new(cfg)?)),
-        other => Err(crate::error::LlmcError::Config(format!(
-            "`embed.provider` is `{other}`; expected `builtin` or `ollama`"
-        ))
-        .into()),
+    match cfg.provider {
+        EmbedProvider::Builtin => Ok(Box::new(HashEmbedder::new(cfg.dim)?)),
+        EmbedProvider::Ollama => Ok(Box::new(OllamaEmbedder::new(cfg)?)),
     }
 }
 
@@ -345,7 +341,7 @@ mod tests {
     #[test]
     fn a_remote_server_is_refused_without_opt_in() {
         let cfg = EmbedConfig {
-            provider: "ollama".into(),
+            provider: EmbedProvider::Ollama,
             ollama_url: "http://10.1.2.3:11434".into(),
             ..EmbedConfig::default()
         };

@@ -30,36 +30,8 @@ use crate::store::Store;
 use fuse::{RankedList, RouteRank};
 pub use indexes::{Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
 
-/// Which routes a search runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    Lexical,
-    Semantic,
-    Hybrid,
-}
-
-impl Mode {
-    /// Parses `lexical`, `semantic` or `hybrid`.
-    pub fn parse(s: &str) -> Result<Mode, LlmcError> {
-        match s {
-            "lexical" => Ok(Mode::Lexical),
-            "semantic" => Ok(Mode::Semantic),
-            "hybrid" => Ok(Mode::Hybrid),
-            other => Err(LlmcError::Config(format!(
-                "unknown search mode `{other}`; expected lexical, semantic or hybrid"
-            ))),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Lexical => "lexical",
-            Mode::Semantic => "semantic",
-            Mode::Hybrid => "hybrid",
-        }
-    }
-}
+/// Which routes a search runs (`search.mode`, `--mode`): the configuration's enum.
+pub use crate::config::SearchMode as Mode;
 
 /// Which chunk ids a search may return: all, or those in a set of id ranges.
 #[derive(Debug, Clone, Default)]

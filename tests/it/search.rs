@@ -335,7 +335,7 @@ fn the_ollama_embedder_talks_to_an_ollama_compatible_server() {
     let server = FakeOllama::builder().model("fake-embed").start();
     let s = Scratch::fixture("python");
     let mut cfg = Config::default();
-    cfg.embed.provider = "ollama".into();
+    cfg.embed.provider = llmc::config::EmbedProvider::Ollama;
     cfg.embed.ollama_url = server.url.clone();
     cfg.embed.ollama_model = "fake-embed".into();
     cfg.embed.batch_size = 8;
