@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 
-use super::ask::{EnsureIndex, ensure_index};
+use super::ask::{bar, notice};
 use super::{Ctx, print_json, print_out};
-use crate::ask::Status;
+use crate::ask::fresh::{Fresh, Notice};
+use crate::ask::{self, Status};
 use crate::cli::EvalArgs;
 use crate::error::{Exit, LlmcError};
 use crate::eval::{self, EvalOptions, Metrics, QuestionResult, Report};
@@ -20,11 +21,15 @@ pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
     }
     let file = args.file.display().to_string();
     let cases = eval::load(&args.file)?;
-    ensure_index(
-        ctx,
-        &EnsureIndex {
+    let progress = || bar(ctx, !args.json);
+    let say = |n: Notice| notice(ctx, n);
+    ask::ensure_index(
+        &ctx.root,
+        &ctx.config,
+        &Fresh {
             refresh: true,
-            bar: !args.json,
+            progress: &progress,
+            say: &say,
         },
     )?;
     let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);

@@ -17,6 +17,7 @@ pub mod classify;
 pub mod cues;
 pub mod entities;
 pub mod expand;
+pub mod fresh;
 pub mod names;
 pub mod outcome;
 pub mod pass;
@@ -37,6 +38,7 @@ use crate::config::Config;
 use crate::llm;
 use classify::{Classification, EntityKind, Intent};
 // The outcome types keep their old paths (`crate::ask::Outcome`, …).
+pub use fresh::{ask_fresh, ensure_index};
 pub use outcome::{
     AbstainReason, Abstention, AnswerText, AskRequest, Attempt, Candidate, Confidence, Evidence,
     Freshness, GraphFact, HistoryFact, Line, Outcome, Route, Stage, StageTrace, Status, Strategy,
