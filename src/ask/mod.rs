@@ -6,7 +6,7 @@
 //!
 //! classify → route → retrieve → fuse → graph-expand → verify → refine → answer
 //!
-//! [`ask_once`] is that line, read top to bottom; one pass (retrieve to verify) is
+//! `ask_once` is that line, read top to bottom; one pass (retrieve to verify) is
 //! [`pass::run_pass`]. Each stage after routing can be switched off in `[ask]` to fall
 //! back to the simpler path; the trace says so. Nothing here prints: `app::ask` renders
 //! the [`Outcome`].

@@ -17,7 +17,7 @@ pub(super) const MANIFEST: &str = "manifest.json";
 pub struct Manifest {
     /// The index generation these vectors belong to.
     pub generation: u64,
-    /// [`Embedder::id`] of the embedder that made them.
+    /// [`Embedder::id`](crate::search::embed::Embedder::id) of the embedder that made them.
     pub embedder: String,
     /// Dimensions (0 while there are no vectors).
     pub dim: usize,
