@@ -215,6 +215,24 @@ pub struct Import {
     pub wildcard: bool,
 }
 
+/// Where a chunk is and what it holds, from the store: the facts a search hit and an
+/// ask candidate both show (flattened into their JSON, so the field names are theirs).
+/// The ids are not written: they change with every index run.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct ChunkLoc {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The qualified name of the definition the chunk holds.
+    pub symbol: Option<String>,
+    pub kind: String,
+    pub lang: String,
+    #[serde(skip)]
+    pub chunk_id: i64,
+    #[serde(skip)]
+    pub symbol_id: Option<i64>,
+}
+
 /// What a question asks for.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::LlmcError;
@@ -29,6 +29,8 @@ use crate::model::Memory;
 use crate::store::Store;
 use fuse::{RankedList, RouteRank};
 pub use indexes::{Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
+// Plain data in `model` (so the store could hand it out); its reader is here.
+pub use crate::model::ChunkLoc;
 
 /// Which routes a search runs (`search.mode`, `--mode`): the configuration's enum.
 pub use crate::config::SearchMode as Mode;
@@ -71,24 +73,6 @@ pub struct SearchRequest {
     pub lang: Option<String>,
     /// Only files whose path (relative to the root) matches this glob.
     pub path_glob: Option<String>,
-}
-
-/// Where a chunk is and what it holds, from the store: the facts a search hit and an
-/// ask candidate both show (flattened into their JSON, so the field names are theirs).
-/// The ids are not written: they change with every index run.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ChunkLoc {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    /// The qualified name of the definition the chunk holds.
-    pub symbol: Option<String>,
-    pub kind: String,
-    pub lang: String,
-    #[serde(skip)]
-    pub chunk_id: i64,
-    #[serde(skip)]
-    pub symbol_id: Option<i64>,
 }
 
 impl ChunkLoc {
