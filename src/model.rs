@@ -214,6 +214,131 @@ pub struct Import {
     pub wildcard: bool,
 }
 
+/// Where a chunk is and what it holds, from the store: the facts a search hit and an
+/// ask candidate both show (flattened into their JSON, so the field names are theirs).
+/// The ids are not written: they change with every index run.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct ChunkLoc {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The qualified name of the definition the chunk holds.
+    pub symbol: Option<String>,
+    pub kind: String,
+    pub lang: String,
+    #[serde(skip)]
+    pub chunk_id: i64,
+    #[serde(skip)]
+    pub symbol_id: Option<i64>,
+}
+
+/// What a question asks for.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Intent {
+    /// Who calls X.
+    Callers,
+    /// What X calls.
+    Callees,
+    /// Where X is defined, what it is.
+    Definition,
+    /// What X imports, or who imports X.
+    Imports,
+    /// When, who and why X changed.
+    History,
+    /// How or why something works.
+    Concept,
+    /// How do I do something.
+    Howto,
+    /// Where is the code that does something.
+    Locate,
+    /// A versus B.
+    Compare,
+}
+
+impl Intent {
+    /// Every intent, in a stable order.
+    pub const ALL: [Intent; 9] = [
+        Intent::Callers,
+        Intent::Callees,
+        Intent::Definition,
+        Intent::Imports,
+        Intent::History,
+        Intent::Concept,
+        Intent::Howto,
+        Intent::Locate,
+        Intent::Compare,
+    ];
+
+    /// The lower-case name used in JSON and the labelled sets.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Intent::Callers => "callers",
+            Intent::Callees => "callees",
+            Intent::Definition => "definition",
+            Intent::Imports => "imports",
+            Intent::History => "history",
+            Intent::Concept => "concept",
+            Intent::Howto => "howto",
+            Intent::Locate => "locate",
+            Intent::Compare => "compare",
+        }
+    }
+
+    /// Parses [`Intent::as_str`].
+    pub fn parse(s: &str) -> Option<Intent> {
+        Intent::ALL.into_iter().find(|i| i.as_str() == s)
+    }
+}
+
+/// One of the four memories a question can consult (and an index can be built without).
+/// Serialized lowercase: the names the route table, the trace, `--json` evidence and
+/// `[index]` use. The order (graph, history, lexical, semantic) breaks ties in a plan.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Memory {
+    Graph,
+    History,
+    Lexical,
+    Semantic,
+}
+
+impl Memory {
+    /// Every memory, in a stable order.
+    pub const ALL: [Memory; 4] = [
+        Memory::Graph,
+        Memory::History,
+        Memory::Lexical,
+        Memory::Semantic,
+    ];
+
+    /// The name used in the route table, the trace, `[index]` and messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Memory::Graph => "graph",
+            Memory::History => "history",
+            Memory::Lexical => "lexical",
+            Memory::Semantic => "semantic",
+        }
+    }
+
+    /// The memory named `s`, if any.
+    pub fn parse(s: &str) -> Option<Memory> {
+        Memory::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for Memory {
+    // `pad`, so width and alignment in format strings apply as they did to the names.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// The memories an index holds beside its definitions and chunks (`[index]` graph,
 /// history, lexical, semantic). The store records the set each generation was built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -232,6 +357,16 @@ impl MemorySet {
         lexical: true,
         semantic: true,
     };
+
+    /// Whether the set holds `m`.
+    pub fn has(self, m: Memory) -> bool {
+        match m {
+            Memory::Graph => self.graph,
+            Memory::History => self.history,
+            Memory::Lexical => self.lexical,
+            Memory::Semantic => self.semantic,
+        }
+    }
 
     /// Each memory's name and whether the set holds it, in a fixed order.
     fn fields(self) -> [(&'static str, bool); 4] {

@@ -1,18 +1,17 @@
-//! `llmc ask`: makes sure the index is there and fresh, asks, prints the answer.
+//! `llmc ask`: resolves the arguments, asks through `ask::ask_fresh` (which makes sure
+//! the index is there and fresh), prints the answer.
 
 use std::fmt::Write as _;
-use std::sync::OnceLock;
 
 use anyhow::Result;
 
 use super::style::Style;
 use super::{Ctx, print_json, print_out};
-use crate::ask::{self, AskRequest, Freshness, Outcome};
+use crate::ask::fresh::{Fresh, Notice};
+use crate::ask::{self, AskRequest, Outcome, Status};
 use crate::cli::AskArgs;
 use crate::error::{Exit, LlmcError};
-use crate::index::{self, IndexOptions};
-use crate::progress::Bar;
-use crate::store::Store;
+use crate::progress::{Bar, Progress};
 
 /// Answers one question and prints it; exit code 1 when llmc abstains.
 pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
@@ -23,68 +22,20 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         )
         .into());
     }
-    let opts = EnsureIndex {
-        refresh: !args.no_refresh,
-        bar: !args.json,
-    };
     let req = AskRequest {
         question,
         k: args.k,
         no_cache: args.no_cache,
         no_llm: args.no_llm,
     };
-    let (mut outcome, freshness) = if Store::exists(&ctx.root) {
-        // The freshness check stats every indexed file. It starts on a thread of its own
-        // beside the question; the question's thread joins the stats once it has its
-        // answer, and the question is asked again in the rare case that files changed
-        // and were re-indexed.
-        let root = ctx.root.clone();
-        let slot: OnceLock<index::FreshnessCheck> = OnceLock::new();
-        let asker = std::thread::current();
-        let (first, check) = std::thread::scope(|s| {
-            let check = s.spawn(|| -> Result<Option<String>> {
-                let prepared = Store::open_existing(&root).and_then(|store| {
-                    let check = index::FreshnessCheck::prepare(&root, &store)?;
-                    Ok((slot.get_or_init(|| check), store))
-                });
-                // Prepared or failed: either way the question's thread need wait no more.
-                asker.unpark();
-                let (check, store) = prepared?;
-                check.help();
-                Ok(indexed_at(&store))
-            });
-            let first = ask::ask(&ctx.root, &ctx.config, &req);
-            // Wait for the check to be prepared (or to fail), then share its stats.
-            while slot.get().is_none() && !check.is_finished() {
-                std::thread::park_timeout(std::time::Duration::from_millis(2));
-            }
-            if let Some(c) = slot.get() {
-                c.help();
-            }
-            let check = check
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("the index freshness check panicked")));
-            (
-                first,
-                check.map(|at| (slot.get().is_some_and(|c| c.stale()), at)),
-            )
-        });
-        let (stale, at) = check?;
-        let freshness = bring_up_to_date(ctx, &opts, Some(at), stale)?;
-        let outcome = if freshness.refreshed_files > 0 {
-            ask::ask(&ctx.root, &ctx.config, &req)?
-        } else {
-            first?
-        };
-        (outcome, freshness)
-    } else {
-        let freshness = bring_up_to_date(ctx, &opts, None, true)?;
-        (ask::ask(&ctx.root, &ctx.config, &req)?, freshness)
+    let progress = || bar(ctx, !args.json);
+    let say = |n: Notice| notice(ctx, n);
+    let fresh = Fresh {
+        refresh: !args.no_refresh,
+        progress: &progress,
+        say: &say,
     };
-    outcome.freshness = Freshness {
-        generation: outcome.freshness.generation,
-        ..freshness
-    };
+    let outcome = ask::ask_fresh(&ctx.root, &ctx.config, &req, &fresh)?;
     if args.json {
         print_json(serde_json::to_value(&outcome)?)?;
     } else {
@@ -98,121 +49,25 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
             }
         }
     }
-    Ok(if outcome.status == "answered" {
+    Ok(if outcome.status == Status::Answered {
         Exit::Ok
     } else {
         Exit::NotFound
     })
 }
 
-/// How [`ensure_index`] may bring the index up to date.
-pub struct EnsureIndex {
-    /// Re-index changed files (else only warn that the index is stale).
-    pub refresh: bool,
-    /// Draw the progress bar (on a terminal, unless quiet).
-    pub bar: bool,
+/// The progress bar of an index run made before answering (drawn on a terminal, unless
+/// quiet or `visible` is false).
+pub fn bar<'a>(ctx: &Ctx, visible: bool) -> Box<dyn Progress + 'a> {
+    Box::new(Bar::new(!ctx.quiet && visible, !ctx.quiet))
 }
 
-/// Builds the index when there is none; re-indexes changed files unless told not to.
-/// Shared by `llmc ask` and `llmc eval`.
-pub fn ensure_index(ctx: &Ctx, opts: &EnsureIndex) -> Result<Freshness> {
-    let store = match Store::open_existing(&ctx.root) {
-        Ok(s) => Some(s),
-        Err(e)
-            if e.chain().any(|c| {
-                matches!(
-                    c.downcast_ref::<LlmcError>(),
-                    Some(LlmcError::IndexMissing(_))
-                )
-            }) =>
-        {
-            None
-        }
-        Err(e) => return Err(e),
-    };
-    let (stale, at) = match &store {
-        None => (true, None),
-        Some(s) => (
-            index::looks_stale(&ctx.root, s, cores())?,
-            Some(indexed_at(s)),
-        ),
-    };
-    bring_up_to_date(ctx, opts, at, stale)
-}
-
-/// The cores to share a freshness check between when nothing else runs beside it.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
-}
-
-/// When the index was last written.
-fn indexed_at(store: &Store) -> Option<String> {
-    store.meta("indexed_at").ok().flatten()
-}
-
-/// Indexes when there is no index (`existing` is `None`) or it is `stale` (and
-/// `opts.refresh`), saying so; `existing` holds when the index was written.
-fn bring_up_to_date(
-    ctx: &Ctx,
-    opts: &EnsureIndex,
-    existing: Option<Option<String>>,
-    stale: bool,
-) -> Result<Freshness> {
-    let Some(at) = existing else {
-        ctx.note(&format!(
-            "no index yet: indexing {} first",
-            ctx.root.display()
-        ));
-        return reindex(ctx, opts, true);
-    };
-    if !stale {
-        return Ok(Freshness {
-            indexed_at: at,
-            ..Freshness::default()
-        });
+/// Says what the library reports on the way (a note, or a warning).
+pub fn notice(ctx: &Ctx, n: Notice) {
+    match n {
+        Notice::Note(m) => ctx.note(&m),
+        Notice::Warn(m) => ctx.warn(&m),
     }
-    if !opts.refresh || !crate::store::writable(&ctx.root) {
-        if opts.refresh {
-            ctx.warn("files changed since the index, which this user cannot write");
-        } else {
-            ctx.warn("files changed since the index; answering from it as it is (--no-refresh)");
-        }
-        return Ok(Freshness {
-            indexed_at: at,
-            stale: true,
-            ..Freshness::default()
-        });
-    }
-    reindex(ctx, opts, false)
-}
-
-/// Runs an index (the `first` one, or a refresh) and says what it did.
-fn reindex(ctx: &Ctx, opts: &EnsureIndex, first: bool) -> Result<Freshness> {
-    let bar = Bar::new(!ctx.quiet && opts.bar, !ctx.quiet);
-    let stats = index::run_with(
-        &ctx.root,
-        &ctx.config,
-        &IndexOptions { rebuild: false },
-        &bar,
-    )?;
-    if let Err(e) = crate::root::exclude_store(&ctx.root) {
-        ctx.warn(&format!("could not add .llmc/ to .git/info/exclude: {e:#}"));
-    }
-    let refreshed = stats.parsed + stats.deleted;
-    if first {
-        ctx.note(&stats.summary());
-    } else if refreshed > 0 {
-        ctx.note(&format!(
-            "re-indexed {refreshed} changed file(s) first ({:.2} s)",
-            stats.seconds
-        ));
-    }
-    Ok(Freshness {
-        indexed_at: indexed_at(&Store::open_existing(&ctx.root)?),
-        refreshed_files: refreshed,
-        built: first,
-        ..Freshness::default()
-    })
 }
 
 /// The human rendering.
@@ -299,9 +154,12 @@ pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
 }
 
 fn source_line(c: &ask::Candidate, style: Style) -> String {
-    let mut s = style.path(&format!("{}:{}-{}", c.path, c.start_line, c.end_line));
-    if let Some(sym) = &c.symbol {
-        let _ = write!(s, "  {sym} ({})", c.kind);
+    let mut s = style.path(&format!(
+        "{}:{}-{}",
+        c.loc.path, c.loc.start_line, c.loc.end_line
+    ));
+    if let Some(sym) = &c.loc.symbol {
+        let _ = write!(s, "  {sym} ({})", c.loc.kind);
     }
     if let Some(from) = &c.expanded_from {
         let _ = write!(s, "  (neighbour of {from})");

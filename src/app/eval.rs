@@ -5,8 +5,10 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 
-use super::ask::{EnsureIndex, ensure_index};
+use super::ask::{bar, notice};
 use super::{Ctx, print_json, print_out};
+use crate::ask::fresh::{Fresh, Notice};
+use crate::ask::{self, Status};
 use crate::cli::EvalArgs;
 use crate::error::{Exit, LlmcError};
 use crate::eval::{self, EvalOptions, Metrics, QuestionResult, Report};
@@ -19,11 +21,15 @@ pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
     }
     let file = args.file.display().to_string();
     let cases = eval::load(&args.file)?;
-    ensure_index(
-        ctx,
-        &EnsureIndex {
+    let progress = || bar(ctx, !args.json);
+    let say = |n: Notice| notice(ctx, n);
+    ask::ensure_index(
+        &ctx.root,
+        &ctx.config,
+        &Fresh {
             refresh: true,
-            bar: !args.json,
+            progress: &progress,
+            say: &say,
         },
     )?;
     let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
@@ -129,9 +135,9 @@ fn miss(file: &str, q: &QuestionResult) -> Option<String> {
             names(&q.expected_intents)
         ));
     }
-    match (q.answerable, q.status.as_str()) {
-        (true, "abstained") => why.push("abstained".into()),
-        (false, "answered") => why.push("answered an out-of-scope question".into()),
+    match (q.answerable, q.status) {
+        (true, Status::Abstained) => why.push("abstained".into()),
+        (false, Status::Answered) => why.push("answered an out-of-scope question".into()),
         _ => {}
     }
     if q.recall.is_some_and(|r| r < 1.0) {

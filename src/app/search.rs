@@ -12,11 +12,8 @@ use crate::search::{self, Mode, SearchRequest, SearchResult};
 pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
     let mode = match args.mode.as_deref() {
         Some(m) => Mode::parse(m)?,
-        None => Mode::parse(&ctx.config.search.mode).map_err(|e| {
-            LlmcError::Config(format!(
-                "`search.mode` (llmc.toml, LLMC_SEARCH_MODE or --config): {e:#}"
-            ))
-        })?,
+        // Checked when the configuration loaded.
+        None => ctx.config.search.mode,
     };
     let query = args.query.join(" ");
     if query.trim().is_empty() {
@@ -98,9 +95,12 @@ pub fn render(r: &SearchResult, style: Style) -> String {
             out,
             "{:>width$}. {}",
             i + 1,
-            style.path(&format!("{}:{}-{}", h.path, h.start_line, h.end_line))
+            style.path(&format!(
+                "{}:{}-{}",
+                h.loc.path, h.loc.start_line, h.loc.end_line
+            ))
         );
-        if let Some(s) = &h.symbol {
+        if let Some(s) = &h.loc.symbol {
             let _ = write!(out, "  {}", style.header(s));
         }
         let routes: Vec<String> = h
@@ -111,7 +111,7 @@ pub fn render(r: &SearchResult, style: Style) -> String {
         let _ = writeln!(
             out,
             "  ({})  {}",
-            h.kind,
+            h.loc.kind,
             style.dim(&format!("score {:.4}  [{}]", h.score, routes.join(", ")))
         );
     }

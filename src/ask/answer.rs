@@ -7,11 +7,12 @@
 use std::fmt::Write as _;
 
 use super::classify::{EntityKind, Intent};
-use super::refine::{names_from_words, nearest_names};
+use super::names::{names_from_words, nearest_names};
 use super::retrieve::{self, GraphFact, HistoryFact};
 use super::text::{covered, stems};
 use super::{
-    Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State, Synthesized,
+    AbstainReason, Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State,
+    Status, Synthesized,
 };
 
 /// Rows listed per fact before "… and N more".
@@ -91,7 +92,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     kinds.dedup();
     Outcome {
         question: state.question.clone(),
-        status: "answered".into(),
+        status: Status::Answered,
         intents: state.classification.intents.clone(),
         entities: state.classification.entities.clone(),
         answer: Some(AnswerText {
@@ -254,12 +255,13 @@ fn sources_text(sources: &[Candidate]) -> String {
         let _ = writeln!(
             s,
             "Best match: {}:{}-{}{}",
-            best.path,
-            best.start_line,
-            best.end_line,
-            best.symbol
+            best.loc.path,
+            best.loc.start_line,
+            best.loc.end_line,
+            best.loc
+                .symbol
                 .as_deref()
-                .map(|x| format!("  {x} ({})", best.kind))
+                .map(|x| format!("  {x} ({})", best.loc.kind))
                 .unwrap_or_default()
         );
         for l in &best.lines {
@@ -285,7 +287,10 @@ fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
         })
         .collect();
     words.extend(state.terms.iter().cloned());
-    let lines: Vec<String> = state.text.lines(&c.path, c.start_line, c.end_line).to_vec();
+    let lines: Vec<String> = state
+        .text
+        .lines(&c.loc.path, c.loc.start_line, c.loc.end_line)
+        .to_vec();
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         if out.len() >= 3 {
@@ -294,7 +299,7 @@ fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
         let s = stems(l);
         if words.iter().any(|w| covered(w, &s)) {
             out.push(Line {
-                line: c.start_line + i as u32,
+                line: c.loc.start_line + i as u32,
                 text: clip(l),
             });
         }
@@ -303,7 +308,7 @@ fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
         && let Some(l) = lines.first()
     {
         out.push(Line {
-            line: c.start_line,
+            line: c.loc.start_line,
             text: clip(l),
         });
     }
@@ -336,8 +341,12 @@ fn abstain(
     words.extend(state.terms.iter().cloned());
     let mut any = false;
     for c in nearest.iter().take(k) {
-        let mut s = stems(&state.text.text(&c.path, c.start_line, c.end_line));
-        s.extend(stems(&c.path));
+        let mut s = stems(
+            &state
+                .text
+                .text(&c.loc.path, c.loc.start_line, c.loc.end_line),
+        );
+        s.extend(stems(&c.loc.path));
         if words.iter().any(|w| covered(w, &s)) {
             any = true;
             break;
@@ -361,19 +370,19 @@ fn abstain(
     try_identifiers.truncate(5);
     let (reason, message) = if any {
         (
-            "off_target",
+            AbstainReason::OffTarget,
             "Related code was found, but not what you asked: the evidence does not answer the question.".to_string(),
         )
     } else {
         (
-            "no_match",
+            AbstainReason::NoMatch,
             "Nothing in this repository matches the question.".to_string(),
         )
     };
     let nearest: Vec<Candidate> = nearest.into_iter().take(3).collect();
     Outcome {
         question: state.question.clone(),
-        status: "abstained".into(),
+        status: Status::Abstained,
         intents: state.classification.intents.clone(),
         entities: state.classification.entities.clone(),
         answer: None,
@@ -382,7 +391,7 @@ fn abstain(
         history,
         confidence: super::verify::unverified(),
         abstention: Some(Abstention {
-            reason: reason.into(),
+            reason,
             message,
             nearest,
             try_identifiers,
@@ -417,13 +426,15 @@ pub fn synthesize(state: &mut State, outcome: &mut Outcome, slot: &mut LlmSlot) 
         });
     }
     for c in &outcome.sources {
-        let text = state.text.text(&c.path, c.start_line, c.end_line);
+        let text = state
+            .text
+            .text(&c.loc.path, c.loc.start_line, c.loc.end_line);
         sources.push(crate::llm::Source {
             n: sources.len() + 1,
-            path: c.path.clone(),
-            start_line: c.start_line,
-            end_line: c.end_line,
-            symbol: c.symbol.clone(),
+            path: c.loc.path.clone(),
+            start_line: c.loc.start_line,
+            end_line: c.loc.end_line,
+            symbol: c.loc.symbol.clone(),
             text,
         });
     }

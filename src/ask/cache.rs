@@ -74,7 +74,7 @@ pub fn get(root: &Path, m: &Memories, key: &str) -> Result<Option<Outcome>> {
     let Ok(entry) = serde_json::from_slice::<Entry>(&bytes) else {
         return Ok(None);
     };
-    if entry.key != key || entry.generation != m.generation {
+    if entry.key != key || entry.generation != m.generation() {
         return Ok(None);
     }
     for (path, size, mtime) in &entry.files {
@@ -90,7 +90,7 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
     let mut paths: Vec<&str> = outcome
         .sources
         .iter()
-        .map(|s| s.path.as_str())
+        .map(|s| s.loc.path.as_str())
         .chain(outcome.graph.iter().flat_map(|g| {
             g.rows
                 .iter()
@@ -101,14 +101,17 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
             outcome
                 .abstention
                 .iter()
-                .flat_map(|a| a.nearest.iter().map(|n| n.path.as_str())),
+                .flat_map(|a| a.nearest.iter().map(|n| n.loc.path.as_str())),
         )
         .collect();
     paths.sort_unstable();
     paths.dedup();
     // Lines of a file that holds a secret (indexed because secrets are included) are
     // shown, never kept on disk.
-    if m.store.any_flagged(&paths, crate::store::flags::SECRET)? {
+    if m.indexes
+        .store
+        .any_flagged(&paths, crate::store::flags::SECRET)?
+    {
         return Ok(());
     }
     let mut files = Vec::new();
@@ -120,7 +123,7 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
     }
     let entry = Entry {
         key: key.to_string(),
-        generation: m.generation,
+        generation: m.generation(),
         files,
         outcome: outcome.clone(),
     };

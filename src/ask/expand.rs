@@ -4,7 +4,8 @@
 
 use anyhow::Result;
 
-use super::{Candidate, Evidence, State, retrieve};
+use super::{Candidate, Evidence, Route, State, retrieve};
+use crate::search::ChunkLoc;
 
 /// Adds neighbours to `candidates`; returns how many, and the reasons for the trace.
 pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usize, Vec<String>)> {
@@ -30,13 +31,13 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
     let mut added = Vec::new();
     let mut reasons = Vec::new();
     for c in candidates.iter().take(top) {
-        let Some(sym) = c.symbol_id else {
+        let Some(sym) = c.loc.symbol_id else {
             continue;
         };
         let (ids, edges) = state
             .memories
             .read(|conn| retrieve::neighbours(conn, sym))?;
-        let name = c.symbol.clone().unwrap_or_default();
+        let name = c.loc.symbol.clone().unwrap_or_default();
         let bare = name.rsplit(['.', ':']).next().unwrap_or(&name).to_string();
         if edges > hub && !named.contains(&bare) {
             reasons.push(format!(
@@ -49,34 +50,24 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
             if n >= per {
                 break;
             }
-            if candidates.iter().any(|x| x.chunk_id == id)
-                || added.iter().any(|x: &Candidate| x.chunk_id == id)
+            if candidates.iter().any(|x| x.loc.chunk_id == id)
+                || added.iter().any(|x: &Candidate| x.loc.chunk_id == id)
             {
                 continue;
             }
-            let Some(f) = state
-                .memories
-                .read(|conn| retrieve::chunk_facts(conn, id))?
-            else {
+            let Some(loc) = state.memories.read(|conn| ChunkLoc::read(conn, id))? else {
                 continue;
             };
             added.push(Candidate {
-                path: f.path,
-                start_line: f.start_line,
-                end_line: f.end_line,
-                symbol: f.symbol,
-                kind: f.kind,
-                lang: f.lang,
+                loc,
                 score: c.score * decay,
                 evidence: vec![Evidence {
-                    route: "graph-expand".into(),
+                    route: Route::GraphExpand,
                     rank: n + 1,
                     score: (c.score * decay) as f32,
                 }],
                 expanded_from: Some(name.clone()),
                 lines: Vec::new(),
-                chunk_id: id,
-                symbol_id: f.symbol_id,
             });
             n += 1;
         }

@@ -6,226 +6,48 @@
 //!
 //! classify → route → retrieve → fuse → graph-expand → verify → refine → answer
 //!
-//! Each stage after routing can be switched off in `[ask]` to fall back to the simpler
-//! path; the trace says so. Nothing here prints: `app::ask` renders the [`Outcome`].
+//! `ask_once` is that line, read top to bottom; one pass (retrieve to verify) is
+//! [`pass::run_pass`]. Each stage after routing can be switched off in `[ask]` to fall
+//! back to the simpler path; the trace says so. Nothing here prints: `app::ask` renders
+//! the [`Outcome`].
 
 pub mod answer;
 pub mod cache;
 pub mod classify;
+pub mod cues;
+pub mod entities;
 pub mod expand;
+pub mod fresh;
+pub mod names;
+pub mod outcome;
+pub mod pass;
 pub mod prototype;
 pub mod refine;
 pub mod retrieve;
 pub mod route;
+pub mod slot;
 pub mod text;
 pub mod verify;
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
-use crate::llm::{self, Budget, Llm};
-use crate::search::fuse::{RankedList, rrf};
-use classify::{Classification, Entity, EntityKind, Intent};
-use retrieve::{GraphFact, HistoryFact, Memories};
-use route::{Plan, Retriever};
-
-/// One question and its options.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AskRequest {
-    pub question: String,
-    /// Sources in the answer (default `ask.k`).
-    pub k: Option<usize>,
-    /// Skip the cache (neither read nor written).
-    pub no_cache: bool,
-    /// Skip the LLM even when one is configured.
-    pub no_llm: bool,
-}
-
-/// One stage's entry in the trace.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct StageTrace {
-    pub stage: String,
-    pub decision: String,
-    pub reasons: Vec<String>,
-    pub ms: f64,
-}
-
-/// A route's evidence for a candidate.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Evidence {
-    pub route: String,
-    /// 1-based rank in that route's list.
-    pub rank: usize,
-    pub score: f32,
-}
-
-/// A line of a source that matters to the question.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Line {
-    pub line: u32,
-    pub text: String,
-}
-
-/// A chunk that may answer the question.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Candidate {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    pub symbol: Option<String>,
-    pub kind: String,
-    pub lang: String,
-    /// The fused score.
-    pub score: f64,
-    pub evidence: Vec<Evidence>,
-    /// Added by graph expansion as a neighbour of this symbol.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expanded_from: Option<String>,
-    /// The lines that matter (filled for the sources of the answer).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub lines: Vec<Line>,
-    #[serde(skip)]
-    pub chunk_id: i64,
-    #[serde(skip)]
-    pub symbol_id: Option<i64>,
-}
-
-/// The confidence and its parts.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Confidence {
-    /// 0.30 × retrieval + 0.15 × coverage + 0.55 × grounding.
-    pub score: f64,
-    /// High ≥ 0.80, Medium ≥ 0.60, Low ≥ 0.35, else Very Low.
-    pub label: String,
-    pub retrieval: f64,
-    pub coverage: f64,
-    pub grounding: f64,
-    /// (best − second) ÷ best of the fused scores.
-    pub margin: f64,
-}
-
-/// Why llmc did not answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Abstention {
-    /// `no_match`: nothing in the repository matches; `off_target`: related code was
-    /// found, but not what was asked.
-    pub reason: String,
-    pub message: String,
-    /// The nearest misses.
-    pub nearest: Vec<Candidate>,
-    /// Identifiers of this repository worth asking about instead.
-    pub try_identifiers: Vec<String>,
-}
-
-/// One refine attempt.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Attempt {
-    pub strategy: String,
-    pub query: String,
-    pub targets: Vec<String>,
-    pub plan: Vec<String>,
-    /// Candidates the attempt found that the previous best did not.
-    pub new_candidates: usize,
-    pub confidence_before: f64,
-    pub confidence_after: f64,
-    pub kept: bool,
-}
-
-/// The answer text, read from the memories (and, when configured, synthesized).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AnswerText {
-    /// `graph`, `history`, `sources`, or several joined by `+`.
-    pub kind: String,
-    pub text: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub synthesis: Option<Synthesized>,
-}
-
-/// An LLM's answer over the sources, with its grounding check.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Synthesized {
-    pub model: String,
-    pub text: String,
-    /// Source numbers (1-based) it cites.
-    pub cited: Vec<usize>,
-    pub grounded: bool,
-    pub problems: Vec<String>,
-    pub calls: u32,
-}
-
-/// Index freshness, filled by the caller that refreshed (or did not refresh) it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Freshness {
-    pub generation: u64,
-    pub indexed_at: Option<String>,
-    /// Files re-indexed before answering.
-    pub refreshed_files: u64,
-    /// There was no index: it was built for this question.
-    #[serde(default)]
-    pub built: bool,
-    /// Files changed on disk since the index and not re-indexed (`--no-refresh`).
-    pub stale: bool,
-}
-
-/// Everything `llmc ask` found out.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Outcome {
-    pub question: String,
-    /// `answered` or `abstained`.
-    pub status: String,
-    pub intents: Vec<Intent>,
-    pub entities: Vec<Entity>,
-    pub answer: Option<AnswerText>,
-    pub sources: Vec<Candidate>,
-    pub graph: Vec<GraphFact>,
-    pub history: Vec<HistoryFact>,
-    pub confidence: Confidence,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub abstention: Option<Abstention>,
-    pub refine: Vec<Attempt>,
-    pub warnings: Vec<String>,
-    pub freshness: Freshness,
-    pub cached: bool,
-    pub trace: Vec<StageTrace>,
-}
-
-/// What one retrieval pass searched for.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Query {
-    /// The text for the lexical and semantic retrievers.
-    pub text: String,
-    /// Names for the graph and history retrievers.
-    pub targets: Vec<String>,
-    pub plan: Plan,
-}
-
-impl Query {
-    fn signature(&self) -> String {
-        format!(
-            "{}|{}|{}",
-            self.text,
-            self.targets.join(","),
-            plan_text(&self.plan)
-        )
-    }
-}
-
-/// The result of one retrieval pass (retrieve → fuse → expand → verify).
-#[derive(Debug, Clone)]
-pub struct Pass {
-    pub query: Query,
-    pub candidates: Vec<Candidate>,
-    pub graph: Vec<GraphFact>,
-    pub history: Vec<HistoryFact>,
-    pub confidence: Confidence,
-    /// Whether verification found the evidence weak, and why.
-    pub weak: Vec<String>,
-}
+use crate::llm;
+use classify::{Classification, EntityKind, Intent};
+// The outcome types keep their old paths (`crate::ask::Outcome`, …).
+pub use fresh::{ask_fresh, ensure_index};
+pub use outcome::{
+    AbstainReason, Abstention, AnswerText, AskRequest, Attempt, Candidate, Confidence, Evidence,
+    Freshness, GraphFact, HistoryFact, Line, Outcome, Route, Stage, StageTrace, Status, Strategy,
+    Synthesized,
+};
+pub use pass::{Pass, Query, ids, run_pass};
+use retrieve::Memories;
+use route::Plan;
+pub use slot::LlmSlot;
 
 /// The state that flows through the stages.
 pub struct State<'a> {
@@ -244,9 +66,9 @@ pub struct State<'a> {
 }
 
 impl State<'_> {
-    fn record(&mut self, stage: &'static str, t: Instant, decision: String, reasons: Vec<String>) {
+    fn record(&mut self, stage: Stage, t: Instant, decision: String, reasons: Vec<String>) {
         self.trace.push(StageTrace {
-            stage: stage.into(),
+            stage,
             decision,
             reasons,
             ms: t.elapsed().as_secs_f64() * 1000.0,
@@ -254,74 +76,13 @@ impl State<'_> {
     }
 }
 
-/// The plan as `retriever=weight` words.
+/// The plan as `memory=weight` words.
 pub fn plan_text(p: &Plan) -> String {
     p.steps
         .iter()
-        .map(|s| format!("{}={:.2}", s.retriever.as_str(), s.weight))
+        .map(|s| format!("{}={:.2}", s.memory, s.weight))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The configured LLM, connected on first use; a failure to connect is a warning and
-/// the answer goes on without it.
-pub struct LlmSlot<'c> {
-    config: &'c Config,
-    disabled: bool,
-    connected: Option<Option<Box<dyn Llm>>>,
-    pub budget: Budget,
-    pub warnings: Vec<String>,
-}
-
-impl<'c> LlmSlot<'c> {
-    pub fn new(config: &'c Config, disabled: bool) -> LlmSlot<'c> {
-        LlmSlot {
-            config,
-            disabled: disabled || config.llm.provider == "none",
-            connected: None,
-            budget: Budget::new(config.llm.budget),
-            warnings: Vec::new(),
-        }
-    }
-
-    /// Runs `f` with the LLM and this question's budget, if an LLM is configured, allowed
-    /// and reachable.
-    pub fn with<T>(&mut self, f: impl FnOnce(&dyn Llm, &mut Budget) -> T) -> Option<T> {
-        self.get()?;
-        let llm = self.connected.as_ref()?.as_deref()?;
-        Some(f(llm, &mut self.budget))
-    }
-
-    /// The LLM, if one is configured, allowed and reachable.
-    pub fn get(&mut self) -> Option<&dyn Llm> {
-        if self.disabled {
-            return None;
-        }
-        if self.connected.is_none() {
-            let c = match llm::from_config(&self.config.llm) {
-                Ok(l) => l,
-                Err(e) => {
-                    self.warnings
-                        .push(format!("LLM unavailable, answering without it: {e}"));
-                    None
-                }
-            };
-            self.connected = Some(c);
-        }
-        self.connected.as_ref().and_then(|c| c.as_deref())
-    }
-
-    /// Records a failed call; the answer goes on without the LLM.
-    pub fn failed(&mut self, what: &str, e: &llm::LlmError) {
-        self.warnings
-            .push(format!("LLM {what} failed, answering without it: {e}"));
-        if matches!(
-            e,
-            llm::LlmError::Unreachable(_) | llm::LlmError::Timeout { .. }
-        ) {
-            self.disabled = true;
-        }
-    }
 }
 
 /// The longest question asked as written, in characters; a longer one is cut there
@@ -357,7 +118,7 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     };
     // A generation removed while it was being read (the reader overtaken by two index
     // runs) is asked of the new one.
-    let mut outcome = crate::search::retry_changed(|| ask_bounded(root, config, req))?;
+    let mut outcome = crate::search::retry_changed(|| ask_once(root, config, req))?;
     if let Some(w) = cut {
         outcome.warnings.insert(0, w);
     }
@@ -371,32 +132,67 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     Ok(outcome)
 }
 
-fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
+/// One question against one generation of the index: the pipeline, stage by stage.
+fn ask_once(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     let started = Instant::now();
     let memories = Memories::open(root, config)?;
     let cache_key = cache::key(req, config);
-    if config.ask.cache && !req.no_cache {
-        let t = Instant::now();
-        if let Some(mut hit) = cache::get(root, &memories, &cache_key)? {
-            hit.cached = true;
-            hit.trace.push(StageTrace {
-                stage: "cache".into(),
-                decision: "hit".into(),
-                reasons: vec!["same question and options; no cited file changed since".into()],
-                ms: t.elapsed().as_secs_f64() * 1000.0,
-            });
-            return Ok(hit);
-        }
+    let use_cache = config.ask.cache && !req.no_cache;
+    if use_cache && let Some(hit) = cached(root, &memories, &cache_key)? {
+        return Ok(hit);
     }
+    let mut slot = LlmSlot::new(config, req.no_llm);
+    let mut state = classify(root, config, req, memories, &mut slot);
+    route(&mut state, config)?;
+    let first = first_query(&mut state)?;
+    let pass = run_pass(&mut state, first, None)?;
+    state.best = Some(pass);
+    refine::refine(&mut state)?;
+    let k = req.k.unwrap_or(config.ask.k).max(1);
+    let mut outcome = answer(&mut state, k, &mut slot);
+    if use_cache {
+        cache::put(root, &state.memories, &cache_key, &outcome)?;
+    }
+    outcome.trace.push(StageTrace {
+        stage: Stage::Total,
+        decision: String::new(),
+        reasons: Vec::new(),
+        ms: started.elapsed().as_secs_f64() * 1000.0,
+    });
+    Ok(outcome)
+}
 
-    // classify
+/// The cached outcome of the same question and options, if no file it cites changed.
+fn cached(root: &Path, memories: &Memories, key: &str) -> Result<Option<Outcome>> {
+    let t = Instant::now();
+    let Some(mut hit) = cache::get(root, memories, key)? else {
+        return Ok(None);
+    };
+    hit.cached = true;
+    hit.trace.push(StageTrace {
+        stage: Stage::Cache,
+        decision: "hit".into(),
+        reasons: vec!["same question and options; no cited file changed since".into()],
+        ms: t.elapsed().as_secs_f64() * 1000.0,
+    });
+    Ok(Some(hit))
+}
+
+/// The classify stage: intents and entities by rules (and prototypes), the LLM asked
+/// when the rules are unsure; the state the other stages work on.
+fn classify<'a>(
+    root: &Path,
+    config: &Config,
+    req: &AskRequest,
+    memories: Memories<'a>,
+    slot: &mut LlmSlot,
+) -> State<'a> {
     let t = Instant::now();
     let mut classification = classify::classify(&req.question);
     let mut reasons = classification.reasons.clone();
     if config.ask.prototypes {
         prototype::second_opinion(&req.question, &mut classification, &mut reasons);
     }
-    let mut slot = LlmSlot::new(config, req.no_llm);
     let allowed: Vec<&str> = Intent::ALL.iter().map(|i| i.as_str()).collect();
     let asked = if classification.confidence < config.route.widen_below {
         slot.with(|l, budget| (l.name(), llm::classify(l, budget, &req.question, &allowed)))
@@ -419,31 +215,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
             Err(e) => slot.failed("classification", &e),
         }
     }
-    let decision = format!(
-        "{} (confidence {:.2}{}); entities: {}",
-        classification
-            .intents
-            .iter()
-            .map(|i| i.as_str())
-            .collect::<Vec<_>>()
-            .join(" + "),
-        classification.confidence,
-        if classification.recency {
-            ", recent first"
-        } else {
-            ""
-        },
-        if classification.entities.is_empty() {
-            "none".to_string()
-        } else {
-            classification
-                .entities
-                .iter()
-                .map(|e| format!("{} ({:?})", e.text, e.kind).to_lowercase())
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    );
+    let decision = classification_text(&classification);
     let terms = text::content_terms(&req.question, &classification);
     let mut state = State {
         question: req.question.clone(),
@@ -461,13 +233,40 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         memories,
         text: text::SourceText::new(root),
     };
-    state.record("classify", t, decision, reasons);
+    state.record(Stage::Classify, t, decision, reasons);
+    state
+}
 
-    // route
+/// The classify stage's decision: intents, confidence, recency, entities.
+fn classification_text(c: &Classification) -> String {
+    format!(
+        "{} (confidence {:.2}{}); entities: {}",
+        c.intents
+            .iter()
+            .map(|i| i.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        c.confidence,
+        if c.recency { ", recent first" } else { "" },
+        if c.entities.is_empty() {
+            "none".to_string()
+        } else {
+            c.entities
+                .iter()
+                .map(|e| format!("{} ({:?})", e.text, e.kind).to_lowercase())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    )
+}
+
+/// The route stage: the plan (memories and weights) for the intents, and the date
+/// window the question gives.
+fn route(state: &mut State, config: &Config) -> Result<()> {
     let t = Instant::now();
     state.plan = route::route(&state.classification, &config.route)
         .map_err(|e| crate::error::LlmcError::Config(format!("[route]: {e}")))?;
-    dates(&mut state);
+    dates(state);
     let mut reasons = Vec::new();
     if state.plan.widened {
         reasons.push(format!(
@@ -482,11 +281,15 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         reasons.push(format!("until {}", retrieve::day(u)));
     }
     let decision = plan_text(&state.plan);
-    state.record("route", t, decision, reasons);
+    state.record(Stage::Route, t, decision, reasons);
+    Ok(())
+}
 
-    // retrieve → fuse → expand → verify, then refine while weak
+/// The first pass's query: the lexical text, and the names the graph and history look
+/// up — the question's identifiers and paths or, for a question about names that gives
+/// none, its plain words that name a definition ("who calls urlparse").
+fn first_query(state: &mut State) -> Result<Query> {
     let mut targets = graph_targets(&state.classification);
-    // A plain word that names a definition ("who calls urlparse") is a target too.
     let wants_names = state.classification.intents.iter().any(|i| {
         matches!(
             i,
@@ -508,7 +311,7 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         }
         if !named.is_empty() {
             state.record(
-                "route",
+                Stage::Route,
                 t,
                 format!("targets from plain words: {}", named.join(", ")),
                 vec!["each names a definition in the index".into()],
@@ -516,21 +319,20 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
         }
         targets = named;
     }
-    let first = Query {
+    Ok(Query {
         text: lexical_text(&state.classification, &state.terms),
         targets,
         plan: state.plan.clone(),
-    };
-    let pass = run_pass(&mut state, first, "")?;
-    state.best = Some(pass);
-    refine::refine(&mut state)?;
+    })
+}
 
-    // answer
+/// The answer stage: the outcome from the best pass (synthesized by the LLM when one is
+/// configured), with the trace and the warnings of every stage.
+fn answer(state: &mut State, k: usize, slot: &mut LlmSlot) -> Outcome {
     let t = Instant::now();
-    let k = req.k.unwrap_or(config.ask.k).max(1);
-    let mut outcome = answer::answer(&mut state, k);
-    if outcome.status == "answered" {
-        answer::synthesize(&mut state, &mut outcome, &mut slot);
+    let mut outcome = answer::answer(state, k);
+    if outcome.status == Status::Answered {
+        answer::synthesize(state, &mut outcome, slot);
     }
     outcome.warnings.append(&mut slot.warnings);
     let decision = match &outcome.abstention {
@@ -543,22 +345,13 @@ fn ask_bounded(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome
             outcome.confidence.label
         ),
     };
-    state.record("answer", t, decision, Vec::new());
+    state.record(Stage::Answer, t, decision, Vec::new());
     outcome.trace = std::mem::take(&mut state.trace);
     outcome
         .warnings
         .extend(state.memories.warnings.iter().cloned());
-    outcome.freshness.generation = state.memories.generation;
-    if config.ask.cache && !req.no_cache {
-        cache::put(root, &state.memories, &cache_key, &outcome)?;
-    }
-    outcome.trace.push(StageTrace {
-        stage: "total".into(),
-        decision: String::new(),
-        reasons: Vec::new(),
-        ms: started.elapsed().as_secs_f64() * 1000.0,
-    });
-    Ok(outcome)
+    outcome.freshness.generation = state.memories.generation();
+    outcome
 }
 
 /// Reads date entities into `since`/`until` ("before …" and "until …" bound from above).
@@ -606,246 +399,4 @@ pub fn graph_targets(c: &Classification) -> Vec<String> {
         .filter(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path))
         .map(|e| e.text.clone())
         .collect()
-}
-
-/// One pass: retrieve with every retriever of the plan, fuse, expand, verify.
-pub fn run_pass(state: &mut State, query: Query, label: &str) -> Result<Pass> {
-    let cfg = &state.memories.config.ask;
-    let (candidates_n, use_fuse, rrf_k) = (cfg.candidates.max(1), cfg.fuse, cfg.rrf_k);
-    let suffix = |s: &'static str| -> &'static str {
-        if label.is_empty() {
-            s
-        } else {
-            match s {
-                "retrieve" => "refine.retrieve",
-                "fuse" => "refine.fuse",
-                "expand" => "refine.expand",
-                _ => "refine.verify",
-            }
-        }
-    };
-
-    // retrieve
-    let t = Instant::now();
-    let mut lists: Vec<RankedList> = Vec::new();
-    let mut graph = Vec::new();
-    let mut history = Vec::new();
-    let mut reasons = Vec::new();
-    for step in query.plan.steps.clone() {
-        let ts = Instant::now();
-        let (route, hits) = match step.retriever {
-            Retriever::Graph => {
-                let intents = structural_intents(&state.classification.intents);
-                let importers = retrieve::asks_importers(&state.question);
-                let (facts, hits) = retrieve::graph_facts(
-                    &mut state.memories,
-                    &intents,
-                    &query.targets,
-                    importers,
-                    200,
-                )?;
-                graph = facts;
-                ("graph", hits)
-            }
-            Retriever::History => {
-                let ask = retrieve::HistoryAsk {
-                    targets: &query.targets,
-                    terms: &state.terms,
-                    since: state.since,
-                    until: state.until,
-                };
-                let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
-                history = facts;
-                ("history", hits)
-            }
-            Retriever::Lexical => (
-                "lexical",
-                state.memories.lexical(&query.text, candidates_n)?,
-            ),
-            Retriever::Semantic => {
-                let text = semantic_text(&state.question, &query.text);
-                ("semantic", state.memories.semantic(&text, candidates_n)?)
-            }
-        };
-        reasons.push(format!(
-            "{route} (weight {:.2}): {} hit(s) in {:.1} ms",
-            step.weight,
-            hits.len(),
-            ts.elapsed().as_secs_f64() * 1000.0
-        ));
-        lists.push(retrieve::list(route, step.weight, hits));
-    }
-    let total: usize = lists.iter().map(|l| l.hits.len()).sum();
-    let decision = format!(
-        "{total} hit(s) from {} retriever(s) for {:?}{}",
-        lists.len(),
-        query.text,
-        if query.targets.is_empty() {
-            String::new()
-        } else {
-            format!(", targets {}", query.targets.join(", "))
-        }
-    );
-    state.record(suffix("retrieve"), t, decision, reasons);
-
-    // fuse
-    let t = Instant::now();
-    let (fused, decision) = if use_fuse {
-        (
-            rrf(&lists, rrf_k),
-            format!("weighted reciprocal rank fusion, k = {rrf_k}"),
-        )
-    } else {
-        let heaviest = lists
-            .iter()
-            .filter(|l| !l.hits.is_empty())
-            .max_by(|a, b| a.weight.total_cmp(&b.weight))
-            .cloned();
-        (
-            rrf(heaviest.as_slice(), rrf_k),
-            format!(
-                "fusion off (ask.fuse = false): only the {} list",
-                heaviest.as_ref().map_or("empty", |l| l.route)
-            ),
-        )
-    };
-    let mut candidates = Vec::new();
-    let mut stale = 0;
-    let keep = candidates_n.max(state.memories.config.ask.k);
-    for f in fused.into_iter().take(keep * 2) {
-        if candidates.len() >= keep {
-            break;
-        }
-        match state.memories.read(|c| retrieve::chunk_facts(c, f.id))? {
-            Some(facts) => candidates.push(Candidate {
-                path: facts.path,
-                start_line: facts.start_line,
-                end_line: facts.end_line,
-                symbol: facts.symbol,
-                kind: facts.kind,
-                lang: facts.lang,
-                score: f.score,
-                evidence: f
-                    .routes
-                    .iter()
-                    .map(|r| Evidence {
-                        route: r.route.into(),
-                        rank: r.rank,
-                        score: r.score,
-                    })
-                    .collect(),
-                expanded_from: None,
-                lines: Vec::new(),
-                chunk_id: f.id,
-                symbol_id: facts.symbol_id,
-            }),
-            None => stale += 1,
-        }
-    }
-    let mut reasons = Vec::new();
-    if stale > 0 {
-        reasons.push(format!(
-            "{stale} hit(s) dropped: their chunks left the store"
-        ));
-    }
-    if let Some(top) = candidates.first() {
-        reasons.push(format!(
-            "best: {}:{}-{} {} ({:.4})",
-            top.path,
-            top.start_line,
-            top.end_line,
-            top.symbol.as_deref().unwrap_or(""),
-            top.score
-        ));
-    }
-    state.record(
-        suffix("fuse"),
-        t,
-        format!("{decision}: {} candidate(s)", candidates.len()),
-        reasons,
-    );
-
-    // graph-expand
-    let t = Instant::now();
-    if state.memories.config.ask.expand {
-        let (added, reasons) = expand::expand(state, &mut candidates)?;
-        state.record(
-            suffix("expand"),
-            t,
-            format!("{added} neighbour(s) added"),
-            reasons,
-        );
-    } else {
-        state.record(
-            suffix("expand"),
-            t,
-            "off (ask.expand = false)".into(),
-            Vec::new(),
-        );
-    }
-
-    // verify
-    let t = Instant::now();
-    let mut pass = Pass {
-        query,
-        candidates,
-        graph,
-        history,
-        confidence: verify::unverified(),
-        weak: Vec::new(),
-    };
-    if state.memories.config.ask.verify {
-        let reasons = verify::verify(state, &mut pass);
-        let decision = format!(
-            "confidence {:.2} ({}) = 0.30 × {:.2} retrieval + 0.15 × {:.2} coverage + 0.55 × {:.2} grounding{}",
-            pass.confidence.score,
-            pass.confidence.label,
-            pass.confidence.retrieval,
-            pass.confidence.coverage,
-            pass.confidence.grounding,
-            if pass.weak.is_empty() { "" } else { "; weak" }
-        );
-        state.record(suffix("verify"), t, decision, reasons);
-    } else {
-        pass.confidence = verify::trusted(&pass);
-        state.record(
-            suffix("verify"),
-            t,
-            "off (ask.verify = false): the first retrieval is trusted".into(),
-            Vec::new(),
-        );
-    }
-    Ok(pass)
-}
-
-/// The intents the graph retriever answers: structural ones, or definitions.
-fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
-    let mut out: Vec<Intent> = intents
-        .iter()
-        .copied()
-        .filter(|i| {
-            matches!(
-                i,
-                Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
-            )
-        })
-        .collect();
-    if out.is_empty() {
-        out.push(Intent::Definition);
-    }
-    out
-}
-
-/// The semantic query: the question itself when it is worded, else the lexical text.
-fn semantic_text(question: &str, lexical: &str) -> String {
-    if lexical.is_empty() {
-        question.to_string()
-    } else {
-        format!("{question} {lexical}")
-    }
-}
-
-/// Ids of a pass's candidates.
-pub fn ids(p: &Pass) -> HashSet<i64> {
-    p.candidates.iter().map(|c| c.chunk_id).collect()
 }

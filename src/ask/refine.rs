@@ -9,16 +9,18 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::classify::{EntityKind, Intent};
-use super::route::{Plan, Retriever, Step};
-use super::text::{covered, split_identifier, stem, stems};
-use super::{Attempt, Query, State, ids, plan_text, retrieve, run_pass};
+use super::names::{names_from_words, nearest_names, variants};
+use super::route::{Plan, Step};
+use super::text::split_identifier;
+use super::{Attempt, Query, Stage, State, Strategy, ids, plan_text, retrieve, run_pass};
+use crate::model::Memory;
 
 /// The strategies, in the order they are tried.
-pub const STRATEGIES: [&str; 4] = [
-    "split-identifiers",
-    "repository-vocabulary",
-    "switch-lexical-semantic",
-    "widen-route",
+pub const STRATEGIES: [Strategy; 4] = [
+    Strategy::SplitIdentifiers,
+    Strategy::RepositoryVocabulary,
+    Strategy::SwitchLexicalSemantic,
+    Strategy::WidenRoute,
 ];
 
 /// Runs the refine stage on `state.best`.
@@ -30,12 +32,17 @@ pub fn refine(state: &mut State) -> Result<()> {
         return Ok(());
     };
     if !enabled {
-        state.record("refine", t, "off (ask.refine = false)".into(), Vec::new());
+        state.record(
+            Stage::Refine,
+            t,
+            "off (ask.refine = false)".into(),
+            Vec::new(),
+        );
         return Ok(());
     }
     if first.weak.is_empty() {
         state.record(
-            "refine",
+            Stage::Refine,
             t,
             "not needed: the evidence holds".into(),
             Vec::new(),
@@ -53,7 +60,7 @@ pub fn refine(state: &mut State) -> Result<()> {
         order.swap(0, 1);
     }
     let mut seen: HashSet<String> = HashSet::from([first.query.signature()]);
-    let mut used: Vec<&'static str> = Vec::new();
+    let mut used: Vec<Strategy> = Vec::new();
     let mut reasons = first.weak.clone();
     for _ in 0..max {
         let Some(best) = state.best.clone() else {
@@ -76,16 +83,16 @@ pub fn refine(state: &mut State) -> Result<()> {
             reasons.push("no strategy left that changes the query".into());
             break;
         };
-        let pass = run_pass(state, query, strategy)?;
+        let pass = run_pass(state, query, Some(strategy))?;
         let before = ids(&best);
         let new_candidates = pass
             .candidates
             .iter()
-            .filter(|c| !before.contains(&c.chunk_id))
+            .filter(|c| !before.contains(&c.loc.chunk_id))
             .count();
         let improved = pass.confidence.score > best.confidence.score + 1e-9;
         state.attempts.push(Attempt {
-            strategy: strategy.into(),
+            strategy,
             query: pass.query.text.clone(),
             targets: pass.query.targets.clone(),
             plan: pass
@@ -93,7 +100,7 @@ pub fn refine(state: &mut State) -> Result<()> {
                 .plan
                 .steps
                 .iter()
-                .map(|s| format!("{}={:.2}", s.retriever.as_str(), s.weight))
+                .map(|s| format!("{}={:.2}", s.memory, s.weight))
                 .collect(),
             new_candidates,
             confidence_before: best.confidence.score,
@@ -123,15 +130,15 @@ pub fn refine(state: &mut State) -> Result<()> {
         "{} attempt(s), {kept} improved the evidence",
         state.attempts.len()
     );
-    state.record("refine", t, decision, reasons);
+    state.record(Stage::Refine, t, decision, reasons);
     Ok(())
 }
 
 /// The query a strategy makes of `q`; `None` when it does not apply.
-fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
+fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> {
     let cfg = &state.memories.config.route;
     match strategy {
-        "split-identifiers" => {
+        Strategy::SplitIdentifiers => {
             let idents: Vec<&str> = state
                 .classification
                 .entities
@@ -171,7 +178,7 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 plan: q.plan.clone(),
             }))
         }
-        "repository-vocabulary" => {
+        Strategy::RepositoryVocabulary => {
             let vocab = state.memories.read(retrieve::vocabulary)?;
             let mut targets: Vec<String> = Vec::new();
             let mut extra: Vec<String> = Vec::new();
@@ -213,15 +220,15 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 plan: q.plan.clone(),
             }))
         }
-        "switch-lexical-semantic" => {
-            let weight = |r: Retriever| {
+        Strategy::SwitchLexicalSemantic => {
+            let weight = |r: Memory| {
                 q.plan
                     .steps
                     .iter()
-                    .find(|s| s.retriever == r)
+                    .find(|s| s.memory == r)
                     .map(|s| s.weight)
             };
-            let (lex, sem) = (weight(Retriever::Lexical), weight(Retriever::Semantic));
+            let (lex, sem) = (weight(Memory::Lexical), weight(Memory::Semantic));
             let intent = q.plan.steps.first().map_or(Intent::Locate, |s| s.intent);
             let (new_lex, new_sem) = match (lex, sem) {
                 (Some(l), Some(s)) if (l - s).abs() > f32::EPSILON => (s, l),
@@ -234,16 +241,16 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 .plan
                 .steps
                 .iter()
-                .filter(|s| !matches!(s.retriever, Retriever::Lexical | Retriever::Semantic))
+                .filter(|s| !matches!(s.memory, Memory::Lexical | Memory::Semantic))
                 .cloned()
                 .collect();
             steps.push(Step {
-                retriever: Retriever::Lexical,
+                memory: Memory::Lexical,
                 weight: new_lex,
                 intent,
             });
             steps.push(Step {
-                retriever: Retriever::Semantic,
+                memory: Memory::Semantic,
                 weight: new_sem,
                 intent,
             });
@@ -256,13 +263,13 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 },
             }))
         }
-        "widen-route" => {
+        Strategy::WidenRoute => {
             let mut plan = q.plan.clone();
             let intent = plan.steps.first().map_or(Intent::Locate, |s| s.intent);
-            for r in Retriever::ALL {
-                if !plan.steps.iter().any(|s| s.retriever == r) {
+            for r in Memory::ALL {
+                if !plan.steps.iter().any(|s| s.memory == r) {
                     plan.steps.push(Step {
-                        retriever: r,
+                        memory: r,
                         weight: cfg.widen_weight,
                         intent,
                     });
@@ -278,7 +285,6 @@ fn build(state: &State, strategy: &str, q: &Query) -> Result<Option<Query>> {
                 plan,
             }))
         }
-        _ => Ok(None),
     }
 }
 
@@ -290,168 +296,4 @@ fn dedup_words(words: &[String]) -> Vec<String> {
         }
     }
     out
-}
-
-/// Other spellings of an identifier: its last segment, snake_case ↔ camelCase.
-fn variants(ident: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let last = ident.rsplit(['.', ':']).next().unwrap_or(ident);
-    if last != ident {
-        out.push(last.to_string());
-    }
-    let parts = split_identifier(last);
-    if parts.len() > 1 {
-        out.push(parts.join("_"));
-        let camel: String = parts
-            .iter()
-            .enumerate()
-            .map(|(i, p)| if i == 0 { p.clone() } else { capitalize(p) })
-            .collect();
-        out.push(camel.clone());
-        out.push(capitalize(&camel));
-    }
-    out.retain(|v| v != ident);
-    out
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-/// Defined names within a small edit distance of `name` (case-insensitive), nearest
-/// first.
-pub fn nearest_names(name: &str, vocab: &[String], n: usize) -> Vec<String> {
-    let target = name
-        .rsplit(['.', ':'])
-        .next()
-        .unwrap_or(name)
-        .to_lowercase();
-    let max = (target.chars().count() / 4).clamp(1, 3);
-    let mut scored: Vec<(usize, &String)> = vocab
-        .iter()
-        .filter(|v| v.len().abs_diff(target.len()) <= max)
-        .filter_map(|v| {
-            let d = levenshtein(&target, &v.to_lowercase(), max)?;
-            Some((d, v))
-        })
-        .collect();
-    scored.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-    scored.into_iter().take(n).map(|(_, v)| v.clone()).collect()
-}
-
-/// Defined names whose parts cover the most of `words` (at least one whole word, and
-/// all of the name's own parts found among the words or being few).
-pub fn names_from_words(words: &[String], vocab: &[String], n: usize) -> Vec<String> {
-    if words.is_empty() {
-        return Vec::new();
-    }
-    let word_stems: HashSet<String> = words
-        .iter()
-        .flat_map(|w| split_identifier(w))
-        .map(|p| stem(&p))
-        .collect();
-    // A cheap filter first: the name must hold the start of some word.
-    let keys: Vec<String> = word_stems
-        .iter()
-        .map(|s| s.chars().take(4).collect::<String>())
-        .filter(|k| k.len() >= 2)
-        .collect();
-    let mut scored: Vec<(f64, &String)> = Vec::new();
-    for v in vocab {
-        let lower = v.to_lowercase();
-        if !keys.iter().any(|k| lower.contains(k.as_str())) {
-            continue;
-        }
-        let parts = split_identifier(v);
-        if parts.is_empty() || parts.len() > 5 {
-            continue;
-        }
-        let hit = parts
-            .iter()
-            .filter(|p| word_stems.contains(&stem(p)))
-            .count();
-        if hit == 0 {
-            continue;
-        }
-        let name_stems = stems(v);
-        let words_hit = words.iter().filter(|w| covered(w, &name_stems)).count();
-        // Most question words covered, then names made only of question words.
-        let score = words_hit as f64 * 2.0 + hit as f64 / parts.len() as f64;
-        if hit == parts.len() || words_hit >= 2 {
-            scored.push((score, v));
-        }
-    }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.len().cmp(&b.1.len())));
-    let mut out: Vec<String> = Vec::new();
-    for (_, v) in scored {
-        if !out.contains(v) {
-            out.push(v.clone());
-        }
-        if out.len() >= n {
-            break;
-        }
-    }
-    out
-}
-
-/// Levenshtein distance, or `None` beyond `max`.
-fn levenshtein(a: &str, b: &str, max: usize) -> Option<usize> {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        let mut row_min = cur[0];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            row_min = row_min.min(cur[j]);
-        }
-        if row_min > max {
-            return None;
-        }
-        prev = cur;
-    }
-    let d = prev[b.len()];
-    (d <= max).then_some(d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn misspelled_names_find_their_neighbours() {
-        let vocab: Vec<String> = ["parse_config", "load_config", "ParseConfig", "push"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        // The nearest first; `ParseConfig` (two edits away once lowercased) may follow.
-        assert_eq!(nearest_names("parse_confg", &vocab, 1), ["parse_config"]);
-        assert_eq!(nearest_names("parse_confg", &vocab, 2)[0], "parse_config");
-        assert_eq!(nearest_names("Stack::psh", &vocab, 1), ["push"]);
-        assert!(nearest_names("kubernetes", &vocab, 2).is_empty());
-    }
-
-    #[test]
-    fn words_find_the_names_made_of_them() {
-        let vocab: Vec<String> = ["parse_config", "config", "parse", "render_page"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let words = vec!["parsing".to_string(), "configs".to_string()];
-        let got = names_from_words(&words, &vocab, 2);
-        assert_eq!(got.first().map(String::as_str), Some("parse_config"));
-    }
-
-    #[test]
-    fn variants_switch_case_styles() {
-        let v = variants("ParseConfig");
-        assert!(v.contains(&"parse_config".to_string()));
-        assert!(variants("Stack::push").contains(&"push".to_string()));
-    }
 }

@@ -7,30 +7,27 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension};
-use serde::Serialize;
 
 use super::classify::Intent;
+pub use super::outcome::{GraphFact, HistoryFact};
 use crate::config::Config;
 use crate::error::LlmcError;
-use crate::graph::{self, Def, GraphQuery, Relation, Row};
-use crate::history::query::{self as hq, LogCommit, LogFilter, Target};
-use crate::model::MemorySet;
-use crate::search::IdFilter;
-use crate::search::embed::{self, Embedder};
+use crate::graph::{self, Def, GraphQuery, Relation};
+use crate::history::query::{self as hq, LogFilter, Target};
+use crate::model::Memory;
+use crate::search::embed::Embedder;
 use crate::search::fuse::RankedList;
-use crate::search::lexical::{LexicalIndex, lexical_dir};
-use crate::search::vectors::{VectorIndex, vectors_dir};
-pub use crate::store::{ChunkFacts, chunk_facts};
-use crate::store::{Store, store_dir};
+use crate::search::lexical::LexicalIndex;
+use crate::search::vectors::VectorIndex;
+use crate::search::{IdFilter, Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
 
 /// The memories of one repository, opened as needed.
 pub struct Memories<'a> {
     pub root: &'a Path,
     pub config: &'a Config,
-    pub store: Store,
-    pub generation: u64,
-    /// The memories the index was built with.
-    pub built: MemorySet,
+    /// The store at its generation, what it was built with, and the search indexes'
+    /// opener.
+    pub indexes: Indexes,
     lexical: Option<Option<LexicalIndex>>,
     vectors: Option<Option<(VectorIndex, Box<dyn Embedder>)>>,
     /// Warnings for the answer (an index out of step, a missing memory).
@@ -39,26 +36,26 @@ pub struct Memories<'a> {
 
 impl<'a> Memories<'a> {
     pub fn open(root: &'a Path, config: &'a Config) -> Result<Memories<'a>> {
-        let store = Store::open_existing(root)?;
-        let generation = store.generation()?;
-        let built = store.memories()?;
         Ok(Memories {
             root,
             config,
-            store,
-            generation,
-            built,
+            indexes: Indexes::open(root)?,
             lexical: None,
             vectors: None,
             warnings: Vec::new(),
         })
     }
 
+    /// The generation the answer is read from.
+    pub fn generation(&self) -> u64 {
+        self.indexes.generation
+    }
+
     /// Warns that the question would have consulted a memory that was not built.
-    fn warn_off(&mut self, memory: &'static str) {
+    fn warn_off(&mut self, memory: Memory) {
         self.warn(format!(
             "{}; answered from the other memories",
-            LlmcError::MemoryOff(memory)
+            LlmcError::MemoryOff(memory.as_str())
         ));
     }
 
@@ -70,21 +67,27 @@ impl<'a> Memories<'a> {
 
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
-        if !self.built.lexical {
-            self.warn_off("lexical");
+        if !self.indexes.built.has(Memory::Lexical) {
+            self.warn_off(Memory::Lexical);
             return Ok(Vec::new());
         }
         if self.lexical.is_none() {
-            let parent = lexical_dir(&store_dir(self.root));
-            let lex = match crate::search::generation_dir(&parent, self.generation)? {
-                Some(dir) => LexicalIndex::open(&dir)?,
-                None => None,
+            let lex = match self.indexes.lexical()? {
+                Opened::Ready {
+                    index,
+                    out_of_step: behind,
+                } => {
+                    if behind {
+                        self.warn(out_of_step());
+                    }
+                    Some(index)
+                }
+                Opened::Missing => {
+                    self.warn("the lexical index is missing: run `llmc index`".into());
+                    None
+                }
+                Opened::Broken(e) => return Err(e),
             };
-            match &lex {
-                None => self.warn("the lexical index is missing: run `llmc index`".into()),
-                Some(l) if l.generation() != Some(self.generation) => self.warn(out_of_step()),
-                Some(_) => {}
-            }
             self.lexical = Some(lex);
         }
         match self.lexical.as_ref().and_then(Option::as_ref) {
@@ -95,38 +98,38 @@ impl<'a> Memories<'a> {
 
     /// Nearest chunks by embedding.
     pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
-        if !self.built.semantic {
-            self.warn_off("semantic");
+        if !self.indexes.built.has(Memory::Semantic) {
+            self.warn_off(Memory::Semantic);
             return Ok(Vec::new());
         }
         if self.vectors.is_none() {
-            let parent = vectors_dir(&store_dir(self.root));
-            let index = match crate::search::generation_dir(&parent, self.generation)? {
-                Some(dir) => VectorIndex::open(&dir)?,
-                None => None,
-            };
-            let opened = match index {
-                None => {
+            let opened = match self.indexes.vectors()? {
+                Opened::Missing => {
                     self.warn("the vector index is missing: run `llmc index`".into());
                     None
                 }
-                Some(index) => {
-                    let embedder = embed::from_config(&self.config.embed)?;
-                    if index.manifest.embedder != embedder.id() {
+                Opened::Broken(e) => return Err(e),
+                Opened::Ready {
+                    index,
+                    out_of_step: behind,
+                } => match embedder_for(&index, &self.config.embed)? {
+                    Err(OtherEmbedder {
+                        made_by,
+                        configured,
+                    }) => {
                         self.warn(format!(
-                            "the vectors were made by `{}`, the configuration asks for `{}`: \
-                             semantic retrieval skipped; run `llmc index` to re-embed",
-                            index.manifest.embedder,
-                            embedder.id()
-                        ));
+                                "the vectors were made by `{made_by}`, the configuration asks for `{configured}`: \
+                                 semantic retrieval skipped; run `llmc index` to re-embed"
+                            ));
                         None
-                    } else {
-                        if index.manifest.generation != self.generation {
+                    }
+                    Ok(embedder) => {
+                        if behind {
                             self.warn(out_of_step());
                         }
                         Some((index, embedder))
                     }
-                }
+                },
             };
             self.vectors = Some(opened);
         }
@@ -143,44 +146,12 @@ impl<'a> Memories<'a> {
 
     /// Runs `f` on the store's connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
-        self.store.read(f)
+        self.indexes.store.read(f)
     }
-}
-
-fn out_of_step() -> String {
-    "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
 }
 
 /// A retriever's ranked chunk ids with its own scores, best first.
 pub type Hits = Vec<(i64, f32)>;
-
-/// What the graph says about one named target for one intent.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct GraphFact {
-    pub intent: Intent,
-    /// The name as the question wrote it (or as refine corrected it).
-    pub target: String,
-    /// The definitions it names.
-    pub definitions: Vec<Def>,
-    /// Call sites (callers, callees) or import lines.
-    pub rows: Vec<Row>,
-}
-
-/// What the history says about one target.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct HistoryFact {
-    /// The target as the question named it; `*` for the whole repository.
-    pub target: String,
-    /// Only commits by this author (a name the question gives).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub author: Option<String>,
-    /// The date window, as dates (YYYY-MM-DD).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
-    pub commits: Vec<LogCommit>,
-}
 
 /// What the history retriever looks for.
 #[derive(Debug, Clone, Default)]
@@ -223,15 +194,15 @@ pub fn graph_facts(
             };
             // Without the code graph only the definitions are known: no edge is claimed,
             // not even "called from nowhere".
-            let off = relation != Relation::Defs && !m.built.graph;
+            let off = relation != Relation::Defs && !m.indexes.built.has(Memory::Graph);
             let relation = if off {
-                m.warn_off("graph");
+                m.warn_off(Memory::Graph);
                 Relation::Defs
             } else {
                 relation
             };
             let answer = graph::query(
-                &m.store,
+                &m.indexes.store,
                 &GraphQuery {
                     relation,
                     target: target.clone(),
@@ -402,8 +373,8 @@ pub fn history_facts(
     q: &HistoryAsk,
     limit: usize,
 ) -> Result<(Vec<HistoryFact>, Hits)> {
-    if !m.built.history {
-        m.warn_off("history");
+    if !m.indexes.built.has(Memory::History) {
+        m.warn_off(Memory::History);
         return Ok((Vec::new(), Vec::new()));
     }
     let mut facts = Vec::new();
@@ -444,7 +415,7 @@ pub fn history_facts(
         }
         if conn_targets.is_empty() && !rest.is_empty() {
             let vocab = m.read(vocabulary)?;
-            for n in super::refine::names_from_words(&rest, &vocab, 2) {
+            for n in super::names::names_from_words(&rest, &vocab, 2) {
                 let parts = super::text::split_identifier(&n);
                 let all_words = parts.iter().all(|p| {
                     rest.iter()
@@ -572,7 +543,7 @@ fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<Strin
 }
 
 /// A list for fusion.
-pub fn list(route: &'static str, weight: f32, hits: Vec<(i64, f32)>) -> RankedList {
+pub fn list(route: Memory, weight: f32, hits: Vec<(i64, f32)>) -> RankedList {
     RankedList {
         route,
         weight: f64::from(weight),

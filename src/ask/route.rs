@@ -5,46 +5,13 @@
 use serde::Serialize;
 
 use super::classify::{Classification, Intent};
-use crate::config::RouteConfig;
+use crate::config::{RouteConfig, RouteEntry};
+use crate::model::Memory;
 
-/// A memory to consult.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Retriever {
-    Graph,
-    History,
-    Lexical,
-    Semantic,
-}
-
-impl Retriever {
-    /// Every retriever, in a stable order.
-    pub const ALL: [Retriever; 4] = [
-        Retriever::Graph,
-        Retriever::History,
-        Retriever::Lexical,
-        Retriever::Semantic,
-    ];
-
-    /// The name used in the route table and the trace.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Retriever::Graph => "graph",
-            Retriever::History => "history",
-            Retriever::Lexical => "lexical",
-            Retriever::Semantic => "semantic",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Retriever> {
-        Retriever::ALL.into_iter().find(|r| r.as_str() == s)
-    }
-}
-
-/// One retriever in a plan.
+/// One memory to consult in a plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
-    pub retriever: Retriever,
+    pub memory: Memory,
     /// Its weight in reciprocal-rank fusion.
     pub weight: f32,
     /// The intent it serves.
@@ -59,46 +26,30 @@ pub struct Plan {
     pub widened: bool,
 }
 
-/// Parses one route-table entry: `"graph=1.0 lexical=0.3"`.
-pub fn parse_entry(entry: &str) -> Result<Vec<(Retriever, f32)>, String> {
-    let mut out = Vec::new();
-    for part in entry.split([' ', ',']).filter(|p| !p.is_empty()) {
-        let (name, weight) = part
-            .split_once('=')
-            .ok_or_else(|| format!("`{part}`: expected RETRIEVER=WEIGHT, e.g. graph=1.0"))?;
-        let retriever = Retriever::parse(name.trim()).ok_or_else(|| {
-            format!("`{name}`: unknown retriever (known: graph, history, lexical, semantic)")
-        })?;
-        let weight: f32 = weight
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{part}`: the weight must be a number"))?;
-        if !(0.0..=10.0).contains(&weight) {
-            return Err(format!("`{part}`: the weight must be between 0 and 10"));
-        }
-        out.push((retriever, weight));
-    }
-    if out.is_empty() {
-        return Err("a route needs at least one retriever".into());
-    }
-    Ok(out)
+/// Parses one route-table entry: `"graph=1.0 lexical=0.3"` (the configuration does, when
+/// it loads: see [`RouteEntry::parse`]).
+pub fn parse_entry(entry: &str) -> Result<Vec<(Memory, f32)>, String> {
+    RouteEntry::parse(entry).map(|e| e.0)
 }
 
 /// Builds the plan for a classification. Several intents merge their routes (a
 /// retriever keeps its highest weight); a confidence under `cfg.widen_below` adds every
 /// retriever the table does not already use, at `cfg.widen_weight`.
+///
+/// The table was parsed when the configuration loaded, so this no longer fails; the
+/// `Result` is kept for its callers.
 pub fn route(c: &Classification, cfg: &RouteConfig) -> Result<Plan, String> {
     let mut steps: Vec<Step> = Vec::new();
     for &intent in &c.intents {
-        for (retriever, weight) in parse_entry(cfg.entry(intent))? {
-            match steps.iter_mut().find(|s| s.retriever == retriever) {
+        for &(memory, weight) in cfg.entry(intent).steps() {
+            match steps.iter_mut().find(|s| s.memory == memory) {
                 Some(s) if s.weight < weight => {
                     s.weight = weight;
                     s.intent = intent;
                 }
                 Some(_) => {}
                 None => steps.push(Step {
-                    retriever,
+                    memory,
                     weight,
                     intent,
                 }),
@@ -108,21 +59,17 @@ pub fn route(c: &Classification, cfg: &RouteConfig) -> Result<Plan, String> {
     let widened = c.confidence < cfg.widen_below;
     if widened {
         let intent = c.intents.first().copied().unwrap_or(Intent::Locate);
-        for retriever in Retriever::ALL {
-            if !steps.iter().any(|s| s.retriever == retriever) {
+        for memory in Memory::ALL {
+            if !steps.iter().any(|s| s.memory == memory) {
                 steps.push(Step {
-                    retriever,
+                    memory,
                     weight: cfg.widen_weight,
                     intent,
                 });
             }
         }
     }
-    steps.sort_by(|a, b| {
-        b.weight
-            .total_cmp(&a.weight)
-            .then(a.retriever.cmp(&b.retriever))
-    });
+    steps.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.memory.cmp(&b.memory)));
     Ok(Plan { steps, widened })
 }
 
@@ -136,7 +83,7 @@ mod tests {
             .expect("default routes parse")
             .steps
             .iter()
-            .map(|s| (s.retriever.as_str(), s.weight))
+            .map(|s| (s.memory.as_str(), s.weight))
             .collect()
     }
 

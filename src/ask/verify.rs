@@ -82,10 +82,12 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
     // The text of the best candidates.
     let mut top_stems = Vec::new();
     for c in pass.candidates.iter().take(k) {
-        let body = state.text.text(&c.path, c.start_line, c.end_line);
+        let body = state
+            .text
+            .text(&c.loc.path, c.loc.start_line, c.loc.end_line);
         let mut s = stems(&body);
-        s.extend(stems(&c.path));
-        if let Some(sym) = &c.symbol {
+        s.extend(stems(&c.loc.path));
+        if let Some(sym) = &c.loc.symbol {
             s.extend(stems(sym));
         }
         top_stems.push(s);

@@ -1,10 +1,12 @@
 //! `llmc eval`: a labelled set of questions run through the same pipeline as `llmc ask`,
 //! scored per intent and overall.
 //!
-//! [`load`] reads the JSONL file (a bad line is an [`LlmcError::EvalFile`] naming the file,
-//! the line and the problem), [`run`] asks every question with the cache off, and
-//! [`score`] turns the outcomes into [`Metrics`]. Nothing here prints: `app::eval` renders
+//! [`load`] reads the JSONL file (`eval/cases.rs`; a bad line is an
+//! `LlmcError::EvalFile` naming the file, the line and the problem), [`run`] asks every
+//! question with the cache off, and [`score`] turns the outcomes into [`Metrics`]. Nothing here prints: `app::eval` renders
 //! the [`Report`].
+
+mod cases;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -12,57 +14,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::ask::classify::Intent;
-use crate::ask::{self, AskRequest, Candidate, Outcome};
+use crate::ask::{self, AskRequest, Candidate, Outcome, Status};
 use crate::config::Config;
-use crate::error::LlmcError;
-
-/// What a gold item points at.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Target {
-    /// One line of a file: found when a source covers it.
-    Line { path: String, line: u32 },
-    /// A range of a file: found when a source overlaps it.
-    Range {
-        path: String,
-        start_line: u32,
-        end_line: u32,
-    },
-    /// A definition by (qualified) name, optionally in one file.
-    Symbol {
-        symbol: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        path: Option<String>,
-    },
-    /// A whole file: found when a source lies in it.
-    Path { path: String },
-    /// A commit, by its hash or a prefix of it.
-    Commit { commit: String },
-}
-
-/// One gold item and its grade (relevance; 1 unless the file says otherwise).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Gold {
-    #[serde(flatten)]
-    pub target: Target,
-    pub grade: f64,
-}
-
-/// One labelled question.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Case {
-    /// 1-based line in the file.
-    pub line: usize,
-    pub question: String,
-    pub gold: Vec<Gold>,
-    /// The intents the question should be routed to; empty when not labelled.
-    pub intents: Vec<Intent>,
-    /// False for a question the repository cannot answer: llmc should abstain.
-    pub answerable: bool,
-}
+pub use cases::{Case, Gold, Target, load, parse};
 
 /// Options of a run.
 #[derive(Debug, Clone, Copy)]
@@ -81,8 +37,7 @@ pub struct QuestionResult {
     /// Whether the intents are the expected ones (`None`: not labelled).
     pub routed: Option<bool>,
     pub answerable: bool,
-    /// `answered` or `abstained`.
-    pub status: String,
+    pub status: Status,
     /// Per gold item, the 1-based rank of the first source (or commit) that finds it
     /// within k; `None` when none does.
     pub ranks: Vec<Option<usize>>,
@@ -148,209 +103,6 @@ pub struct Report {
     pub results: Vec<QuestionResult>,
 }
 
-const CASE_KEYS: [&str; 6] = [
-    "question",
-    "gold",
-    "intent",
-    "intents",
-    "answerable",
-    "note",
-];
-const GOLD_KEYS: [&str; 7] = [
-    "path",
-    "line",
-    "start_line",
-    "end_line",
-    "symbol",
-    "commit",
-    "grade",
-];
-
-/// Reads a labelled set: one JSON object per line, blank lines skipped.
-pub fn load(path: &Path) -> Result<Vec<Case>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the eval file {}", path.display()))?;
-    parse(&path.display().to_string(), &text)
-}
-
-/// Parses a labelled set; `file` names it in errors.
-pub fn parse(file: &str, text: &str) -> Result<Vec<Case>> {
-    let mut cases = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        if raw.trim().is_empty() {
-            continue;
-        }
-        let case = parse_case(i + 1, raw).map_err(|problem| LlmcError::EvalFile {
-            file: file.to_string(),
-            line: i + 1,
-            problem,
-        })?;
-        cases.push(case);
-    }
-    if cases.is_empty() {
-        return Err(LlmcError::EvalFile {
-            file: file.to_string(),
-            line: 0,
-            problem: "no question in the file".into(),
-        }
-        .into());
-    }
-    Ok(cases)
-}
-
-fn parse_case(line: usize, raw: &str) -> std::result::Result<Case, String> {
-    let value: Value = serde_json::from_str(raw).map_err(|e| format!("not JSON: {e}"))?;
-    let Value::Object(obj) = value else {
-        return Err("expected a JSON object".into());
-    };
-    unknown_keys(&obj, &CASE_KEYS, "question")?;
-    let question = match obj.get("question") {
-        Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
-        Some(Value::String(_)) => return Err("`question` is empty".into()),
-        Some(_) => return Err("`question` must be a string".into()),
-        None => return Err("missing `question`".into()),
-    };
-    let answerable = match obj.get("answerable") {
-        None => true,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("`answerable` must be true or false".into()),
-    };
-    let gold = match obj.get("gold") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(n, g)| parse_gold(g).map_err(|e| format!("gold item {}: {e}", n + 1)))
-            .collect::<std::result::Result<Vec<_>, _>>()?,
-        Some(g) => vec![parse_gold(g)?],
-    };
-    if answerable && gold.is_empty() && !obj.contains_key("intent") && !obj.contains_key("intents")
-    {
-        return Err("nothing to check: give `gold`, `intent` or `\"answerable\": false`".into());
-    }
-    if !answerable && !gold.is_empty() {
-        return Err("`\"answerable\": false` with gold items: which is it?".into());
-    }
-    let mut intents = Vec::new();
-    match (obj.get("intent"), obj.get("intents")) {
-        (Some(_), Some(_)) => return Err("give `intent` or `intents`, not both".into()),
-        (Some(v), None) => intents.push(parse_intent(v)?),
-        (None, Some(Value::Array(vs))) => {
-            for v in vs {
-                intents.push(parse_intent(v)?);
-            }
-        }
-        (None, Some(_)) => return Err("`intents` must be a list of intents".into()),
-        (None, None) => {}
-    }
-    intents.sort();
-    intents.dedup();
-    Ok(Case {
-        line,
-        question,
-        gold,
-        intents,
-        answerable,
-    })
-}
-
-fn unknown_keys(
-    obj: &Map<String, Value>,
-    known: &[&str],
-    what: &str,
-) -> std::result::Result<(), String> {
-    match obj.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(format!(
-            "unknown field `{k}` in a {what} (expected one of {})",
-            known.join(", ")
-        )),
-        None => Ok(()),
-    }
-}
-
-fn parse_intent(v: &Value) -> std::result::Result<Intent, String> {
-    let names = || {
-        Intent::ALL
-            .iter()
-            .map(|i| i.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let Value::String(s) = v else {
-        return Err(format!("an intent must be a string, one of {}", names()));
-    };
-    Intent::ALL
-        .iter()
-        .copied()
-        .find(|i| i.as_str() == s)
-        .ok_or_else(|| format!("unknown intent `{s}` (expected one of {})", names()))
-}
-
-fn parse_gold(v: &Value) -> std::result::Result<Gold, String> {
-    let Value::Object(obj) = v else {
-        return Err("a gold item must be an object like {\"path\": …, \"line\": …}".into());
-    };
-    unknown_keys(obj, &GOLD_KEYS, "gold item")?;
-    let string = |k: &str| -> std::result::Result<Option<String>, String> {
-        match obj.get(k) {
-            None => Ok(None),
-            Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),
-            Some(_) => Err(format!("`{k}` must be a non-empty string")),
-        }
-    };
-    let number = |k: &str| -> std::result::Result<Option<u32>, String> {
-        match obj.get(k) {
-            None => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .filter(|n| *n >= 1)
-                .and_then(|n| u32::try_from(n).ok())
-                .map(Some)
-                .ok_or_else(|| format!("`{k}` must be a line number (1 or more)")),
-        }
-    };
-    let grade = match obj.get("grade") {
-        None => 1.0,
-        Some(v) => v
-            .as_f64()
-            .filter(|g| *g > 0.0 && g.is_finite())
-            .ok_or("`grade` must be a number above 0")?,
-    };
-    let (path, symbol, commit) = (string("path")?, string("symbol")?, string("commit")?);
-    let (line, start, end) = (number("line")?, number("start_line")?, number("end_line")?);
-    let target = match (path, symbol, commit, line, start, end) {
-        (None, None, Some(commit), None, None, None) => {
-            if !commit.chars().all(|c| c.is_ascii_hexdigit()) || commit.len() < 4 {
-                return Err(format!(
-                    "`commit` must be a hash or a prefix of 4 or more hex digits, not {commit:?}"
-                ));
-            }
-            Target::Commit {
-                commit: commit.to_ascii_lowercase(),
-            }
-        }
-        (path, Some(symbol), None, None, None, None) => Target::Symbol { symbol, path },
-        (Some(path), None, None, Some(line), None, None) => Target::Line { path, line },
-        (Some(path), None, None, None, Some(start_line), Some(end_line)) => {
-            if end_line < start_line {
-                return Err(format!(
-                    "`end_line` {end_line} is before `start_line` {start_line}"
-                ));
-            }
-            Target::Range {
-                path,
-                start_line,
-                end_line,
-            }
-        }
-        (Some(path), None, None, None, None, None) => Target::Path { path },
-        _ => {
-            return Err("a gold item is one of {path, line}, {path, start_line, end_line}, {path}, {symbol} (optionally with path) or {commit}".into());
-        }
-    };
-    Ok(Gold { target, grade })
-}
-
 /// Asks every question (cache off, no LLM) and scores the answers. `each` is called after
 /// every question with its result, for progress.
 pub fn run(
@@ -383,7 +135,7 @@ pub fn run(
 
 /// Scores one outcome against its case.
 pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
-    let abstained = o.status != "answered";
+    let abstained = o.status != Status::Answered;
     let sources: Vec<&Candidate> = if o.sources.is_empty() {
         o.abstention
             .iter()
@@ -447,7 +199,11 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
         routed: (!case.intents.is_empty()).then(|| got == case.intents),
         intents: o.intents.clone(),
         answerable: case.answerable,
-        status: if abstained { "abstained" } else { "answered" }.into(),
+        status: if abstained {
+            Status::Abstained
+        } else {
+            Status::Answered
+        },
         ranks,
         recall,
         reciprocal_rank,
@@ -466,20 +222,21 @@ fn is_structural(i: Intent) -> bool {
 fn covers(t: &Target, s: &Candidate) -> bool {
     match t {
         Target::Line { path, line } => {
-            s.path == *path && s.start_line <= *line && *line <= s.end_line
+            s.loc.path == *path && s.loc.start_line <= *line && *line <= s.loc.end_line
         }
         Target::Range {
             path,
             start_line,
             end_line,
-        } => s.path == *path && s.start_line <= *end_line && *start_line <= s.end_line,
+        } => s.loc.path == *path && s.loc.start_line <= *end_line && *start_line <= s.loc.end_line,
         Target::Symbol { symbol, path } => {
-            path.as_ref().is_none_or(|p| *p == s.path)
-                && s.symbol
+            path.as_ref().is_none_or(|p| *p == s.loc.path)
+                && s.loc
+                    .symbol
                     .as_deref()
                     .is_some_and(|got| same_symbol(got, symbol))
         }
-        Target::Path { path } => s.path == *path,
+        Target::Path { path } => s.loc.path == *path,
         Target::Commit { .. } => false,
     }
 }
@@ -540,16 +297,16 @@ fn structural(gold: &[Gold], o: &Outcome, sources: &[&Candidate]) -> Option<Stru
     let on_source = |path: &str, line: u32| {
         sources
             .iter()
-            .any(|s| s.path == path && s.start_line <= line && line <= s.end_line)
+            .any(|s| s.loc.path == path && s.loc.start_line <= line && line <= s.loc.end_line)
     };
     let gold_set: HashSet<(&str, u32)> = lines.iter().copied().collect();
     let (n_rows, correct) = if rows.is_empty() {
         let correct = sources
             .iter()
             .filter(|s| {
-                lines
-                    .iter()
-                    .any(|(p, l)| s.path == *p && s.start_line <= *l && *l <= s.end_line)
+                lines.iter().any(|(p, l)| {
+                    s.loc.path == *p && s.loc.start_line <= *l && *l <= s.loc.end_line
+                })
             })
             .count();
         (sources.len(), correct)
@@ -628,7 +385,8 @@ fn metrics<'a>(rs: impl Iterator<Item = &'a QuestionResult>) -> Metrics {
     let routed: Vec<bool> = rs.iter().filter_map(|r| r.routed).collect();
     let oos: Vec<&&QuestionResult> = rs.iter().filter(|r| !r.answerable).collect();
     let ans: Vec<&&QuestionResult> = rs.iter().filter(|r| r.answerable).collect();
-    let abstained = |v: &[&&QuestionResult]| v.iter().filter(|r| r.status == "abstained").count();
+    let abstained =
+        |v: &[&&QuestionResult]| v.iter().filter(|r| r.status == Status::Abstained).count();
     let mut ms: Vec<f64> = rs.iter().map(|r| r.ms).collect();
     ms.sort_by(f64::total_cmp);
     Metrics {

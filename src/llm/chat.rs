@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::config::LlmConfig;
+use crate::config::{LlmConfig, LlmProvider};
 use crate::llm::ollama::Connection;
 
 /// Why an LLM call failed. `Unreachable` and `Timeout` mean "answer without the LLM";
@@ -133,12 +133,9 @@ impl Llm for OllamaLlm {
 
 /// The configured model: `None` for `llm.provider = "none"`, else the checked server.
 pub fn from_config(cfg: &LlmConfig) -> Result<Option<Box<dyn Llm>>, LlmError> {
-    match cfg.provider.as_str() {
-        "none" => Ok(None),
-        "ollama" => Ok(Some(Box::new(OllamaLlm::new(cfg)?))),
-        other => Err(LlmError::Bad(format!(
-            "`llm.provider` is `{other}`; expected `none` or `ollama`"
-        ))),
+    match cfg.provider {
+        LlmProvider::None => Ok(None),
+        LlmProvider::Ollama => Ok(Some(Box::new(OllamaLlm::new(cfg)?))),
     }
 }
 
@@ -162,7 +159,7 @@ mod tests {
     #[test]
     fn a_remote_server_is_refused_without_opt_in() {
         let cfg = LlmConfig {
-            provider: "ollama".into(),
+            provider: LlmProvider::Ollama,
             ollama_url: "http://10.1.2.3:11434".into(),
             ..LlmConfig::default()
         };

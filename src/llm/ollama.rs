@@ -1,7 +1,8 @@
 //! Ollama through `ollama-rs`: the only code that touches the network or tokio. A
 //! [`Connection`] owns a single-threaded tokio runtime and offers a blocking API in which
-//! every request runs under a timeout; the embedder and the chat model
-//! ([`crate::llm::OllamaLlm`]) both sit on it.
+//! every request runs under a timeout; the chat model ([`crate::llm::OllamaLlm`]) and the
+//! Ollama embedder (`search::embed::OllamaEmbedder`, which imports this, never the other
+//! way round) both sit on it.
 //!
 //! What may leave the machine is decided here, in [`http_client`], and nowhere else: a
 //! server that is not on this machine is refused unless the section's `allow_remote`
@@ -13,7 +14,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::Result;
 use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
 use ollama_rs::generation::chat::ChatMessage;
@@ -21,10 +22,7 @@ use ollama_rs::generation::chat::request::ChatMessageRequest;
 use ollama_rs::generation::embeddings::request::{EmbeddingsInput, GenerateEmbeddingsRequest};
 use ollama_rs::models::ModelOptions;
 
-use crate::config::EmbedConfig;
-use crate::error::LlmcError;
 use crate::llm::LlmError;
-use crate::search::embed::{Embedder, normalize};
 
 /// One Ollama server: its client, a runtime to drive it, and the timeout of every request.
 /// `section` (`embed` or `llm`) and `fallback` (the provider that needs no server) name
@@ -180,77 +178,6 @@ impl Connection {
     }
 }
 
-/// Embeddings from an Ollama server, in batches, each request under a timeout.
-#[derive(Debug)]
-pub struct OllamaEmbedder {
-    conn: Connection,
-    model: String,
-    batch: usize,
-}
-
-impl OllamaEmbedder {
-    /// Connects to the configured server and checks that it has the model.
-    pub fn new(cfg: &EmbedConfig) -> Result<OllamaEmbedder> {
-        let conn = Connection::new(
-            &cfg.ollama_url,
-            cfg.allow_remote,
-            Duration::from_secs(cfg.timeout_secs.max(1)),
-            "embed",
-            "builtin",
-        )
-        .map_err(embed_error)?;
-        conn.check_model(&cfg.ollama_model).map_err(embed_error)?;
-        Ok(OllamaEmbedder {
-            conn,
-            model: cfg.ollama_model.clone(),
-            batch: cfg.batch_size.max(1),
-        })
-    }
-
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let embeddings = self
-            .conn
-            .embed(&self.model, texts)
-            .map_err(|e| anyhow!("embedding {} texts with `{}`: {e}", texts.len(), self.model))?;
-        if embeddings.len() != texts.len() {
-            bail!(
-                "Ollama returned {} embeddings for {} texts",
-                embeddings.len(),
-                texts.len()
-            );
-        }
-        Ok(embeddings
-            .into_iter()
-            .map(|mut v| {
-                normalize(&mut v);
-                v
-            })
-            .collect())
-    }
-}
-
-/// A refused remote host or a malformed URL is a configuration error (exit code 2).
-fn embed_error(e: LlmError) -> anyhow::Error {
-    match e {
-        LlmError::RemoteRefused(msg) | LlmError::Bad(msg) => LlmcError::Config(msg).into(),
-        other => other.into(),
-    }
-}
-
-impl Embedder for OllamaEmbedder {
-    fn id(&self) -> String {
-        format!("ollama/{}", self.model)
-    }
-
-    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch) {
-            out.extend(self.embed_batch(batch)?);
-        }
-        Ok(out)
-    }
-}
-
 /// The error with its causes, on one line.
 fn error_text(e: &OllamaError) -> String {
     let mut s = match e {
@@ -346,20 +273,5 @@ mod tests {
         for h in ["example.com", "10.0.0.1", "192.168.1.2", ""] {
             assert!(!is_local(h), "{h}");
         }
-    }
-
-    #[test]
-    fn a_remote_server_is_refused_without_opt_in() {
-        let cfg = EmbedConfig {
-            provider: "ollama".into(),
-            ollama_url: "http://10.1.2.3:11434".into(),
-            ..EmbedConfig::default()
-        };
-        let err = OllamaEmbedder::new(&cfg).expect_err("refused");
-        assert!(err.to_string().contains("embed.allow_remote"), "{err}");
-        assert!(matches!(
-            err.downcast_ref::<LlmcError>(),
-            Some(LlmcError::Config(_))
-        ));
     }
 }

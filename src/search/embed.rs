@@ -1,17 +1,23 @@
 //! Embedders: text in, one L2-normalized vector per text out. [`HashEmbedder`] is built
-//! in (no network, no download, no server); the Ollama embedder lives in
-//! `crate::llm::ollama`. [`from_config`] picks one; its [`Embedder::id`] is recorded
-//! beside the vectors so that vectors of two embedders never mix.
+//! in (no network, no download, no server); [`OllamaEmbedder`] asks an Ollama server
+//! through `llm::ollama::Connection`, the one module that touches the network (search
+//! imports llm for it; llm imports nothing of search). [`from_config`] picks one; its
+//! [`Embedder::id`] is recorded beside the vectors so that vectors of two embedders
+//! never mix.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow, bail};
 use rayon::prelude::*;
 use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::tokenize::{split_identifier, words};
-use crate::config::EmbedConfig;
+use crate::config::{EmbedConfig, EmbedProvider};
+use crate::error::LlmcError;
+use crate::llm::LlmError;
+use crate::llm::ollama::Connection;
 
 /// Turns texts into vectors.
 pub trait Embedder: Send + Sync {
@@ -32,13 +38,80 @@ pub trait Embedder: Send + Sync {
 
 /// The embedder the configuration names.
 pub fn from_config(cfg: &EmbedConfig) -> Result<Box<dyn Embedder>> {
-    match cfg.provider.as_str() {
-        "builtin" => Ok(Box::new(HashEmbedder::new(cfg.dim)?)),
-        "ollama" => Ok(Box::new(crate::llm::ollama::OllamaEmbedder::new(cfg)?)),
-        other => Err(crate::error::LlmcError::Config(format!(
-            "`embed.provider` is `{other}`; expected `builtin` or `ollama`"
-        ))
-        .into()),
+    match cfg.provider {
+        EmbedProvider::Builtin => Ok(Box::new(HashEmbedder::new(cfg.dim)?)),
+        EmbedProvider::Ollama => Ok(Box::new(OllamaEmbedder::new(cfg)?)),
+    }
+}
+
+/// Embeddings from an Ollama server, in batches, each request under a timeout.
+#[derive(Debug)]
+pub struct OllamaEmbedder {
+    conn: Connection,
+    model: String,
+    batch: usize,
+}
+
+impl OllamaEmbedder {
+    /// Connects to the configured server and checks that it has the model.
+    pub fn new(cfg: &EmbedConfig) -> Result<OllamaEmbedder> {
+        let conn = Connection::new(
+            &cfg.ollama_url,
+            cfg.allow_remote,
+            Duration::from_secs(cfg.timeout_secs.max(1)),
+            "embed",
+            "builtin",
+        )
+        .map_err(embed_error)?;
+        conn.check_model(&cfg.ollama_model).map_err(embed_error)?;
+        Ok(OllamaEmbedder {
+            conn,
+            model: cfg.ollama_model.clone(),
+            batch: cfg.batch_size.max(1),
+        })
+    }
+
+    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let embeddings = self
+            .conn
+            .embed(&self.model, texts)
+            .map_err(|e| anyhow!("embedding {} texts with `{}`: {e}", texts.len(), self.model))?;
+        if embeddings.len() != texts.len() {
+            bail!(
+                "Ollama returned {} embeddings for {} texts",
+                embeddings.len(),
+                texts.len()
+            );
+        }
+        Ok(embeddings
+            .into_iter()
+            .map(|mut v| {
+                normalize(&mut v);
+                v
+            })
+            .collect())
+    }
+}
+
+/// A refused remote host or a malformed URL is a configuration error (exit code 2).
+fn embed_error(e: LlmError) -> anyhow::Error {
+    match e {
+        LlmError::RemoteRefused(msg) | LlmError::Bad(msg) => LlmcError::Config(msg).into(),
+        other => other.into(),
+    }
+}
+
+impl Embedder for OllamaEmbedder {
+    fn id(&self) -> String {
+        format!("ollama/{}", self.model)
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut out = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(self.batch) {
+            out.extend(self.embed_batch(batch)?);
+        }
+        Ok(out)
     }
 }
 
@@ -263,5 +336,20 @@ mod tests {
         assert!((n - 1.0).abs() < 1e-4);
         assert!(e.id().starts_with("builtin-hash"));
         Ok(())
+    }
+
+    #[test]
+    fn a_remote_server_is_refused_without_opt_in() {
+        let cfg = EmbedConfig {
+            provider: EmbedProvider::Ollama,
+            ollama_url: "http://10.1.2.3:11434".into(),
+            ..EmbedConfig::default()
+        };
+        let err = OllamaEmbedder::new(&cfg).expect_err("refused");
+        assert!(err.to_string().contains("embed.allow_remote"), "{err}");
+        assert!(matches!(
+            err.downcast_ref::<LlmcError>(),
+            Some(LlmcError::Config(_))
+        ));
     }
 }

@@ -3,10 +3,12 @@
 
 use std::collections::HashMap;
 
+use crate::model::Memory;
+
 /// One route's ranked list: (chunk id, the route's own score), best first.
 #[derive(Debug, Clone)]
 pub struct RankedList {
-    pub route: &'static str,
+    pub route: Memory,
     pub weight: f64,
     pub hits: Vec<(i64, f32)>,
 }
@@ -14,7 +16,7 @@ pub struct RankedList {
 /// Where a fused hit stood in one route.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RouteRank {
-    pub route: &'static str,
+    pub route: Memory,
     /// 1-based.
     pub rank: usize,
     pub score: f32,
@@ -68,12 +70,12 @@ mod tests {
     fn a_chunk_found_by_both_routes_wins() {
         let lists = [
             RankedList {
-                route: "lexical",
+                route: Memory::Lexical,
                 weight: 1.0,
                 hits: vec![(1, 9.0), (2, 8.0), (3, 7.0)],
             },
             RankedList {
-                route: "semantic",
+                route: Memory::Semantic,
                 weight: 1.0,
                 hits: vec![(3, 0.9), (4, 0.8)],
             },
@@ -90,12 +92,12 @@ mod tests {
     fn weights_scale_a_route() {
         let lists = [
             RankedList {
-                route: "lexical",
+                route: Memory::Lexical,
                 weight: 0.5,
                 hits: vec![(1, 1.0)],
             },
             RankedList {
-                route: "semantic",
+                route: Memory::Semantic,
                 weight: 2.0,
                 hits: vec![(2, 1.0)],
             },

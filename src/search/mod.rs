@@ -10,6 +10,7 @@
 pub mod embed;
 pub mod fuse;
 pub mod generations;
+pub mod indexes;
 pub mod lexical;
 pub mod sync;
 pub mod tokenize;
@@ -24,39 +25,15 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::LlmcError;
-use crate::store::{Store, store_dir};
+use crate::model::Memory;
+use crate::store::Store;
 use fuse::{RankedList, RouteRank};
+pub use indexes::{Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
+// Plain data in `model` (so the store could hand it out); its reader is here.
+pub use crate::model::ChunkLoc;
 
-/// Which routes a search runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    Lexical,
-    Semantic,
-    Hybrid,
-}
-
-impl Mode {
-    /// Parses `lexical`, `semantic` or `hybrid`.
-    pub fn parse(s: &str) -> Result<Mode, LlmcError> {
-        match s {
-            "lexical" => Ok(Mode::Lexical),
-            "semantic" => Ok(Mode::Semantic),
-            "hybrid" => Ok(Mode::Hybrid),
-            other => Err(LlmcError::Config(format!(
-                "unknown search mode `{other}`; expected lexical, semantic or hybrid"
-            ))),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Lexical => "lexical",
-            Mode::Semantic => "semantic",
-            Mode::Hybrid => "hybrid",
-        }
-    }
-}
+/// Which routes a search runs (`search.mode`, `--mode`): the configuration's enum.
+pub use crate::config::SearchMode as Mode;
 
 /// Which chunk ids a search may return: all, or those in a set of id ranges.
 #[derive(Debug, Clone, Default)]
@@ -98,25 +75,35 @@ pub struct SearchRequest {
     pub path_glob: Option<String>,
 }
 
-/// A hit, with the chunk's facts from the store.
+impl ChunkLoc {
+    /// The location of chunk `id`; `None` when the store no longer has it.
+    pub fn read(c: &rusqlite::Connection, id: i64) -> rusqlite::Result<Option<ChunkLoc>> {
+        Ok(crate::store::chunk_facts(c, id)?.map(|f| ChunkLoc {
+            path: f.path,
+            start_line: f.start_line,
+            end_line: f.end_line,
+            symbol: f.symbol,
+            kind: f.kind,
+            lang: f.lang,
+            chunk_id: id,
+            symbol_id: f.symbol_id,
+        }))
+    }
+}
+
+/// A hit, with its chunk's location from the store.
 #[derive(Debug, Clone, Serialize)]
 pub struct Hit {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    pub symbol: Option<String>,
-    pub kind: String,
-    pub lang: String,
+    #[serde(flatten)]
+    pub loc: ChunkLoc,
     pub score: f64,
     pub routes: Vec<RouteHit>,
-    #[serde(skip)]
-    pub chunk_id: i64,
 }
 
 /// A hit's rank and score in one route.
 #[derive(Debug, Clone, Serialize)]
 pub struct RouteHit {
-    pub route: &'static str,
+    pub route: Memory,
     /// 1-based.
     pub rank: usize,
     pub score: f32,
@@ -188,33 +175,35 @@ pub fn generation_dir(parent: &Path, generation: u64) -> Result<Option<std::path
 fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
     let mut timings = Vec::new();
     let t = Instant::now();
-    let store = Store::open_existing(root)?;
-    let generation = store.generation()?;
-    let dir = store_dir(root);
-    let filter = id_filter(&store, req)?;
+    let indexes = Indexes::open(root)?;
+    let store = &indexes.store;
+    let dir = &indexes.dir;
+    let filter = id_filter(store, req)?;
     timings.push(("store", ms(t)));
     let candidates = config.search.candidates.max(req.k);
     let mut lists = Vec::new();
     let mut hnsw = false;
     let mut warning = None;
     // A mode needs the memories it reads; hybrid makes do with the one that was built.
-    let built = store.memories()?;
+    let built = indexes.built;
     let mode = match (req.mode, built.lexical, built.semantic) {
         (Mode::Lexical | Mode::Hybrid, false, false) | (Mode::Lexical, false, _) => {
-            return Err(LlmcError::MemoryOff("lexical").into());
+            return Err(LlmcError::MemoryOff(Memory::Lexical.as_str()).into());
         }
-        (Mode::Semantic, _, false) => return Err(LlmcError::MemoryOff("semantic").into()),
+        (Mode::Semantic, _, false) => {
+            return Err(LlmcError::MemoryOff(Memory::Semantic.as_str()).into());
+        }
         (Mode::Hybrid, true, false) => {
             warning = Some(format!(
                 "{}: lexical results only",
-                LlmcError::MemoryOff("semantic")
+                LlmcError::MemoryOff(Memory::Semantic.as_str())
             ));
             Mode::Lexical
         }
         (Mode::Hybrid, false, true) => {
             warning = Some(format!(
                 "{}: semantic results only",
-                LlmcError::MemoryOff("lexical")
+                LlmcError::MemoryOff(Memory::Lexical.as_str())
             ));
             Mode::Semantic
         }
@@ -224,17 +213,20 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
 
     if matches!(mode, Mode::Lexical | Mode::Hybrid) {
         let t = Instant::now();
-        let lex = generation_dir(&lexical::lexical_dir(&dir), generation)?
-            .map(|d| lexical::LexicalIndex::open(&d))
-            .transpose()?
-            .flatten()
-            .ok_or_else(|| missing(&dir, "the lexical index is missing"))?;
-        if lex.generation() != Some(generation) {
+        let (lex, behind) = match indexes.lexical()? {
+            Opened::Ready {
+                index,
+                out_of_step: b,
+            } => (index, b),
+            Opened::Missing => return Err(missing(dir, "the lexical index is missing")),
+            Opened::Broken(e) => return Err(e),
+        };
+        if behind {
             warning.get_or_insert_with(out_of_step);
         }
         let hits = lex.search(&req.query, candidates, req.lang.as_deref(), &filter)?;
         lists.push(RankedList {
-            route: "lexical",
+            route: Memory::Lexical,
             weight: config.search.lexical_weight,
             hits,
         });
@@ -242,27 +234,31 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
     }
     if matches!(mode, Mode::Semantic | Mode::Hybrid) {
         let t = Instant::now();
-        let index = match generation_dir(&vectors::vectors_dir(&dir), generation)? {
-            Some(vdir) => {
-                vectors::VectorIndex::open(&vdir).map_err(|e| missing(&dir, &format!("{e:#}")))?
-            }
-            None => None,
-        }
-        .ok_or_else(|| missing(&dir, "the vector index is missing"))?;
+        let (index, behind) = match indexes.vectors()? {
+            Opened::Ready {
+                index,
+                out_of_step: b,
+            } => (index, b),
+            Opened::Missing => return Err(missing(dir, "the vector index is missing")),
+            Opened::Broken(e) => return Err(missing(dir, &format!("{e:#}"))),
+        };
         step("vectors_open", t);
         let t = Instant::now();
-        let embedder = embed::from_config(&config.embed)?;
-        if index.manifest.embedder != embedder.id() {
-            return Err(missing(
-                &dir,
-                &format!(
-                    "the vectors were made by `{}`, the configuration asks for `{}`; run `llmc index` to re-embed",
-                    index.manifest.embedder,
-                    embedder.id()
-                ),
-            ));
-        }
-        if index.manifest.generation != generation {
+        let embedder = match embedder_for(&index, &config.embed)? {
+            Ok(e) => e,
+            Err(OtherEmbedder {
+                made_by,
+                configured,
+            }) => {
+                return Err(missing(
+                    dir,
+                    &format!(
+                        "the vectors were made by `{made_by}`, the configuration asks for `{configured}`; run `llmc index` to re-embed"
+                    ),
+                ));
+            }
+        };
+        if behind {
             warning.get_or_insert_with(out_of_step);
         }
         let q = embedder
@@ -273,7 +269,7 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         let t = Instant::now();
         let lang_filter = match &req.lang {
             Some(l) => {
-                let f = lang_ranges(&store, l)?;
+                let f = lang_ranges(store, l)?;
                 Some(f)
             }
             None => None,
@@ -282,7 +278,7 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         let (hits, info) = index.search(&q, candidates, &keep)?;
         hnsw = info.hnsw;
         lists.push(RankedList {
-            route: "semantic",
+            route: Memory::Semantic,
             weight: config.search.semantic_weight,
             hits,
         });
@@ -296,15 +292,15 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         if hits.len() >= req.k {
             break;
         }
-        match chunk_facts(&store, f.id)? {
-            Some(mut h) => {
-                h.score = match mode {
+        match store.read(|c| ChunkLoc::read(c, f.id))? {
+            Some(loc) => hits.push(Hit {
+                loc,
+                score: match mode {
                     Mode::Hybrid => f.score,
                     _ => f64::from(f.routes[0].score),
-                };
-                h.routes = f.routes.iter().map(RouteHit::from).collect();
-                hits.push(h);
-            }
+                },
+                routes: f.routes.iter().map(RouteHit::from).collect(),
+            }),
             None => stale_hits += 1,
         }
     }
@@ -330,10 +326,6 @@ fn missing(dir: &Path, reason: &str) -> anyhow::Error {
         reason: reason.to_string(),
     }
     .into()
-}
-
-fn out_of_step() -> String {
-    "the search indexes are out of step with the store (an index run was interrupted): run `llmc index`".into()
 }
 
 /// The id filter for `--path`, from the files table's chunk ranges.
@@ -389,21 +381,6 @@ fn file_ranges(store: &Store, lang: Option<&str>) -> Result<Vec<(String, (i64, i
         })?;
         rows.collect()
     })
-}
-
-fn chunk_facts(store: &Store, id: i64) -> Result<Option<Hit>> {
-    let facts = store.read(|c| crate::store::chunk_facts(c, id))?;
-    Ok(facts.map(|f| Hit {
-        path: f.path,
-        start_line: f.start_line,
-        end_line: f.end_line,
-        symbol: f.symbol,
-        kind: f.kind,
-        lang: f.lang,
-        score: 0.0,
-        routes: Vec::new(),
-        chunk_id: id,
-    }))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-use llmc::config::LlmConfig;
+use llmc::config::{LlmConfig, LlmProvider};
 use llmc::llm::{self, Budget, LlmError, OllamaLlm, Source, check_grounding, classify, synthesize};
 
 use crate::fake_ollama::FakeOllama;
@@ -14,7 +14,7 @@ const MODEL: &str = "qwen2.5-coder:1.5b";
 
 fn cfg(url: &str) -> LlmConfig {
     LlmConfig {
-        provider: "ollama".into(),
+        provider: LlmProvider::Ollama,
         ollama_url: url.into(),
         timeout_secs: 1,
         ..LlmConfig::default()

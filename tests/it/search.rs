@@ -26,7 +26,7 @@ fn top(s: &Scratch, query: &str, mode: Mode, k: usize) -> Vec<(String, String)> 
         .expect("search runs")
         .hits
         .into_iter()
-        .map(|h| (h.path, h.symbol.unwrap_or_default()))
+        .map(|h| (h.loc.path, h.loc.symbol.unwrap_or_default()))
         .collect()
 }
 
@@ -181,7 +181,7 @@ fn search_follows_incremental_index_runs() {
     let key = |r: &search::SearchResult| -> Vec<(String, u32)> {
         r.hits
             .iter()
-            .map(|h| (h.path.clone(), h.start_line))
+            .map(|h| (h.loc.path.clone(), h.loc.start_line))
             .collect()
     };
     assert_eq!(key(&before), key(&after));
@@ -270,7 +270,7 @@ fn hnsw_and_exact_scan_agree_on_the_best_hit() {
     )
     .expect("search");
     assert!(r.hnsw);
-    assert_eq!(r.hits[0].symbol.as_deref(), Some(exact[0].1.as_str()));
+    assert_eq!(r.hits[0].loc.symbol.as_deref(), Some(exact[0].1.as_str()));
 }
 
 #[test]
@@ -335,7 +335,7 @@ fn the_ollama_embedder_talks_to_an_ollama_compatible_server() {
     let server = FakeOllama::builder().model("fake-embed").start();
     let s = Scratch::fixture("python");
     let mut cfg = Config::default();
-    cfg.embed.provider = "ollama".into();
+    cfg.embed.provider = llmc::config::EmbedProvider::Ollama;
     cfg.embed.ollama_url = server.url.clone();
     cfg.embed.ollama_model = "fake-embed".into();
     cfg.embed.batch_size = 8;

@@ -1,0 +1,274 @@
+//! What a question names: code identifiers, paths, quoted strings and dates, found by
+//! rules on the words (backticks, case styles, separators, date shapes). Pure.
+
+use super::classify::{Entity, EntityKind};
+
+/// The most entities taken from one question (the first ones): each is looked up in
+/// the graph, the history and the vocabulary.
+pub const MAX_ENTITIES: usize = 32;
+
+/// Identifiers, paths, quoted strings and dates named in the question (at most
+/// [`MAX_ENTITIES`]).
+pub fn entities(question: &str) -> Vec<Entity> {
+    let mut out: Vec<Entity> = Vec::new();
+    let mut push = |text: &str, kind: EntityKind| {
+        let text =
+            text.trim_matches(|c: char| matches!(c, '?' | ',' | '.' | ';' | ':' | '!' | '(' | ')'));
+        let text = text.trim_end_matches("()");
+        if !text.is_empty() && out.len() < MAX_ENTITIES && !out.iter().any(|e| e.text == text) {
+            out.push(Entity {
+                text: text.to_string(),
+                kind,
+            });
+        }
+    };
+    // Backticks and quotes first: what they hold is taken as written.
+    let mut rest = question;
+    let mut masked = String::with_capacity(question.len());
+    while let Some(open) = rest.find(['`', '"', '\'']) {
+        let quote = rest[open..].chars().next().unwrap_or('`');
+        // An apostrophe inside a word is not a quote.
+        if quote == '\'' && open > 0 && rest[..open].ends_with(|c: char| c.is_alphanumeric()) {
+            masked.push_str(&rest[..open + 1]);
+            rest = &rest[open + 1..];
+            continue;
+        }
+        let after = &rest[open + 1..];
+        match after.find(quote) {
+            Some(close) if close > 0 => {
+                let inner = &after[..close];
+                masked.push_str(&rest[..open]);
+                masked.push(' ');
+                let kind = if quote == '`' || is_identifier_like(inner) {
+                    if looks_like_path(inner) {
+                        EntityKind::Path
+                    } else {
+                        EntityKind::Identifier
+                    }
+                } else {
+                    EntityKind::Quoted
+                };
+                push(inner, kind);
+                rest = &after[close + 1..];
+            }
+            _ => {
+                masked.push_str(&rest[..open + 1]);
+                rest = after;
+            }
+        }
+    }
+    masked.push_str(rest);
+    for (i, word) in masked.split_whitespace().enumerate() {
+        let w = word
+            .trim_matches(|c: char| matches!(c, '?' | ',' | ';' | '!' | '(' | ')' | '\'' | '"'));
+        let w = w.strip_suffix("'s").unwrap_or(w);
+        let w = w.trim_end_matches('.');
+        if w.is_empty() {
+            continue;
+        }
+        if is_date(w) {
+            push(w, EntityKind::Date);
+        } else if looks_like_path(w) {
+            push(w, EntityKind::Path);
+        } else if is_code_identifier(w) || (i > 0 && is_proper_name(w)) {
+            push(w, EntityKind::Identifier);
+        }
+    }
+    for phrase in relative_dates(&question.to_lowercase()) {
+        push(&phrase, EntityKind::Date);
+    }
+    out
+}
+
+fn is_identifier_like(s: &str) -> bool {
+    !s.is_empty()
+        && !s.contains(' ')
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || "_.:/-<>".contains(c))
+}
+
+fn looks_like_path(w: &str) -> bool {
+    const EXT: &[&str] = &[
+        "rs", "py", "js", "ts", "tsx", "jsx", "go", "java", "c", "h", "cc", "cpp", "hpp", "md",
+        "toml", "json", "yaml", "yml", "txt", "sh",
+    ];
+    if w.contains("::") || w.starts_with("http") {
+        return false;
+    }
+    (w.contains('/') && w.len() > 1 && !w.starts_with('/')
+        || w.starts_with("./")
+        || w.starts_with('/'))
+        && w.chars().any(|c| c.is_alphanumeric())
+        || w.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && EXT.contains(&ext) && !stem.contains(['(', ')'])
+        })
+}
+
+/// CamelCase, snake_case, dotted or `::` paths, calls like `f()`.
+fn is_code_identifier(w: &str) -> bool {
+    let w = w.trim_end_matches("()");
+    if w.len() < 2
+        || !w
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+    {
+        return false;
+    }
+    if !w.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c)) {
+        return false;
+    }
+    let snake = w.contains('_') && w.chars().any(|c| c.is_alphabetic());
+    let path = (w.contains("::") || w.contains('.'))
+        && w.split(['.', ':']).filter(|p| !p.is_empty()).all(|p| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+        && w.split(['.', ':']).filter(|p| !p.is_empty()).count() >= 2;
+    let mut chars = w.chars();
+    let first_upper = chars.next().is_some_and(|c| c.is_uppercase());
+    let inner_upper = w.chars().skip(1).any(|c| c.is_uppercase());
+    let inner_lower = w.chars().any(|c| c.is_lowercase());
+    // camelCase or CamelCase with a hump; a capitalised English word is not enough.
+    let camel = inner_upper && inner_lower;
+    let acronym_word = first_upper
+        && !inner_lower
+        && w.len() >= 2
+        && w.chars()
+            .all(|c| c.is_uppercase() || c.is_ascii_digit() || c == '_');
+    snake || path || camel || (acronym_word && w.contains('_'))
+}
+
+/// A capitalised word inside a sentence, like `Scheduler`: probably a type name (the
+/// retriever checks it against the index). Common capitalised words are not.
+fn is_proper_name(w: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "I",
+        "A",
+        "The",
+        "An",
+        "If",
+        "In",
+        "On",
+        "Is",
+        "It",
+        "And",
+        "Or",
+        "Not",
+        "Why",
+        "How",
+        "What",
+        "Where",
+        "When",
+        "Who",
+        "Which",
+        "Python",
+        "Rust",
+        "Go",
+        "Java",
+        "JavaScript",
+        "TypeScript",
+        "C",
+        "JSON",
+        "API",
+        "CLI",
+        "HTTP",
+        "URL",
+        "SQL",
+        "Git",
+        "OK",
+        "README",
+    ];
+    w.len() >= 3
+        && w.chars().next().is_some_and(|c| c.is_uppercase())
+        && w.chars()
+            .skip(1)
+            .all(|c| c.is_lowercase() || c.is_ascii_digit())
+        && !COMMON.contains(&w)
+}
+
+fn is_date(w: &str) -> bool {
+    let b = w.as_bytes();
+    // 2024-03-01 or 2024-03
+    (b.len() == 10 || b.len() == 7)
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && (b.len() == 7 || (b[7] == b'-' && b[8..10].iter().all(u8::is_ascii_digit)))
+}
+
+/// "last week", "3 months ago", "yesterday", "since March".
+fn relative_dates(lower: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, '?' | ',' | '.' | '!'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    const UNITS: &[&str] = &[
+        "day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours",
+    ];
+    const MONTHS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    for (i, w) in words.iter().enumerate() {
+        match *w {
+            "yesterday" | "today" => out.push((*w).to_string()),
+            "last" | "this" | "past" if words.get(i + 1).is_some_and(|u| UNITS.contains(u)) => {
+                out.push(format!("{w} {}", words[i + 1]));
+            }
+            "ago" if i >= 2 && UNITS.contains(&words[i - 1]) => {
+                out.push(format!("{} {} ago", words[i - 2], words[i - 1]));
+            }
+            "since" | "after" | "before" | "until" => {
+                if let Some(next) = words.get(i + 1)
+                    && (MONTHS.contains(next)
+                        || next.chars().all(|c| c.is_ascii_digit()) && next.len() == 4)
+                {
+                    out.push(format!("{w} {next}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ents(q: &str) -> Vec<String> {
+        entities(q).into_iter().map(|e| e.text).collect()
+    }
+
+    #[test]
+    fn entities_of_every_kind() {
+        assert_eq!(
+            ents("who calls `load` in app/cli.py"),
+            ["load", "app/cli.py"]
+        );
+        assert_eq!(ents("where is Scheduler::plan used"), ["Scheduler::plan"]);
+        assert_eq!(ents("what calls os.path.join"), ["os.path.join"]);
+        assert_eq!(
+            ents("where does \"unknown command\" come from"),
+            ["unknown command"]
+        );
+        assert_eq!(ents("what changed since 2024-03-01"), ["2024-03-01"]);
+        assert_eq!(ents("what changed 3 months ago"), ["3 months ago"]);
+        assert_eq!(ents("How does the Scheduler work?"), ["Scheduler"]);
+        assert_eq!(ents("How does retry work?"), Vec::<String>::new());
+        assert_eq!(ents("who calls parseArgs"), ["parseArgs"]);
+    }
+}

@@ -1,0 +1,303 @@
+//! One retrieval pass: retrieve → fuse → graph-expand → verify, each a function that
+//! records its decision in the trace. The first pass runs the routed query; each refine
+//! attempt runs another (its stages recorded as `refine.*`).
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::classify::Intent;
+use super::route::Plan;
+use super::{
+    Candidate, Confidence, Evidence, GraphFact, HistoryFact, Stage, State, Strategy, expand,
+    plan_text, retrieve, verify,
+};
+use crate::model::Memory;
+use crate::search::ChunkLoc;
+use crate::search::fuse::{Fused, RankedList, rrf};
+
+/// What one retrieval pass searched for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// The text for the lexical and semantic retrievers.
+    pub text: String,
+    /// Names for the graph and history retrievers.
+    pub targets: Vec<String>,
+    pub plan: Plan,
+}
+
+impl Query {
+    /// What makes two queries the same search (refine never runs one twice).
+    pub fn signature(&self) -> String {
+        format!(
+            "{}|{}|{}",
+            self.text,
+            self.targets.join(","),
+            plan_text(&self.plan)
+        )
+    }
+}
+
+/// The result of one retrieval pass (retrieve → fuse → expand → verify).
+#[derive(Debug, Clone)]
+pub struct Pass {
+    pub query: Query,
+    pub candidates: Vec<Candidate>,
+    pub graph: Vec<GraphFact>,
+    pub history: Vec<HistoryFact>,
+    pub confidence: Confidence,
+    /// Whether verification found the evidence weak, and why.
+    pub weak: Vec<String>,
+}
+
+/// What the retrieve stage found: one ranked list per memory of the plan, and the facts
+/// the graph and history gave.
+struct Retrieved {
+    lists: Vec<RankedList>,
+    graph: Vec<GraphFact>,
+    history: Vec<HistoryFact>,
+}
+
+/// One pass: retrieve with every memory of the plan, fuse, expand, verify. `strategy` is
+/// the refine attempt that runs it (`None` for the first pass).
+pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> Result<Pass> {
+    let stage = |s: Stage| match strategy {
+        None => s,
+        Some(_) => s.in_refine(),
+    };
+    let found = retrieve(state, &query, stage(Stage::Retrieve))?;
+    let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
+    expand(state, &mut candidates, stage(Stage::Expand))?;
+    let mut pass = Pass {
+        query,
+        candidates,
+        graph: found.graph,
+        history: found.history,
+        confidence: verify::unverified(),
+        weak: Vec::new(),
+    };
+    verify(state, &mut pass, stage(Stage::Verify));
+    Ok(pass)
+}
+
+/// The retrieve stage: each memory of the plan, in the plan's order.
+fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved> {
+    let t = Instant::now();
+    let candidates_n = state.memories.config.ask.candidates.max(1);
+    let mut lists: Vec<RankedList> = Vec::new();
+    let mut graph = Vec::new();
+    let mut history = Vec::new();
+    let mut reasons = Vec::new();
+    for step in query.plan.steps.clone() {
+        let ts = Instant::now();
+        let hits = match step.memory {
+            Memory::Graph => {
+                let intents = structural_intents(&state.classification.intents);
+                let importers = retrieve::asks_importers(&state.question);
+                let (facts, hits) = retrieve::graph_facts(
+                    &mut state.memories,
+                    &intents,
+                    &query.targets,
+                    importers,
+                    200,
+                )?;
+                graph = facts;
+                hits
+            }
+            Memory::History => {
+                let ask = retrieve::HistoryAsk {
+                    targets: &query.targets,
+                    terms: &state.terms,
+                    since: state.since,
+                    until: state.until,
+                };
+                let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
+                history = facts;
+                hits
+            }
+            Memory::Lexical => state.memories.lexical(&query.text, candidates_n)?,
+            Memory::Semantic => {
+                let text = semantic_text(&state.question, &query.text);
+                state.memories.semantic(&text, candidates_n)?
+            }
+        };
+        reasons.push(format!(
+            "{} (weight {:.2}): {} hit(s) in {:.1} ms",
+            step.memory,
+            step.weight,
+            hits.len(),
+            ts.elapsed().as_secs_f64() * 1000.0
+        ));
+        lists.push(retrieve::list(step.memory, step.weight, hits));
+    }
+    let total: usize = lists.iter().map(|l| l.hits.len()).sum();
+    let decision = format!(
+        "{total} hit(s) from {} retriever(s) for {:?}{}",
+        lists.len(),
+        query.text,
+        if query.targets.is_empty() {
+            String::new()
+        } else {
+            format!(", targets {}", query.targets.join(", "))
+        }
+    );
+    state.record(stage, t, decision, reasons);
+    Ok(Retrieved {
+        lists,
+        graph,
+        history,
+    })
+}
+
+/// The fuse stage: the lists fused (or, with `ask.fuse = false`, only the heaviest one),
+/// and the best hits turned into candidates with their chunk's location from the store.
+fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Candidate>> {
+    let t = Instant::now();
+    let cfg = &state.memories.config.ask;
+    let (candidates_n, use_fuse, rrf_k) = (cfg.candidates.max(1), cfg.fuse, cfg.rrf_k);
+    let keep = candidates_n.max(cfg.k);
+    let (fused, decision) = if use_fuse {
+        (
+            rrf(lists, rrf_k),
+            format!("weighted reciprocal rank fusion, k = {rrf_k}"),
+        )
+    } else {
+        let heaviest = lists
+            .iter()
+            .filter(|l| !l.hits.is_empty())
+            .max_by(|a, b| a.weight.total_cmp(&b.weight))
+            .cloned();
+        (
+            rrf(heaviest.as_slice(), rrf_k),
+            format!(
+                "fusion off (ask.fuse = false): only the {} list",
+                heaviest.as_ref().map_or("empty", |l| l.route.as_str())
+            ),
+        )
+    };
+    let mut candidates = Vec::new();
+    let mut stale = 0;
+    for f in fused.into_iter().take(keep * 2) {
+        if candidates.len() >= keep {
+            break;
+        }
+        match state.memories.read(|c| ChunkLoc::read(c, f.id))? {
+            Some(loc) => candidates.push(candidate(loc, &f)),
+            None => stale += 1,
+        }
+    }
+    let mut reasons = Vec::new();
+    if stale > 0 {
+        reasons.push(format!(
+            "{stale} hit(s) dropped: their chunks left the store"
+        ));
+    }
+    if let Some(top) = candidates.first() {
+        reasons.push(format!(
+            "best: {}:{}-{} {} ({:.4})",
+            top.loc.path,
+            top.loc.start_line,
+            top.loc.end_line,
+            top.loc.symbol.as_deref().unwrap_or(""),
+            top.score
+        ));
+    }
+    state.record(
+        stage,
+        t,
+        format!("{decision}: {} candidate(s)", candidates.len()),
+        reasons,
+    );
+    Ok(candidates)
+}
+
+/// A fused hit as a candidate, with its evidence from each route.
+fn candidate(loc: ChunkLoc, f: &Fused) -> Candidate {
+    Candidate {
+        loc,
+        score: f.score,
+        evidence: f
+            .routes
+            .iter()
+            .map(|r| Evidence {
+                route: r.route.into(),
+                rank: r.rank,
+                score: r.score,
+            })
+            .collect(),
+        expanded_from: None,
+        lines: Vec::new(),
+    }
+}
+
+/// The graph-expand stage (unless `ask.expand = false`).
+fn expand(state: &mut State, candidates: &mut Vec<Candidate>, stage: Stage) -> Result<()> {
+    let t = Instant::now();
+    if state.memories.config.ask.expand {
+        let (added, reasons) = expand::expand(state, candidates)?;
+        state.record(stage, t, format!("{added} neighbour(s) added"), reasons);
+    } else {
+        state.record(stage, t, "off (ask.expand = false)".into(), Vec::new());
+    }
+    Ok(())
+}
+
+/// The verify stage: the pass's confidence, and whether its evidence is weak (unless
+/// `ask.verify = false`, when the first retrieval is trusted).
+fn verify(state: &mut State, pass: &mut Pass, stage: Stage) {
+    let t = Instant::now();
+    if state.memories.config.ask.verify {
+        let reasons = verify::verify(state, pass);
+        let decision = format!(
+            "confidence {:.2} ({}) = 0.30 × {:.2} retrieval + 0.15 × {:.2} coverage + 0.55 × {:.2} grounding{}",
+            pass.confidence.score,
+            pass.confidence.label,
+            pass.confidence.retrieval,
+            pass.confidence.coverage,
+            pass.confidence.grounding,
+            if pass.weak.is_empty() { "" } else { "; weak" }
+        );
+        state.record(stage, t, decision, reasons);
+    } else {
+        pass.confidence = verify::trusted(pass);
+        state.record(
+            stage,
+            t,
+            "off (ask.verify = false): the first retrieval is trusted".into(),
+            Vec::new(),
+        );
+    }
+}
+
+/// The intents the graph retriever answers: structural ones, or definitions.
+fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
+    let mut out: Vec<Intent> = intents
+        .iter()
+        .copied()
+        .filter(|i| {
+            matches!(
+                i,
+                Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
+            )
+        })
+        .collect();
+    if out.is_empty() {
+        out.push(Intent::Definition);
+    }
+    out
+}
+
+/// The semantic query: the question itself when it is worded, else the lexical text.
+fn semantic_text(question: &str, lexical: &str) -> String {
+    if lexical.is_empty() {
+        question.to_string()
+    } else {
+        format!("{question} {lexical}")
+    }
+}
+
+/// Ids of a pass's candidates.
+pub fn ids(p: &Pass) -> HashSet<i64> {
+    p.candidates.iter().map(|c| c.loc.chunk_id).collect()
+}
