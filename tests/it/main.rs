@@ -13,6 +13,7 @@ mod graph;
 mod hardening;
 mod history;
 mod incremental;
+mod layers;
 mod llm;
 mod memories;
 mod robustness;
