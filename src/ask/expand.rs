@@ -5,7 +5,6 @@
 use anyhow::Result;
 
 use super::{Candidate, Evidence, Route, State, retrieve};
-use crate::search::ChunkLoc;
 
 /// Adds neighbours to `candidates`; returns how many, and the reasons for the trace.
 pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usize, Vec<String>)> {
@@ -55,7 +54,10 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
             {
                 continue;
             }
-            let Some(loc) = state.memories.read(|conn| ChunkLoc::read(conn, id))? else {
+            let Some(loc) = state
+                .memories
+                .read(|conn| crate::store::chunk_loc(conn, id))?
+            else {
                 continue;
             };
             added.push(Candidate {

@@ -182,7 +182,7 @@ fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Can
         if candidates.len() >= keep {
             break;
         }
-        match state.memories.read(|c| ChunkLoc::read(c, f.id))? {
+        match state.memories.read(|c| crate::store::chunk_loc(c, f.id))? {
             Some(loc) => candidates.push(candidate(loc, &f)),
             None => stale += 1,
         }

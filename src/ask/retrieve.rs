@@ -6,13 +6,13 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use super::classify::Intent;
 pub use super::outcome::{GraphFact, HistoryFact};
 use crate::config::Config;
 use crate::error::LlmcError;
-use crate::graph::{self, Def, GraphQuery, Relation};
+use crate::graph::{self, GraphQuery, Relation};
 use crate::history::query::{self as hq, LogFilter, Target};
 use crate::model::Memory;
 use crate::search::embed::Embedder;
@@ -20,6 +20,9 @@ use crate::search::fuse::RankedList;
 use crate::search::lexical::LexicalIndex;
 use crate::search::vectors::VectorIndex;
 use crate::search::{IdFilter, Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
+
+use crate::store::lookups;
+pub use crate::store::lookups::{is_defined, neighbours, vocabulary};
 
 /// The memories of one repository, opened as needed.
 pub struct Memories<'a> {
@@ -222,16 +225,16 @@ pub fn graph_facts(
                 let mut defs = Vec::new();
                 for d in &answer.candidates {
                     defs.push(if d.kind == "file" {
-                        first_chunk(c, &d.path)?
+                        lookups::first_chunk(c, &d.path)?
                     } else {
-                        def_chunk(c, d)?
+                        lookups::def_chunk(c, &d.path, d.id)?
                     });
                 }
                 let mut sites = Vec::new();
                 for r in &rows {
-                    sites.push(line_chunk(c, &r.path, r.line)?);
+                    sites.push(lookups::line_chunk(c, &r.path, r.line)?);
                     if let Some((p, l)) = r.defined_at.as_deref().and_then(split_at_line) {
-                        sites.push(line_chunk(c, p, l)?);
+                        sites.push(lookups::line_chunk(c, p, l)?);
                     }
                 }
                 let (first, then) = if sites_first {
@@ -326,45 +329,6 @@ fn split_at_line(s: &str) -> Option<(&str, u32)> {
     Some((p, l.parse().ok()?))
 }
 
-/// The chunk of a definition.
-pub fn def_chunk(c: &Connection, d: &Def) -> rusqlite::Result<Option<i64>> {
-    c.prepare_cached(
-        "SELECT c.id FROM files f JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi
-         WHERE f.path = ?1 AND c.symbol_id = ?2 LIMIT 1",
-    )?
-    .query_row(rusqlite::params![d.path, d.id], |r| r.get(0))
-    .optional()
-}
-
-/// The narrowest chunk holding a line.
-pub fn line_chunk(c: &Connection, path: &str, line: u32) -> rusqlite::Result<Option<i64>> {
-    c.prepare_cached(
-        "SELECT c.id FROM files f JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi
-         WHERE f.path = ?1 AND c.start_line <= ?2 AND c.end_line >= ?2
-         ORDER BY c.end_line - c.start_line LIMIT 1",
-    )?
-    .query_row(rusqlite::params![path, line], |r| r.get(0))
-    .optional()
-}
-
-fn first_chunk(c: &Connection, path: &str) -> rusqlite::Result<Option<i64>> {
-    c.prepare_cached("SELECT chunk_lo FROM files WHERE path = ?1")?
-        .query_row([path], |r| r.get(0))
-        .optional()
-        .map(Option::flatten)
-}
-
-/// The current chunk of a definition named by path and qualified name.
-fn qualname_chunk(c: &Connection, path: &str, qualname: &str) -> rusqlite::Result<Option<i64>> {
-    c.prepare_cached(
-        "SELECT c.id FROM files f JOIN symbols s ON s.id BETWEEN f.sym_lo AND f.sym_hi
-         JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi AND c.symbol_id = s.id
-         WHERE f.path = ?1 AND s.qualname = ?2 LIMIT 1",
-    )?
-    .query_row([path, qualname], |r| r.get(0))
-    .optional()
-}
-
 /// The history retriever: the commits of each target (or of the whole repository when
 /// none is named), newest first; the chunks of the definitions they touched, ranked by
 /// recency.
@@ -398,13 +362,13 @@ pub fn history_facts(
         // No name given: the subject words may name an author, files or definitions.
         let mut rest = Vec::new();
         for t in q.terms {
-            match m.read(|c| author_named(c, t))? {
+            match m.read(|c| lookups::author_named(c, t))? {
                 Some(a) if filter.author.is_none() => filter.author = Some(a),
                 _ => rest.push(t.clone()),
             }
         }
         for t in &rest {
-            for p in m.read(|c| files_named_by_word(c, t))? {
+            for p in m.read(|c| lookups::files_named_by_word(c, t))? {
                 if !conn_targets
                     .iter()
                     .any(|(_, x)| *x == (Target::File { path: p.clone() }))
@@ -448,7 +412,7 @@ pub fn history_facts(
             for (i, commit) in log.commits.iter().enumerate() {
                 let score = 1.0 / (1.0 + i as f32);
                 for s in &commit.symbols {
-                    if let Some(id) = qualname_chunk(c, &s.path, &s.symbol)?
+                    if let Some(id) = lookups::qualname_chunk(c, &s.path, &s.symbol)?
                         && !ranked.iter().any(|(r, _)| *r == id)
                     {
                         ranked.push((id, score));
@@ -456,7 +420,7 @@ pub fn history_facts(
                 }
                 if commit.symbols.is_empty() {
                     for f in &commit.files {
-                        if let Some(id) = first_chunk(c, &f.path)?
+                        if let Some(id) = lookups::first_chunk(c, &f.path)?
                             && !ranked.iter().any(|(r, _)| *r == id)
                         {
                             ranked.push((id, score));
@@ -489,57 +453,12 @@ fn file_names(c: &Connection, t: &str) -> rusqlite::Result<Vec<String>> {
     if t.contains('/') || !looks_like_path(t) {
         return Ok(vec![t.to_string()]);
     }
-    let mut stmt = c.prepare_cached(
-        "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1
-         ORDER BY path LIMIT 5",
-    )?;
-    let found: Vec<String> = stmt
-        .query_map([t], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+    let found = lookups::paths_ending_with(c, t)?;
     Ok(if found.is_empty() {
         vec![t.to_string()]
     } else {
         found
     })
-}
-
-/// An author whose name starts with `word` (any case).
-fn author_named(c: &Connection, word: &str) -> rusqlite::Result<Option<String>> {
-    if word.len() < 3 {
-        return Ok(None);
-    }
-    c.prepare_cached(
-        "SELECT author FROM commits
-         WHERE substr(lower(author), 1, length(?1)) = ?1 OR instr(lower(author), ' ' || ?1) > 0
-         GROUP BY author ORDER BY count(*) DESC LIMIT 1",
-    )?
-    .query_row([word.to_ascii_lowercase()], |r| r.get(0))
-    .optional()
-}
-
-/// Files with a path segment (or its stem) that is `word`, up to three.
-fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
-    if word.len() < 3 {
-        return Ok(Vec::new());
-    }
-    // SQLite's lower() folds ASCII only; so does this side.
-    let lower = word.to_ascii_lowercase();
-    let mut stmt = c.prepare_cached(
-        "SELECT path FROM files WHERE instr(lower(path), ?1) > 0 ORDER BY length(path) LIMIT 50",
-    )?;
-    let paths: Vec<String> = stmt
-        .query_map([&lower], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(paths
-        .into_iter()
-        .filter(|p| {
-            p.to_ascii_lowercase().split('/').any(|seg| {
-                let stem = seg.split('.').next().unwrap_or(seg);
-                stem == lower
-            })
-        })
-        .take(3)
-        .collect())
 }
 
 /// A list for fusion.
@@ -549,47 +468,4 @@ pub fn list(route: Memory, weight: f32, hits: Vec<(i64, f32)>) -> RankedList {
         weight: f64::from(weight),
         hits,
     }
-}
-
-/// Graph neighbours of a definition (callers' and callees' definitions), with the
-/// number of call edges it has in all.
-pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>, usize)> {
-    let edges: usize = c
-        .prepare_cached(
-            "SELECT (SELECT count(*) FROM calls WHERE callee_id = ?1)
-                  + (SELECT count(*) FROM calls WHERE caller_id = ?1)",
-        )?
-        .query_row([symbol_id], |r| r.get::<_, i64>(0))? as usize;
-    let mut stmt = c.prepare_cached(
-        "SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.caller_id
-         JOIN files f ON f.id = s.file_id
-         JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
-         WHERE k.callee_id = ?1 AND k.caller_id != ?1
-         UNION ALL
-         SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.callee_id
-         JOIN files f ON f.id = s.file_id
-         JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
-         WHERE k.caller_id = ?1 AND k.callee_id != ?1",
-    )?;
-    let ids = stmt
-        .query_map([symbol_id], |r| r.get(0))?
-        .collect::<rusqlite::Result<Vec<i64>>>()?;
-    let mut seen = std::collections::HashSet::new();
-    let ids = ids.into_iter().filter(|i| seen.insert(*i)).collect();
-    Ok((ids, edges))
-}
-
-/// Every distinct definition name in the index: the repository's vocabulary.
-pub fn vocabulary(c: &Connection) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = c.prepare_cached("SELECT DISTINCT name FROM symbols")?;
-    stmt.query_map([], |r| r.get(0))?.collect()
-}
-
-/// Whether some definition has exactly this name.
-pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
-    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
-    c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?
-        .query_row([bare], |_| Ok(()))
-        .optional()
-        .map(|o| o.is_some())
 }

@@ -75,22 +75,6 @@ pub struct SearchRequest {
     pub path_glob: Option<String>,
 }
 
-impl ChunkLoc {
-    /// The location of chunk `id`; `None` when the store no longer has it.
-    pub fn read(c: &rusqlite::Connection, id: i64) -> rusqlite::Result<Option<ChunkLoc>> {
-        Ok(crate::store::chunk_facts(c, id)?.map(|f| ChunkLoc {
-            path: f.path,
-            start_line: f.start_line,
-            end_line: f.end_line,
-            symbol: f.symbol,
-            kind: f.kind,
-            lang: f.lang,
-            chunk_id: id,
-            symbol_id: f.symbol_id,
-        }))
-    }
-}
-
 /// A hit, with its chunk's location from the store.
 #[derive(Debug, Clone, Serialize)]
 pub struct Hit {
@@ -292,7 +276,7 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
         if hits.len() >= req.k {
             break;
         }
-        match store.read(|c| ChunkLoc::read(c, f.id))? {
+        match store.read(|c| crate::store::chunk_loc(c, f.id))? {
             Some(loc) => hits.push(Hit {
                 loc,
                 score: match mode {

@@ -10,9 +10,10 @@ use anyhow::{Context, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use crate::error::LlmcError;
-use crate::model::ImportKind;
+use crate::model::{ChunkLoc, ImportKind};
 
 mod counts;
+pub mod lookups;
 pub mod meta;
 mod schema;
 mod values;
@@ -611,27 +612,16 @@ fn remove_db_files(dir: &Path) -> Result<()> {
     }
     Ok(())
 }
-/// Facts of a chunk, from the store.
-#[derive(Debug, Clone)]
-pub struct ChunkFacts {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    pub symbol: Option<String>,
-    pub symbol_id: Option<i64>,
-    pub kind: String,
-    pub lang: String,
-}
-
-/// The facts of a chunk; `None` when the store no longer has it.
-pub fn chunk_facts(c: &Connection, id: i64) -> rusqlite::Result<Option<ChunkFacts>> {
+/// Where chunk `id` is (path, lines, definition, kind, language); `None` when the store
+/// no longer has it.
+pub fn chunk_loc(c: &Connection, id: i64) -> rusqlite::Result<Option<ChunkLoc>> {
     c.prepare_cached(
         "SELECT f.path, c.start_line, c.end_line, c.symbol, c.symbol_id, coalesce(s.kind, c.kind), f.lang
          FROM chunks c JOIN files f ON f.id = c.file_id
          LEFT JOIN symbols s ON s.id = c.symbol_id WHERE c.id = ?1",
     )?
     .query_row([id], |r| {
-        Ok(ChunkFacts {
+        Ok(ChunkLoc {
             path: r.get(0)?,
             start_line: r.get(1)?,
             end_line: r.get(2)?,
@@ -639,6 +629,7 @@ pub fn chunk_facts(c: &Connection, id: i64) -> rusqlite::Result<Option<ChunkFact
             symbol_id: r.get(4)?,
             kind: r.get(5)?,
             lang: r.get(6)?,
+            chunk_id: id,
         })
     })
     .optional()

@@ -1,0 +1,136 @@
+//! The lookups ask's retrievers make by name, path or line: the chunk of a definition or
+//! a line, files by name, authors, a definition's neighbours, the vocabulary. Plain
+//! functions over a connection, so a retriever runs several inside one read.
+
+use rusqlite::{Connection, OptionalExtension};
+
+/// The chunk of a definition.
+pub fn def_chunk(c: &Connection, path: &str, symbol_id: i64) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached(
+        "SELECT c.id FROM files f JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi
+         WHERE f.path = ?1 AND c.symbol_id = ?2 LIMIT 1",
+    )?
+    .query_row(rusqlite::params![path, symbol_id], |r| r.get(0))
+    .optional()
+}
+
+/// The narrowest chunk holding a line.
+pub fn line_chunk(c: &Connection, path: &str, line: u32) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached(
+        "SELECT c.id FROM files f JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi
+         WHERE f.path = ?1 AND c.start_line <= ?2 AND c.end_line >= ?2
+         ORDER BY c.end_line - c.start_line LIMIT 1",
+    )?
+    .query_row(rusqlite::params![path, line], |r| r.get(0))
+    .optional()
+}
+
+/// The first chunk of a file.
+pub fn first_chunk(c: &Connection, path: &str) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached("SELECT chunk_lo FROM files WHERE path = ?1")?
+        .query_row([path], |r| r.get(0))
+        .optional()
+        .map(Option::flatten)
+}
+
+/// The current chunk of a definition named by path and qualified name.
+pub fn qualname_chunk(c: &Connection, path: &str, qualname: &str) -> rusqlite::Result<Option<i64>> {
+    c.prepare_cached(
+        "SELECT c.id FROM files f JOIN symbols s ON s.id BETWEEN f.sym_lo AND f.sym_hi
+         JOIN chunks c ON c.id BETWEEN f.chunk_lo AND f.chunk_hi AND c.symbol_id = s.id
+         WHERE f.path = ?1 AND s.qualname = ?2 LIMIT 1",
+    )?
+    .query_row([path, qualname], |r| r.get(0))
+    .optional()
+}
+
+/// Stored paths equal to `name` or ending with `/name`, up to five.
+pub fn paths_ending_with(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT path FROM files WHERE path = ?1 OR substr(path, -length(?1) - 1) = '/' || ?1
+         ORDER BY path LIMIT 5",
+    )?;
+    stmt.query_map([name], |r| r.get(0))?.collect()
+}
+
+/// An author whose name starts with `word` (any case).
+pub fn author_named(c: &Connection, word: &str) -> rusqlite::Result<Option<String>> {
+    if word.len() < 3 {
+        return Ok(None);
+    }
+    c.prepare_cached(
+        "SELECT author FROM commits
+         WHERE substr(lower(author), 1, length(?1)) = ?1 OR instr(lower(author), ' ' || ?1) > 0
+         GROUP BY author ORDER BY count(*) DESC LIMIT 1",
+    )?
+    .query_row([word.to_ascii_lowercase()], |r| r.get(0))
+    .optional()
+}
+
+/// Files with a path segment (or its stem) that is `word`, up to three.
+pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
+    if word.len() < 3 {
+        return Ok(Vec::new());
+    }
+    // SQLite's lower() folds ASCII only; so does this side.
+    let lower = word.to_ascii_lowercase();
+    let mut stmt = c.prepare_cached(
+        "SELECT path FROM files WHERE instr(lower(path), ?1) > 0 ORDER BY length(path) LIMIT 50",
+    )?;
+    let paths: Vec<String> = stmt
+        .query_map([&lower], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(paths
+        .into_iter()
+        .filter(|p| {
+            p.to_ascii_lowercase().split('/').any(|seg| {
+                let stem = seg.split('.').next().unwrap_or(seg);
+                stem == lower
+            })
+        })
+        .take(3)
+        .collect())
+}
+
+/// Graph neighbours of a definition (callers' and callees' definitions), with the
+/// number of call edges it has in all.
+pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>, usize)> {
+    let edges: usize = c
+        .prepare_cached(
+            "SELECT (SELECT count(*) FROM calls WHERE callee_id = ?1)
+                  + (SELECT count(*) FROM calls WHERE caller_id = ?1)",
+        )?
+        .query_row([symbol_id], |r| r.get::<_, i64>(0))? as usize;
+    let mut stmt = c.prepare_cached(
+        "SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.caller_id
+         JOIN files f ON f.id = s.file_id
+         JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
+         WHERE k.callee_id = ?1 AND k.caller_id != ?1
+         UNION ALL
+         SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.callee_id
+         JOIN files f ON f.id = s.file_id
+         JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
+         WHERE k.caller_id = ?1 AND k.callee_id != ?1",
+    )?;
+    let ids = stmt
+        .query_map([symbol_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    let mut seen = std::collections::HashSet::new();
+    let ids = ids.into_iter().filter(|i| seen.insert(*i)).collect();
+    Ok((ids, edges))
+}
+
+/// Every distinct definition name in the index: the repository's vocabulary.
+pub fn vocabulary(c: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = c.prepare_cached("SELECT DISTINCT name FROM symbols")?;
+    stmt.query_map([], |r| r.get(0))?.collect()
+}
+
+/// Whether some definition has exactly this name.
+pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
+    c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?
+        .query_row([bare], |_| Ok(()))
+        .optional()
+        .map(|o| o.is_some())
+}
