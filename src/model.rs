@@ -635,3 +635,48 @@ impl ImportKind {
         }
     }
 }
+
+/// What a graph answer's candidate is: a definition of some kind, or a whole file (the
+/// target of `imports`/`importers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DefKind {
+    Symbol(SymbolKind),
+    File,
+}
+
+impl DefKind {
+    /// The name answers show: the definition's kind (`function`, `class`...) or `file`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DefKind::Symbol(k) => k.as_str(),
+            DefKind::File => "file",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<DefKind> {
+        match s {
+            "file" => Some(DefKind::File),
+            _ => SymbolKind::parse(s).map(DefKind::Symbol),
+        }
+    }
+}
+
+impl std::fmt::Display for DefKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Serialized as its name (`function`, `file`), as `--json` has always printed it.
+impl Serialize for DefKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for DefKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<DefKind, D::Error> {
+        let s = String::deserialize(d)?;
+        DefKind::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown kind {s:?}")))
+    }
+}

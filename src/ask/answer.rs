@@ -14,6 +14,7 @@ use super::{
     AbstainReason, Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State,
     Status, Synthesized,
 };
+use crate::model::DefKind;
 
 /// Rows listed per fact before "… and N more".
 const ROWS_SHOWN: usize = 20;
@@ -119,7 +120,7 @@ fn graph_text(f: &GraphFact) -> String {
         .definitions
         .iter()
         .map(|d| {
-            if d.kind == "file" {
+            if d.kind == DefKind::File {
                 d.path.clone()
             } else {
                 format!(
@@ -170,7 +171,7 @@ fn graph_text(f: &GraphFact) -> String {
             }
             s.push_str(&more(f.rows.len()));
         }
-        Intent::Imports if f.definitions.iter().any(|d| d.kind == "file") => {
+        Intent::Imports if f.definitions.iter().any(|d| d.kind == DefKind::File) => {
             let _ = writeln!(s, "{what}: {} import line(s):", f.rows.len());
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let _ = writeln!(s, "  {}:{}  {}", r.path, r.line, r.symbol);

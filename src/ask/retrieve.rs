@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::error::LlmcError;
 use crate::graph::{self, GraphQuery, Relation};
 use crate::history::query::{self as hq, LogFilter, Target};
+use crate::model::DefKind;
 use crate::model::Memory;
 use crate::search::embed::Embedder;
 use crate::search::fuse::RankedList;
@@ -224,7 +225,7 @@ pub fn graph_facts(
             m.read(|c| {
                 let mut defs = Vec::new();
                 for d in &answer.candidates {
-                    defs.push(if d.kind == "file" {
+                    defs.push(if d.kind == DefKind::File {
                         lookups::first_chunk(c, &d.path)?
                     } else {
                         lookups::def_chunk(c, &d.path, d.id)?

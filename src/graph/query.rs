@@ -8,7 +8,7 @@ use anyhow::Result;
 use rusqlite::{Connection, params_from_iter};
 use serde::Serialize;
 
-use crate::model::{ImportKind, Resolution};
+use crate::model::{DefKind, ImportKind, Resolution, SymbolKind};
 use crate::store::Store;
 
 /// What a graph question asks.
@@ -42,7 +42,7 @@ pub struct Def {
     pub line: u32,
     pub end_line: u32,
     pub symbol: String,
-    pub kind: String,
+    pub kind: DefKind,
 }
 
 /// One row of an answer: a call site (or an import line) and the symbol at its other
@@ -92,7 +92,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                     line: 1,
                     end_line: 1,
                     symbol: path.clone(),
-                    kind: "file".to_string(),
+                    kind: DefKind::File,
                 })
                 .collect();
             let mut results = Vec::new();
@@ -261,7 +261,7 @@ pub fn find_defs(c: &Connection, target: &str) -> rusqlite::Result<Vec<Def>> {
         .into_iter()
         .filter(|d| path.is_none_or(|p| d.path == p || d.path.ends_with(&format!("/{p}"))))
         // A Rust impl block shares its type's name; the type is the definition.
-        .filter(|d| d.kind != "impl")
+        .filter(|d| d.kind != DefKind::Symbol(SymbolKind::Impl))
         .collect();
     if !qualified {
         return Ok(all);

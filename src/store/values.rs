@@ -3,7 +3,7 @@
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-use crate::model::{ImportKind, Receiver, Resolution};
+use crate::model::{DefKind, ImportKind, Receiver, Resolution};
 
 impl ToSql for Resolution {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
@@ -43,5 +43,13 @@ impl FromSql for ImportKind {
         let s = value.as_str()?;
         ImportKind::parse(s)
             .ok_or_else(|| FromSqlError::Other(format!("unknown import kind {s:?}").into()))
+    }
+}
+
+/// A definition's kind as `symbols.kind` stores it.
+impl FromSql for DefKind {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let s = value.as_str()?;
+        DefKind::parse(s).ok_or_else(|| FromSqlError::Other(format!("unknown kind {s:?}").into()))
     }
 }
