@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::model::Memory;
+
 /// Process exit codes, as documented in the README and the man page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
@@ -41,11 +43,11 @@ pub enum LlmcError {
     #[error(
         "{title} was not built (index.{name} = false): set `{name} = true` under [index] in \
          llmc.toml (or LLMC_INDEX_{upper}=true), then run `llmc index`",
-        title = memory_title(.0),
+        title = .0.title(),
         name = .0,
-        upper = .0.to_uppercase()
+        upper = .0.as_str().to_uppercase()
     )]
-    MemoryOff(&'static str),
+    MemoryOff(Memory),
     /// An index run was asked to stop (Ctrl-C, SIGTERM) and did, at a safe point.
     #[error("interrupted: nothing of this run was kept; the index is as it was before it")]
     Interrupted,
@@ -53,17 +55,6 @@ pub enum LlmcError {
     /// reader slower than two index runs); asking again reads the new one.
     #[error("the index changed while it was being read: ask again")]
     IndexChanged,
-}
-
-/// How a memory is named in messages.
-pub fn memory_title(name: &str) -> &'static str {
-    match name {
-        "graph" => "the code graph",
-        "history" => "the git history",
-        "lexical" => "the lexical index",
-        "semantic" => "the semantic index",
-        _ => "a memory",
-    }
 }
 
 impl LlmcError {

@@ -330,6 +330,16 @@ impl Memory {
     pub fn parse(s: &str) -> Option<Memory> {
         Memory::ALL.into_iter().find(|m| m.as_str() == s)
     }
+
+    /// The memory as messages name it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Memory::Graph => "the code graph",
+            Memory::History => "the git history",
+            Memory::Lexical => "the lexical index",
+            Memory::Semantic => "the semantic index",
+        }
+    }
 }
 
 impl std::fmt::Display for Memory {

@@ -24,7 +24,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
     };
     // Definitions need only the foundation; the edges need the code graph.
     if relation != Relation::Defs && !store.memories()?.graph {
-        return Err(LlmcError::MemoryOff("graph").into());
+        return Err(LlmcError::MemoryOff(crate::model::Memory::Graph).into());
     }
     let answer = graph::query(
         &store,

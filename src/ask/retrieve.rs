@@ -59,7 +59,7 @@ impl<'a> Memories<'a> {
     fn warn_off(&mut self, memory: Memory) {
         self.warn(format!(
             "{}; answered from the other memories",
-            LlmcError::MemoryOff(memory.as_str())
+            LlmcError::MemoryOff(memory)
         ));
     }
 

@@ -172,22 +172,22 @@ fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<Sear
     let built = indexes.built;
     let mode = match (req.mode, built.lexical, built.semantic) {
         (Mode::Lexical | Mode::Hybrid, false, false) | (Mode::Lexical, false, _) => {
-            return Err(LlmcError::MemoryOff(Memory::Lexical.as_str()).into());
+            return Err(LlmcError::MemoryOff(Memory::Lexical).into());
         }
         (Mode::Semantic, _, false) => {
-            return Err(LlmcError::MemoryOff(Memory::Semantic.as_str()).into());
+            return Err(LlmcError::MemoryOff(Memory::Semantic).into());
         }
         (Mode::Hybrid, true, false) => {
             warning = Some(format!(
                 "{}: lexical results only",
-                LlmcError::MemoryOff(Memory::Semantic.as_str())
+                LlmcError::MemoryOff(Memory::Semantic)
             ));
             Mode::Lexical
         }
         (Mode::Hybrid, false, true) => {
             warning = Some(format!(
                 "{}: semantic results only",
-                LlmcError::MemoryOff(Memory::Lexical.as_str())
+                LlmcError::MemoryOff(Memory::Lexical)
             ));
             Mode::Semantic
         }

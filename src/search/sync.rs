@@ -127,7 +127,7 @@ impl SearchSync {
         // and generations older than the previous one.
         collect_garbage(root, generation);
         let from = (!fresh).then_some(generation);
-        let batch = if self.config.embed.provider == "builtin" {
+        let batch = if self.config.embed.provider == crate::config::EmbedProvider::Builtin {
             BUILTIN_BATCH
         } else {
             self.config.embed.batch_size.max(1)
