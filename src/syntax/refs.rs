@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::lang::Lang;
+use super::lang::{CallShape, CalleeForm, Lang};
 use crate::model::{CallKind, CallSite, Import, Receiver, Symbol};
 
 pub use crate::model::FileRefs;
@@ -229,9 +229,97 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// Records what `node` holds; returns whether to descend into it.
+    /// Records what `node` holds; returns whether to descend into it. Calls are read from
+    /// the language's [`CallShape`]s; the language's visitor then records bindings and
+    /// imports (and may stop the descent).
     fn visit(&mut self, node: Node) -> bool {
+        if let Some(shape) = self.lang.call_shape(node.kind_id()) {
+            self.record_call(shape, node);
+        }
         self.lang.visit(self, node)
+    }
+
+    /// Records the call `node` written in `shape`, when its callee takes one of the
+    /// shape's forms.
+    fn record_call(&mut self, shape: &CallShape, node: Node) {
+        let callee = match shape.callee {
+            Some(field) => match node.child_by_field_name(field) {
+                Some(c) => c,
+                None => return,
+            },
+            None => node,
+        };
+        let callee = unwrap(callee, shape.unwrap);
+        let (plain, member) = if shape.new {
+            (CallKind::New, CallKind::New)
+        } else {
+            (CallKind::Plain, CallKind::Member)
+        };
+        for form in shape.forms {
+            match *form {
+                CalleeForm::Name(kind) if callee.kind() == kind => {
+                    let n = self.text(callee);
+                    self.push_call(callee, n, None, plain, node);
+                }
+                CalleeForm::Member {
+                    node: kind,
+                    object,
+                    name,
+                    unwrap_name,
+                } if callee.kind() == kind => {
+                    if let (Some(obj), Some(name)) = (
+                        callee.child_by_field_name(object),
+                        callee.child_by_field_name(name),
+                    ) {
+                        self.push_member(unwrap(name, unwrap_name), obj, member, node);
+                    }
+                }
+                CalleeForm::Path {
+                    node: kind,
+                    path,
+                    name,
+                } if callee.kind() == kind => {
+                    if let Some(name) = callee.child_by_field_name(name) {
+                        let q = callee
+                            .child_by_field_name(path)
+                            .map(|p| self.text(p).to_string());
+                        let n = self.text(name);
+                        self.push_call(name, n, q, CallKind::Path, node);
+                    }
+                }
+                CalleeForm::QualifiedText(kind) if callee.kind() == kind => {
+                    let full = self.text(callee);
+                    if let Some((q, n)) = full.rsplit_once("::") {
+                        let name_node = last_named_leaf(callee);
+                        let n = n.split('<').next().unwrap_or(n).trim();
+                        self.push_call(
+                            name_node,
+                            n,
+                            Some(q.trim().to_string()),
+                            CallKind::Path,
+                            node,
+                        );
+                    }
+                }
+                CalleeForm::NamedWithObject { name, object } => {
+                    if let Some(name) = callee.child_by_field_name(name) {
+                        match callee.child_by_field_name(object) {
+                            Some(obj) => self.push_member(name, obj, member, node),
+                            None => {
+                                let n = self.text(name);
+                                self.push_call(name, n, None, plain, node);
+                            }
+                        }
+                    }
+                }
+                CalleeForm::TypeName => {
+                    let ty = simple_type(self.text(callee));
+                    self.push_call(callee, &ty, None, CallKind::New, node);
+                }
+                _ => continue,
+            }
+            return;
+        }
     }
 
     /// A value expression's type, when the expression says it. Wrappers (`&x`, `(x)`,
@@ -288,6 +376,16 @@ impl<'s> Walker<'s> {
 }
 
 /// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`), followed in a loop.
+/// `node` itself, or its `field` child when `node` is the wrapper kind named in `wrapper`.
+fn unwrap<'t>(node: Node<'t>, wrapper: Option<(&str, &str)>) -> Node<'t> {
+    match wrapper {
+        Some((kind, field)) if node.kind() == kind => {
+            node.child_by_field_name(field).unwrap_or(node)
+        }
+        _ => node,
+    }
+}
+
 pub(in crate::syntax) fn declared_identifier(d: Node) -> Option<Node> {
     let mut d = d;
     loop {

@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, any_comment};
+use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -22,6 +22,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: true,
     jsdoc_param_types: false,
+    calls: C_CALLS,
     visit: |w, n| w.c(n),
 };
 
@@ -38,58 +39,37 @@ pub(super) const OPAQUE: [&str; 8] = [
     "enumerator_list",
 ];
 
+/// Calls in C and C++ (C's grammar has no templates, qualified names or `new`; the
+/// shapes that name them never match there).
+pub(super) const C_CALLS: &[CallShape] = &[
+    CallShape {
+        node: "call_expression",
+        callee: Some("function"),
+        unwrap: Some(("template_function", "name")),
+        new: false,
+        forms: &[
+            CalleeForm::Name("identifier"),
+            CalleeForm::QualifiedText("qualified_identifier"),
+            CalleeForm::Member {
+                node: "field_expression",
+                object: "argument",
+                name: "field",
+                unwrap_name: Some(("template_method", "name")),
+            },
+        ],
+    },
+    CallShape {
+        node: "new_expression",
+        callee: Some("type"),
+        unwrap: None,
+        new: true,
+        forms: &[CalleeForm::TypeName],
+    },
+];
+
 impl Walker<'_> {
     pub(in crate::syntax) fn c(&mut self, node: Node) -> bool {
         match node.kind() {
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    let f = if f.kind() == "template_function" {
-                        f.child_by_field_name("name").unwrap_or(f)
-                    } else {
-                        f
-                    };
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "qualified_identifier" => {
-                            let full = self.text(f);
-                            if let Some((q, n)) = full.rsplit_once("::") {
-                                let name_node = last_named_leaf(f);
-                                let n = n.split('<').next().unwrap_or(n).trim();
-                                self.push_call(
-                                    name_node,
-                                    n,
-                                    Some(q.trim().to_string()),
-                                    CallKind::Path,
-                                    node,
-                                );
-                            }
-                        }
-                        "field_expression" => {
-                            if let (Some(obj), Some(field)) = (
-                                f.child_by_field_name("argument"),
-                                f.child_by_field_name("field"),
-                            ) {
-                                let field = if field.kind() == "template_method" {
-                                    field.child_by_field_name("name").unwrap_or(field)
-                                } else {
-                                    field
-                                };
-                                self.push_member(field, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "new_expression" => {
-                if let Some(t) = node.child_by_field_name("type") {
-                    let ty = simple_type(self.text(t));
-                    self.push_call(t, &ty, None, CallKind::New, node);
-                }
-            }
             "declaration" | "parameter_declaration" | "field_declaration" | "for_range_loop" => {
                 if let Some(t) = node.child_by_field_name("type") {
                     let ty = simple_type(self.text(t));

@@ -1,7 +1,7 @@
 //! C++: C's call shapes (one visitor in [`super::c`] reads both grammars) with C++'s own
 //! definition query, `::` names and `template<…>` wrapping the definition it declares.
 
-use super::c::OPAQUE;
+use super::c::{C_CALLS, OPAQUE};
 use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -26,5 +26,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: true,
     jsdoc_param_types: false,
+    calls: C_CALLS,
     visit: |w, n| w.c(n),
 };

@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
+use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -42,31 +42,27 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: false,
     jsdoc_param_types: false,
+    calls: &[CallShape {
+        node: "call_expression",
+        callee: Some("function"),
+        unwrap: None,
+        new: false,
+        forms: &[
+            CalleeForm::Name("identifier"),
+            CalleeForm::Member {
+                node: "selector_expression",
+                object: "operand",
+                name: "field",
+                unwrap_name: None,
+            },
+        ],
+    }],
     visit: |w, n| w.go(n),
 };
 
 impl Walker<'_> {
     pub(in crate::syntax) fn go(&mut self, node: Node) -> bool {
         match node.kind() {
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "selector_expression" => {
-                            if let (Some(obj), Some(field)) = (
-                                f.child_by_field_name("operand"),
-                                f.child_by_field_name("field"),
-                            ) {
-                                self.push_member(field, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
             "short_var_declaration" | "assignment_statement" => {
                 if let (Some(l), Some(r)) = (
                     node.child_by_field_name("left"),

@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, any_comment};
+use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -33,27 +33,31 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: false,
     jsdoc_param_types: false,
+    calls: &[
+        CallShape {
+            node: "method_invocation",
+            callee: None,
+            unwrap: None,
+            new: false,
+            forms: &[CalleeForm::NamedWithObject {
+                name: "name",
+                object: "object",
+            }],
+        },
+        CallShape {
+            node: "object_creation_expression",
+            callee: Some("type"),
+            unwrap: None,
+            new: true,
+            forms: &[CalleeForm::TypeName],
+        },
+    ],
     visit: |w, n| w.java(n),
 };
 
 impl Walker<'_> {
     pub(in crate::syntax) fn java(&mut self, node: Node) -> bool {
         match node.kind() {
-            "method_invocation" => {
-                if let Some(name) = node.child_by_field_name("name") {
-                    let n = self.text(name);
-                    match node.child_by_field_name("object") {
-                        Some(obj) => self.push_member(name, obj, CallKind::Member, node),
-                        None => self.push_call(name, n, None, CallKind::Plain, node),
-                    }
-                }
-            }
-            "object_creation_expression" => {
-                if let Some(t) = node.child_by_field_name("type") {
-                    let ty = simple_type(self.text(t));
-                    self.push_call(t, &ty, None, CallKind::New, node);
-                }
-            }
             "local_variable_declaration" | "field_declaration" => {
                 if let Some(t) = node.child_by_field_name("type") {
                     let ty = simple_type(self.text(t));

@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
+use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -22,6 +22,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: true,
     typedef_names: false,
     jsdoc_param_types: true,
+    calls: JS_CALLS,
     visit: |w, n| w.js(n),
 };
 
@@ -36,6 +37,32 @@ pub(super) const OPAQUE: [&str; 8] = [
     "type_arguments",
     "object_type",
 ];
+
+/// Calls in JavaScript and the TypeScript dialects: `f()`, `o.f()`, `new C()`,
+/// `new ns.C()`.
+pub(super) const JS_CALLS: &[CallShape] = &[
+    CallShape {
+        node: "call_expression",
+        callee: Some("function"),
+        unwrap: None,
+        new: false,
+        forms: &[CalleeForm::Name("identifier"), JS_MEMBER],
+    },
+    CallShape {
+        node: "new_expression",
+        callee: Some("constructor"),
+        unwrap: None,
+        new: true,
+        forms: &[CalleeForm::Name("identifier"), JS_MEMBER],
+    },
+];
+
+const JS_MEMBER: CalleeForm = CalleeForm::Member {
+    node: "member_expression",
+    object: "object",
+    name: "property",
+    unwrap_name: None,
+};
 
 /// Wrappers of a definition in JavaScript and the TypeScript dialects.
 pub(super) const JS_WRAPPERS: &[Wrapper] = &[
@@ -56,45 +83,13 @@ pub(super) const JS_WRAPPERS: &[Wrapper] = &[
 impl Walker<'_> {
     pub(in crate::syntax) fn js(&mut self, node: Node) -> bool {
         match node.kind() {
+            // The call itself is recorded from the spec's call shapes.
             "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            if n == "require" {
-                                self.js_require(node);
-                            }
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "member_expression" => {
-                            if let (Some(obj), Some(prop)) = (
-                                f.child_by_field_name("object"),
-                                f.child_by_field_name("property"),
-                            ) {
-                                self.push_member(prop, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "new_expression" => {
-                if let Some(c) = node.child_by_field_name("constructor") {
-                    match c.kind() {
-                        "identifier" => {
-                            let n = self.text(c);
-                            self.push_call(c, n, None, CallKind::New, node);
-                        }
-                        "member_expression" => {
-                            if let (Some(obj), Some(prop)) = (
-                                c.child_by_field_name("object"),
-                                c.child_by_field_name("property"),
-                            ) {
-                                self.push_member(prop, obj, CallKind::New, node);
-                            }
-                        }
-                        _ => {}
-                    }
+                if let Some(f) = node.child_by_field_name("function")
+                    && f.kind() == "identifier"
+                    && self.text(f) == "require"
+                {
+                    self.js_require(node);
                 }
             }
             "variable_declarator" => {

@@ -87,9 +87,61 @@ pub struct LangSpec {
     pub typedef_names: bool,
     /// `@param {Type} name` in a doc comment types the parameter (JSDoc).
     pub jsdoc_param_types: bool,
+    /// How the language writes calls: read by the language-free walk in
+    /// [`crate::syntax::refs`], before the visitor below sees the same node.
+    pub calls: &'static [CallShape],
     /// Records what a node holds (call sites, imports, bindings) on the call-site walk;
     /// returns whether to descend into it.
     pub(in crate::syntax) visit: fn(&mut Walker, Node) -> bool,
+}
+
+/// One way a language writes a call: the call's node kind, where its callee is, and the
+/// forms the callee takes. The first form whose node kind matches records the call.
+#[derive(Debug, Clone, Copy)]
+pub struct CallShape {
+    /// The call's node kind (`call`, `call_expression`, `new_expression`).
+    pub node: &'static str,
+    /// The field holding the callee; `None` when the call node is its own callee (Java's
+    /// `method_invocation` names the method and the object itself).
+    pub callee: Option<&'static str>,
+    /// A wrapper around the callee looked through: (its kind, the field inside it), e.g.
+    /// Rust's `generic_function` or C++'s `template_function`.
+    pub unwrap: Option<(&'static str, &'static str)>,
+    /// A construction (`new Foo()`): every form records a `new` call.
+    pub new: bool,
+    pub forms: &'static [CalleeForm],
+}
+
+/// What a callee looks like (see [`CallShape`]).
+#[derive(Debug, Clone, Copy)]
+pub enum CalleeForm {
+    /// A bare name of this node kind: `f()`.
+    Name(&'static str),
+    /// `object.name()`: the node kind, its object and name fields, and a wrapper around the
+    /// name looked through (C++'s `template_method`).
+    Member {
+        node: &'static str,
+        object: &'static str,
+        name: &'static str,
+        unwrap_name: Option<(&'static str, &'static str)>,
+    },
+    /// `path::name()` with path and name fields (Rust's `scoped_identifier`).
+    Path {
+        node: &'static str,
+        path: &'static str,
+        name: &'static str,
+    },
+    /// `a::b::name<T>()` read from the text: split at the last `::`, template arguments
+    /// dropped (C++'s `qualified_identifier`).
+    QualifiedText(&'static str),
+    /// The call node names the method in `name` and, when there is one, its receiver in
+    /// `object` (Java).
+    NamedWithObject {
+        name: &'static str,
+        object: &'static str,
+    },
+    /// The callee's text is a type name (`new Foo<T>(…)` → `Foo`).
+    TypeName,
 }
 
 /// Where ALL_CAPS names are constants by convention (see [`LangSpec::caps_constants`]).
@@ -207,6 +259,30 @@ impl Lang {
             }
             t
         })
+    }
+
+    /// The call shape whose call node is `kind_id`, if any (a lookup table by kind id,
+    /// built once per process: the walk asks at every node).
+    pub(in crate::syntax) fn call_shape(self, kind_id: u16) -> Option<&'static CallShape> {
+        static TABLES: [OnceLock<Vec<u8>>; 9] = [const { OnceLock::new() }; 9];
+        let table = TABLES[self as usize].get_or_init(|| {
+            let grammar = self.grammar();
+            let mut t = vec![0u8; grammar.node_kind_count()];
+            for (i, shape) in self.spec().calls.iter().enumerate() {
+                for id in 0..t.len() as u16 {
+                    if grammar.node_kind_for_id(id) == Some(shape.node)
+                        && grammar.node_kind_is_named(id)
+                    {
+                        t[id as usize] = i as u8 + 1;
+                    }
+                }
+            }
+            t
+        });
+        match table.get(kind_id as usize) {
+            Some(&i) if i > 0 => self.spec().calls.get(i as usize - 1),
+            _ => None,
+        }
     }
 
     /// The spec's opaque kinds and comments.

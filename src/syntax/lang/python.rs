@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{CapsConstants, LangSpec, any_comment};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, any_comment};
+use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -40,31 +40,27 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: false,
     jsdoc_param_types: false,
+    calls: &[CallShape {
+        node: "call",
+        callee: Some("function"),
+        unwrap: None,
+        new: false,
+        forms: &[
+            CalleeForm::Name("identifier"),
+            CalleeForm::Member {
+                node: "attribute",
+                object: "object",
+                name: "attribute",
+                unwrap_name: None,
+            },
+        ],
+    }],
     visit: |w, n| w.python(n),
 };
 
 impl Walker<'_> {
     pub(in crate::syntax) fn python(&mut self, node: Node) -> bool {
         match node.kind() {
-            "call" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "attribute" => {
-                            if let (Some(obj), Some(attr)) = (
-                                f.child_by_field_name("object"),
-                                f.child_by_field_name("attribute"),
-                            ) {
-                                self.push_member(attr, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
             "assignment" => {
                 if let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),

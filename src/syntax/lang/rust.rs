@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{CapsConstants, LangSpec};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec};
+use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 /// Plain `//` comments are not documentation in Rust.
@@ -44,6 +44,26 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: false,
     jsdoc_param_types: false,
+    calls: &[CallShape {
+        node: "call_expression",
+        callee: Some("function"),
+        unwrap: Some(("generic_function", "function")),
+        new: false,
+        forms: &[
+            CalleeForm::Name("identifier"),
+            CalleeForm::Path {
+                node: "scoped_identifier",
+                path: "path",
+                name: "name",
+            },
+            CalleeForm::Member {
+                node: "field_expression",
+                object: "value",
+                name: "field",
+                unwrap_name: None,
+            },
+        ],
+    }],
     visit: |w, n| w.rust(n),
 };
 
@@ -51,39 +71,6 @@ impl Walker<'_> {
     pub(in crate::syntax) fn rust(&mut self, node: Node) -> bool {
         match node.kind() {
             "macro_invocation" | "attribute_item" | "inner_attribute_item" => return false,
-            "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function") {
-                    let f = if f.kind() == "generic_function" {
-                        f.child_by_field_name("function").unwrap_or(f)
-                    } else {
-                        f
-                    };
-                    match f.kind() {
-                        "identifier" => {
-                            let n = self.text(f);
-                            self.push_call(f, n, None, CallKind::Plain, node);
-                        }
-                        "scoped_identifier" => {
-                            if let Some(name) = f.child_by_field_name("name") {
-                                let q = f
-                                    .child_by_field_name("path")
-                                    .map(|p| self.text(p).to_string());
-                                let n = self.text(name);
-                                self.push_call(name, n, q, CallKind::Path, node);
-                            }
-                        }
-                        "field_expression" => {
-                            if let (Some(obj), Some(field)) = (
-                                f.child_by_field_name("value"),
-                                f.child_by_field_name("field"),
-                            ) {
-                                self.push_member(field, obj, CallKind::Member, node);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
             "let_declaration" => {
                 if let Some(p) = node.child_by_field_name("pattern") {
                     let p = if p.kind() == "mut_pattern" {
