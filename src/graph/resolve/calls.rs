@@ -192,7 +192,8 @@ impl Graph {
         let f = c.file;
         // 1. Enclosing scopes: nested definitions; members of the enclosing type where
         // the language has an implicit `this` (Java, C++).
-        let implicit_this = matches!(lang, Lang::Java | Lang::Cpp);
+        let rules = &lang.spec().resolve;
+        let implicit_this = rules.implicit_this;
         let mut s = c.caller;
         while let Some(si) = s {
             let container = is_container(self.syms[si].kind);
@@ -269,7 +270,7 @@ impl Graph {
             }
         }
         // 5. The same package (Go, Java) or directory.
-        if matches!(lang, Lang::Go | Lang::Java) {
+        if rules.package_scope {
             let dir_files = self
                 .by_dir
                 .get(&self.files[f].dir)
@@ -295,8 +296,7 @@ impl Graph {
                 sym.parent == NONE || !is_container(self.syms[sym.parent().unwrap_or(s)].kind);
             let kind_ok = matches!(sym.kind, Some(SymbolKind::Function | SymbolKind::Macro))
                 || is_type_kind(sym.kind);
-            let visible =
-                !(matches!(lang, Lang::C | Lang::Cpp) && sym.file() != f && sym.is_static);
+            let visible = !(rules.file_static && sym.file() != f && sym.is_static);
             free && kind_ok && visible && sym.parent == NONE
         })
     }
@@ -307,7 +307,9 @@ impl Graph {
             .map(|l| {
                 l.filter(|&s| self.same_family(c.file, self.syms[s].file()) && keep(s))
                     .filter(|&s| {
-                        self.lang(c.file) != Some(Lang::Rust)
+                        !self
+                            .lang(c.file)
+                            .is_some_and(|l| l.spec().resolve.crate_modules)
                             || self.same_crate(c.file, self.syms[s].file())
                     })
                     .collect()
@@ -347,10 +349,9 @@ impl Graph {
                 _ => {
                     let wild = &self.scopes[f].wildcard;
                     if !wild.is_empty()
-                        && matches!(
-                            self.lang(f),
-                            Some(Lang::Python | Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
-                        )
+                        && self
+                            .lang(f)
+                            .is_some_and(|l| l.spec().resolve.follows_wildcards)
                     {
                         let hits = self.follow_symbol(wild, name, depth + 1);
                         if !hits.is_empty() {
@@ -425,8 +426,9 @@ impl Graph {
         let name = c.name.as_str();
         let q = q.trim();
         // `self`, `this`, `Self`, `cls`.
+        let rules = &lang.spec().resolve;
         let is_self = matches!(q, "self" | "this" | "Self" | "cls" | "(*this)")
-            || (lang == Lang::Cpp && q == "*this");
+            || rules.self_receivers.contains(&q);
         if is_self && let Some(owner) = self.owner_type(c.caller) {
             let hits = self.inherited(f, &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
@@ -479,7 +481,7 @@ impl Graph {
         let head = q.split(sep_q).next().unwrap_or(q);
         let rest: Vec<&str> = q.split(sep_q).skip(1).collect();
         let scope = &self.scopes[f];
-        if lang == Lang::Rust && matches!(head, "crate" | "super" | "self") {
+        if rules.crate_modules && matches!(head, "crate" | "super" | "self") {
             if let Some(files) = self.rust_module(f, q) {
                 let hits = self.top_level(&files, name);
                 if let Some(h) = self.pick(f, &hits) {
@@ -497,7 +499,7 @@ impl Graph {
             }
         }
         // In Rust a module is reached with `::`, never `.`: a `.` receiver is a value.
-        let binding = if lang == Lang::Rust && c.kind == CallKind::Member {
+        let binding = if rules.crate_modules && c.kind == CallKind::Member {
             None
         } else {
             scope.names.get(head)
@@ -555,7 +557,7 @@ impl Graph {
                 _ => {}
             }
         }
-        if lang == Lang::Rust && c.kind == CallKind::Path {
+        if rules.crate_modules && c.kind == CallKind::Path {
             // A child module of this one (`util::f` after `mod util;` in a parent).
             if let Some(files) = self.rust_module(f, q) {
                 let hits = self.top_level(&files, name);
@@ -568,33 +570,27 @@ impl Graph {
         let last = q.rsplit(['.', ':']).next().unwrap_or(q);
         let looks_static = c.kind == CallKind::Path
             || is_new
-            || (last.chars().next().is_some_and(char::is_uppercase)
-                && !matches!(lang, Lang::Python)
+            || (last.chars().next().is_some_and(char::is_uppercase) && rules.caps_are_types
                 || self.find_type(f, last).is_some());
         if looks_static && !last.is_empty() {
             let mut hits = self.members_of(f, last, name, &[f]);
             // In Rust a type not imported is the crate's own (or the prelude's: `Vec`).
-            if lang == Lang::Rust {
+            if rules.crate_modules {
                 hits.retain(|&s| self.same_crate(f, self.syms[s].file()));
             }
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, Resolution::Scope, hits.len());
             }
         }
-        if c.kind == CallKind::Path {
-            if lang == Lang::Rust && matches!(head, "std" | "core" | "alloc") {
-                return Outcome::external(format!("{q}::{name}"));
-            }
-            if lang == Lang::Cpp && head == "std" {
-                return Outcome::external(format!("{q}::{name}"));
-            }
+        if c.kind == CallKind::Path && rules.std_roots.contains(&head) {
+            return Outcome::external(format!("{q}::{name}"));
         }
         // A method on a value of unknown type: name-only, methods only, unique.
         let plain_receiver = q
             .chars()
             .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$');
         if c.kind == CallKind::Member
-            && !matches!(lang, Lang::C)
+            && rules.has_methods
             && plain_receiver
             && !is_global_object(lang, q)
         {

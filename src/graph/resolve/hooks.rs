@@ -3,99 +3,13 @@
 
 use super::*;
 
-pub(super) const PY_BUILTINS: &[&str] = &[
-    "abs",
-    "all",
-    "any",
-    "bool",
-    "bytes",
-    "callable",
-    "chr",
-    "dict",
-    "dir",
-    "divmod",
-    "enumerate",
-    "filter",
-    "float",
-    "format",
-    "frozenset",
-    "getattr",
-    "hasattr",
-    "hash",
-    "id",
-    "input",
-    "int",
-    "isinstance",
-    "issubclass",
-    "iter",
-    "len",
-    "list",
-    "map",
-    "max",
-    "min",
-    "next",
-    "object",
-    "open",
-    "ord",
-    "pow",
-    "print",
-    "range",
-    "repr",
-    "reversed",
-    "round",
-    "set",
-    "setattr",
-    "slice",
-    "sorted",
-    "str",
-    "sum",
-    "super",
-    "tuple",
-    "type",
-    "vars",
-    "zip",
-];
-pub(super) const GO_BUILTINS: &[&str] = &[
-    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
-    "min", "new", "panic", "print", "println", "real", "recover",
-];
-
 pub(super) fn is_builtin(lang: Lang, name: &str) -> bool {
-    match lang {
-        Lang::Python => PY_BUILTINS.contains(&name),
-        Lang::Go => GO_BUILTINS.contains(&name),
-        Lang::Rust => matches!(name, "Ok" | "Err" | "Some" | "Box" | "drop"),
-        _ => false,
-    }
+    lang.spec().resolve.builtins.contains(&name)
 }
 
 /// Objects every program of the language can reach without an import.
 pub(super) fn is_global_object(lang: Lang, name: &str) -> bool {
-    match lang {
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => matches!(
-            name,
-            "console"
-                | "Math"
-                | "JSON"
-                | "Object"
-                | "Array"
-                | "Promise"
-                | "process"
-                | "document"
-                | "window"
-                | "Number"
-                | "String"
-                | "Date"
-                | "Reflect"
-                | "Symbol"
-                | "globalThis"
-        ),
-        Lang::Java => matches!(
-            name,
-            "System" | "Math" | "String" | "Integer" | "Objects" | "Arrays" | "List" | "Map"
-        ),
-        _ => false,
-    }
+    lang.spec().resolve.global_objects.contains(&name)
 }
 
 pub(super) fn is_caps(s: &str) -> bool {

@@ -303,7 +303,10 @@ pub fn resolve(
     }
     // One level of transitive C/C++ includes.
     for f in 0..g.files.len() {
-        if matches!(g.files[f].lang, Some(Lang::C | Lang::Cpp)) {
+        if g.files[f]
+            .lang
+            .is_some_and(|l| l.spec().resolve.transitive_includes)
+        {
             let direct = g.scopes[f].wildcard.clone();
             for h in direct {
                 let more = g.scopes[h].wildcard.clone();
@@ -382,17 +385,10 @@ fn lang_of(name: &str) -> Option<Lang> {
     Lang::ALL.into_iter().find(|l| l.name() == name)
 }
 
-/// Languages whose definitions can call each other (C and C++ share headers; JS and TS
-/// import each other).
+/// Languages whose definitions can call each other share a family
+/// ([`crate::syntax::lang::ResolveRules::family`]).
 fn family(l: Lang) -> u8 {
-    match l {
-        Lang::C | Lang::Cpp => 0,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => 1,
-        Lang::Rust => 2,
-        Lang::Python => 3,
-        Lang::Go => 4,
-        Lang::Java => 5,
-    }
+    l.spec().resolve.family
 }
 
 fn dir_of(path: &str) -> &str {

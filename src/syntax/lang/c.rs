@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{CallShape, CalleeForm, CapsConstants, LangSpec, any_comment};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
 use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
@@ -23,6 +23,13 @@ pub(super) const SPEC: LangSpec = LangSpec {
     typedef_names: true,
     jsdoc_param_types: false,
     calls: C_CALLS,
+    resolve: ResolveRules {
+        family: 0,
+        file_static: true,
+        transitive_includes: true,
+        has_methods: false,
+        ..ResolveRules::PLAIN
+    },
     visit: |w, n| w.c(n),
 };
 

@@ -2,7 +2,7 @@
 //! definition query, `::` names and `template<…>` wrapping the definition it declares.
 
 use super::c::{C_CALLS, OPAQUE};
-use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
+use super::{CapsConstants, LangSpec, ResolveRules, Wrapper, Wraps, any_comment};
 
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "cpp",
@@ -27,5 +27,14 @@ pub(super) const SPEC: LangSpec = LangSpec {
     typedef_names: true,
     jsdoc_param_types: false,
     calls: C_CALLS,
+    resolve: ResolveRules {
+        family: 0,
+        implicit_this: true,
+        file_static: true,
+        transitive_includes: true,
+        self_receivers: &["*this"],
+        std_roots: &["std"],
+        ..ResolveRules::PLAIN
+    },
     visit: |w, n| w.c(n),
 };

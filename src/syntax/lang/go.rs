@@ -4,7 +4,9 @@
 
 use tree_sitter::Node;
 
-use super::{CallShape, CalleeForm, CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
+use super::{
+    CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, Wrapper, Wraps, any_comment,
+};
 use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
@@ -57,8 +59,20 @@ pub(super) const SPEC: LangSpec = LangSpec {
             },
         ],
     }],
+    resolve: ResolveRules {
+        family: 4,
+        package_scope: true,
+        builtins: BUILTINS,
+        ..ResolveRules::PLAIN
+    },
     visit: |w, n| w.go(n),
 };
+
+/// Go's predeclared functions.
+const BUILTINS: &[&str] = &[
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
+    "min", "new", "panic", "print", "println", "real", "recover",
+];
 
 impl Walker<'_> {
     pub(in crate::syntax) fn go(&mut self, node: Node) -> bool {

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{CallShape, CalleeForm, CapsConstants, LangSpec, any_comment};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
 use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
@@ -52,6 +52,15 @@ pub(super) const SPEC: LangSpec = LangSpec {
             forms: &[CalleeForm::TypeName],
         },
     ],
+    resolve: ResolveRules {
+        family: 5,
+        implicit_this: true,
+        package_scope: true,
+        global_objects: &[
+            "System", "Math", "String", "Integer", "Objects", "Arrays", "List", "Map",
+        ],
+        ..ResolveRules::PLAIN
+    },
     visit: |w, n| w.java(n),
 };
 

@@ -4,7 +4,9 @@
 
 use tree_sitter::Node;
 
-use super::{CallShape, CalleeForm, CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
+use super::{
+    CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, Wrapper, Wraps, any_comment,
+};
 use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
@@ -23,6 +25,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     typedef_names: false,
     jsdoc_param_types: true,
     calls: JS_CALLS,
+    resolve: JS_RESOLVE,
     visit: |w, n| w.js(n),
 };
 
@@ -79,6 +82,30 @@ pub(super) const JS_WRAPPERS: &[Wrapper] = &[
         when: Wraps::OnlyChild,
     },
 ];
+
+/// How JavaScript and the TypeScript dialects resolve.
+pub(super) const JS_RESOLVE: ResolveRules = ResolveRules {
+    family: 1,
+    follows_wildcards: true,
+    global_objects: &[
+        "console",
+        "Math",
+        "JSON",
+        "Object",
+        "Array",
+        "Promise",
+        "process",
+        "document",
+        "window",
+        "Number",
+        "String",
+        "Date",
+        "Reflect",
+        "Symbol",
+        "globalThis",
+    ],
+    ..ResolveRules::PLAIN
+};
 
 impl Walker<'_> {
     pub(in crate::syntax) fn js(&mut self, node: Node) -> bool {

@@ -90,6 +90,8 @@ pub struct LangSpec {
     /// How the language writes calls: read by the language-free walk in
     /// [`crate::syntax::refs`], before the visitor below sees the same node.
     pub calls: &'static [CallShape],
+    /// How the code graph resolves the language's names across files.
+    pub resolve: ResolveRules,
     /// Records what a node holds (call sites, imports, bindings) on the call-site walk;
     /// returns whether to descend into it.
     pub(in crate::syntax) visit: fn(&mut Walker, Node) -> bool,
@@ -142,6 +144,62 @@ pub enum CalleeForm {
     },
     /// The callee's text is a type name (`new Foo<T>(…)` → `Foo`).
     TypeName,
+}
+
+/// What the code graph's resolver needs to know of a language, as data (the resolver's
+/// per-language functions, for imports, bases and return types, are in
+/// `graph::resolve::{imports,hooks}`).
+#[derive(Debug, Clone, Copy)]
+pub struct ResolveRules {
+    /// Languages of one family call each other's definitions: C and C++ share headers,
+    /// JavaScript and the TypeScript dialects import each other.
+    pub family: u8,
+    /// Members of the enclosing type are in scope without `this.` (Java, C++).
+    pub implicit_this: bool,
+    /// The top-level names of the file's directory are in scope (Go and Java packages).
+    pub package_scope: bool,
+    /// A `static` function is private to its file (C, C++).
+    pub file_static: bool,
+    /// Included headers' includes are visible too, one level deep (C, C++).
+    pub transitive_includes: bool,
+    /// Rust's modules: files under a crate root reached by `::` paths (`crate`, `super`,
+    /// `self`, child modules); a `.` receiver is a value, never a module; a type or name
+    /// not imported is the crate's own, never another crate's.
+    pub crate_modules: bool,
+    /// A wildcard import's names are followed for qualified calls (Python, JavaScript).
+    pub follows_wildcards: bool,
+    /// Receivers meaning the current object besides `self`, `this`, `Self`, `cls`,
+    /// `(*this)`.
+    pub self_receivers: &'static [&'static str],
+    /// Roots of paths into the standard library: calls through them are external.
+    pub std_roots: &'static [&'static str],
+    /// A capitalised receiver (`Task.create`) looks like a type (not in Python).
+    pub caps_are_types: bool,
+    /// A call on a value of unknown type may be a method found by name (not in C).
+    pub has_methods: bool,
+    /// Names every program can call without an import (`len`, `print`, `Ok`).
+    pub builtins: &'static [&'static str],
+    /// Objects every program can reach without an import (`console`, `Math`, `System`).
+    pub global_objects: &'static [&'static str],
+}
+
+impl ResolveRules {
+    /// The rules of a language that needs none of the special cases.
+    pub const PLAIN: ResolveRules = ResolveRules {
+        family: 0,
+        implicit_this: false,
+        package_scope: false,
+        file_static: false,
+        transitive_includes: false,
+        crate_modules: false,
+        follows_wildcards: false,
+        self_receivers: &[],
+        std_roots: &[],
+        caps_are_types: true,
+        has_methods: true,
+        builtins: &[],
+        global_objects: &[],
+    };
 }
 
 /// Where ALL_CAPS names are constants by convention (see [`LangSpec::caps_constants`]).

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{CallShape, CalleeForm, CapsConstants, LangSpec, any_comment};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
 use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
@@ -55,8 +55,69 @@ pub(super) const SPEC: LangSpec = LangSpec {
             },
         ],
     }],
+    resolve: ResolveRules {
+        family: 3,
+        follows_wildcards: true,
+        caps_are_types: false,
+        builtins: BUILTINS,
+        ..ResolveRules::PLAIN
+    },
     visit: |w, n| w.python(n),
 };
+
+/// Python's builtins: never a repository definition.
+const BUILTINS: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "bytes",
+    "callable",
+    "chr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "hasattr",
+    "hash",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "object",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
 
 impl Walker<'_> {
     pub(in crate::syntax) fn python(&mut self, node: Node) -> bool {

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{CallShape, CalleeForm, CapsConstants, LangSpec};
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules};
 use crate::model::{Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
@@ -64,6 +64,13 @@ pub(super) const SPEC: LangSpec = LangSpec {
             },
         ],
     }],
+    resolve: ResolveRules {
+        family: 2,
+        crate_modules: true,
+        std_roots: &["std", "core", "alloc"],
+        builtins: &["Ok", "Err", "Some", "Box", "drop"],
+        ..ResolveRules::PLAIN
+    },
     visit: |w, n| w.rust(n),
 };
 

@@ -2,7 +2,7 @@
 //! visitor in [`super::javascript`] reads both) with TypeScript's own definition query and
 //! wrappers (`declare …`, `namespace` in an expression statement).
 
-use super::javascript::{JS_CALLS, JS_WRAPPERS, OPAQUE};
+use super::javascript::{JS_CALLS, JS_RESOLVE, JS_WRAPPERS, OPAQUE};
 use super::{CapsConstants, LangSpec, Wrapper, Wraps, any_comment};
 
 /// JavaScript's wrappers and TypeScript's own.
@@ -40,6 +40,7 @@ pub(super) const TYPESCRIPT: LangSpec = LangSpec {
     typedef_names: false,
     jsdoc_param_types: false,
     calls: JS_CALLS,
+    resolve: JS_RESOLVE,
     visit: |w, n| w.js(n),
 };
 
