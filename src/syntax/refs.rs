@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::lang::{CallShape, CalleeForm, Lang};
+use super::lang::{CallShape, CalleeForm, Lang, LangSpec};
 use crate::model::{CallKind, CallSite, Import, Receiver, Symbol};
 
 pub use crate::model::FileRefs;
@@ -22,7 +22,10 @@ pub const MAX_WALK_DEPTH: usize = 2048;
 type BindingList<'a> = Vec<(usize, &'a Receiver)>;
 
 pub(in crate::syntax) struct Walker<'s> {
-    pub(in crate::syntax) lang: Lang,
+    /// The language's spec and its call-shape table by node kind id (looked up once per
+    /// file, read at every node).
+    spec: &'static LangSpec,
+    shape_of: &'static [u8],
     pub(in crate::syntax) src: &'s [u8],
     pub(in crate::syntax) calls: Vec<(usize, CallSite)>,
     /// The receiver variable of each call (by index in `calls`), typed after the walk.
@@ -35,7 +38,8 @@ pub(in crate::syntax) struct Walker<'s> {
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
 pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileRefs {
     let mut w = Walker {
-        lang,
+        spec: lang.spec(),
+        shape_of: lang.call_shape_table(),
         src: text.as_bytes(),
         calls: Vec::new(),
         receivers: Vec::new(),
@@ -233,10 +237,18 @@ impl<'s> Walker<'s> {
     /// the language's [`CallShape`]s; the language's visitor then records bindings and
     /// imports (and may stop the descent).
     fn visit(&mut self, node: Node) -> bool {
-        if let Some(shape) = self.lang.call_shape(node.kind_id()) {
+        let spec = self.spec;
+        let shape = self
+            .shape_of
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(0);
+        if shape > 0
+            && let Some(shape) = spec.calls.get(shape as usize - 1)
+        {
             self.record_call(shape, node);
         }
-        self.lang.visit(self, node)
+        (spec.visit)(self, node)
     }
 
     /// Records the call `node` written in `shape`, when its callee takes one of the

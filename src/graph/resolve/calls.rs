@@ -38,10 +38,8 @@ impl Graph {
     }
 
     pub(super) fn same_family(&self, a: usize, b: usize) -> bool {
-        match (self.lang(a), self.lang(b)) {
-            (Some(x), Some(y)) => family(x) == family(y),
-            _ => false,
-        }
+        let (x, y) = (self.files[a].family, self.files[b].family);
+        x == y && x != u8::MAX
     }
 
     /// Top-level definitions named `name` in `files`.

@@ -59,6 +59,8 @@ struct File {
     id: i64,
     path: String,
     lang: Option<Lang>,
+    /// The language's family ([`family`]), `u8::MAX` for a file in no parsed language.
+    family: u8,
     dir: String,
 }
 

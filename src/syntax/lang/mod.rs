@@ -319,11 +319,11 @@ impl Lang {
         })
     }
 
-    /// The call shape whose call node is `kind_id`, if any (a lookup table by kind id,
-    /// built once per process: the walk asks at every node).
-    pub(in crate::syntax) fn call_shape(self, kind_id: u16) -> Option<&'static CallShape> {
+    /// For each node kind id, 1 + the index of the call shape whose call node it is, or 0:
+    /// the walk looks it up at every node. Built once per process.
+    pub(in crate::syntax) fn call_shape_table(self) -> &'static [u8] {
         static TABLES: [OnceLock<Vec<u8>>; 9] = [const { OnceLock::new() }; 9];
-        let table = TABLES[self as usize].get_or_init(|| {
+        TABLES[self as usize].get_or_init(|| {
             let grammar = self.grammar();
             let mut t = vec![0u8; grammar.node_kind_count()];
             for (i, shape) in self.spec().calls.iter().enumerate() {
@@ -336,11 +336,7 @@ impl Lang {
                 }
             }
             t
-        });
-        match table.get(kind_id as usize) {
-            Some(&i) if i > 0 => self.spec().calls.get(i as usize - 1),
-            _ => None,
-        }
+        })
     }
 
     /// The spec's opaque kinds and comments.
@@ -352,12 +348,6 @@ impl Lang {
     /// Whether a comment node's text counts as documentation for the definition after it.
     pub fn is_doc_comment(self, text: &str) -> bool {
         (self.spec().doc_comment)(text)
-    }
-
-    /// Records what `node` holds in this language (call sites, imports, bindings) on the
-    /// walk; returns whether to descend into it.
-    pub(in crate::syntax) fn visit(self, w: &mut Walker, node: Node) -> bool {
-        (self.spec().visit)(w, node)
     }
 }
 
