@@ -22,6 +22,7 @@ pub const MAX_WALK_DEPTH: usize = 2048;
 type BindingList<'a> = Vec<(usize, &'a Receiver)>;
 
 pub(in crate::syntax) struct Walker<'s> {
+    lang: Lang,
     /// The language's spec and its call-shape table by node kind id (looked up once per
     /// file, read at every node).
     spec: &'static LangSpec,
@@ -38,6 +39,7 @@ pub(in crate::syntax) struct Walker<'s> {
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
 pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileRefs {
     let mut w = Walker {
+        lang,
         spec: lang.spec(),
         shape_of: lang.call_shape_table(),
         src: text.as_bytes(),
@@ -248,7 +250,7 @@ impl<'s> Walker<'s> {
         {
             self.record_call(shape, node);
         }
-        (spec.visit)(self, node)
+        self.lang.visit(self, node)
     }
 
     /// Records the call `node` written in `shape`, when its callee takes one of the
@@ -262,6 +264,8 @@ impl<'s> Walker<'s> {
             None => node,
         };
         let callee = unwrap(callee, shape.unwrap);
+        // `Node::kind` looks the name up and checks it as UTF-8: once per call, not per form.
+        let callee_kind = callee.kind();
         let (plain, member) = if shape.new {
             (CallKind::New, CallKind::New)
         } else {
@@ -269,7 +273,7 @@ impl<'s> Walker<'s> {
         };
         for form in shape.forms {
             match *form {
-                CalleeForm::Name(kind) if callee.kind() == kind => {
+                CalleeForm::Name(kind) if callee_kind == kind => {
                     let n = self.text(callee);
                     self.push_call(callee, n, None, plain, node);
                 }
@@ -278,7 +282,7 @@ impl<'s> Walker<'s> {
                     object,
                     name,
                     unwrap_name,
-                } if callee.kind() == kind => {
+                } if callee_kind == kind => {
                     if let (Some(obj), Some(name)) = (
                         callee.child_by_field_name(object),
                         callee.child_by_field_name(name),
@@ -290,7 +294,7 @@ impl<'s> Walker<'s> {
                     node: kind,
                     path,
                     name,
-                } if callee.kind() == kind => {
+                } if callee_kind == kind => {
                     if let Some(name) = callee.child_by_field_name(name) {
                         let q = callee
                             .child_by_field_name(path)
@@ -299,7 +303,7 @@ impl<'s> Walker<'s> {
                         self.push_call(name, n, q, CallKind::Path, node);
                     }
                 }
-                CalleeForm::QualifiedText(kind) if callee.kind() == kind => {
+                CalleeForm::QualifiedText(kind) if callee_kind == kind => {
                     let full = self.text(callee);
                     if let Some((q, n)) = full.rsplit_once("::") {
                         let name_node = last_named_leaf(callee);

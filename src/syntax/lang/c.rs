@@ -30,7 +30,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
         has_methods: false,
         ..ResolveRules::PLAIN
     },
-    visit: |w, n| w.c(n),
 };
 
 /// Node kinds without definitions in C and C++: definitions inside function bodies

@@ -36,5 +36,4 @@ pub(super) const SPEC: LangSpec = LangSpec {
         std_roots: &["std"],
         ..ResolveRules::PLAIN
     },
-    visit: |w, n| w.c(n),
 };

@@ -65,7 +65,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
         builtins: BUILTINS,
         ..ResolveRules::PLAIN
     },
-    visit: |w, n| w.go(n),
 };
 
 /// Go's predeclared functions.

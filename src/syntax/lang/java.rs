@@ -61,7 +61,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
         ],
         ..ResolveRules::PLAIN
     },
-    visit: |w, n| w.java(n),
 };
 
 impl Walker<'_> {

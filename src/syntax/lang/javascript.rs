@@ -26,7 +26,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
     jsdoc_param_types: true,
     calls: JS_CALLS,
     resolve: JS_RESOLVE,
-    visit: |w, n| w.js(n),
 };
 
 /// Node kinds without definitions in JavaScript and the TypeScript dialects.

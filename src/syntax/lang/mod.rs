@@ -53,8 +53,8 @@ impl FileLang {
 }
 
 /// Everything llmc knows about one language, as data: adding a language is one file in
-/// this folder holding its `LangSpec` (and its call-shape visitor), one `.scm` query, one
-/// variant of [`Lang`] with its slot in [`Lang::spec`].
+/// this folder holding its `LangSpec` (and its visitor for bindings and imports), one `.scm`
+/// query, one variant of [`Lang`] with its slot in [`Lang::spec`] and [`Lang::visit`].
 pub struct LangSpec {
     /// The name stored in the index.
     pub name: &'static str,
@@ -92,9 +92,6 @@ pub struct LangSpec {
     pub calls: &'static [CallShape],
     /// How the code graph resolves the language's names across files.
     pub resolve: ResolveRules,
-    /// Records what a node holds (call sites, imports, bindings) on the call-site walk;
-    /// returns whether to descend into it.
-    pub(in crate::syntax) visit: fn(&mut Walker, Node) -> bool,
 }
 
 /// One way a language writes a call: the call's node kind, where its callee is, and the
@@ -337,6 +334,22 @@ impl Lang {
             }
             t
         })
+    }
+
+    /// Records what `node` holds in this language (bindings, imports) on the call-site
+    /// walk, after the walk recorded its calls from the spec; returns whether to descend
+    /// into it. A direct match, not a function pointer in the spec: the walk calls it at
+    /// every node of every file, and the visitors inline into it.
+    #[inline]
+    pub(in crate::syntax) fn visit(self, w: &mut Walker, node: Node) -> bool {
+        match self {
+            Lang::Python => w.python(node),
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => w.js(node),
+            Lang::Go => w.go(node),
+            Lang::Java => w.java(node),
+            Lang::C | Lang::Cpp => w.c(node),
+            Lang::Rust => w.rust(node),
+        }
     }
 
     /// The spec's opaque kinds and comments.

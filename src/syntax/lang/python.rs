@@ -62,7 +62,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
         builtins: BUILTINS,
         ..ResolveRules::PLAIN
     },
-    visit: |w, n| w.python(n),
 };
 
 /// Python's builtins: never a repository definition.

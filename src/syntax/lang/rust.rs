@@ -71,7 +71,6 @@ pub(super) const SPEC: LangSpec = LangSpec {
         builtins: &["Ok", "Err", "Some", "Box", "drop"],
         ..ResolveRules::PLAIN
     },
-    visit: |w, n| w.rust(n),
 };
 
 impl Walker<'_> {

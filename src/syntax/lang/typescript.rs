@@ -41,7 +41,6 @@ pub(super) const TYPESCRIPT: LangSpec = LangSpec {
     jsdoc_param_types: false,
     calls: JS_CALLS,
     resolve: JS_RESOLVE,
-    visit: |w, n| w.js(n),
 };
 
 pub(super) const TSX: LangSpec = LangSpec {
