@@ -62,6 +62,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
             "offset": args.offset,
             "limit": args.limit,
             "by_file": by_file,
+            "set_aside": answer.set_aside,
         }))?;
         return Ok(exit);
     }
@@ -145,14 +146,47 @@ fn render(
             style.dim(&format!("[{}]", r.resolution))
         );
     }
+    let aside = answer.set_aside;
     if total == 0 {
-        let _ = writeln!(out, "no {} found", relation_name(relation));
+        let _ = writeln!(
+            out,
+            "{}",
+            match relation {
+                Relation::Callers if aside.name_only + aside.unresolved > 0 =>
+                    "no callers proven".to_string(),
+                Relation::Callers => "not called anywhere in the repository".to_string(),
+                _ => format!("no {} found", relation_name(relation)),
+            }
+        );
     } else if page.len() < total {
         let shown_to = args.offset + page.len();
         let _ = writeln!(
             out,
             "showing {}-{shown_to} of {total}; see more with --offset {shown_to} (or --limit {total})",
             args.offset + 1
+        );
+    }
+    if aside.name_only > 0 {
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!(
+                "{} more possible call site{} matched by name only: `--resolution name-only` lists {}",
+                aside.name_only,
+                if aside.name_only == 1 { "" } else { "s" },
+                if aside.name_only == 1 { "it" } else { "them" }
+            ))
+        );
+    }
+    if aside.unresolved > 0 {
+        let _ = writeln!(
+            out,
+            "{}",
+            style.dim(&format!(
+                "{} call site{} with this name and an unknown receiver could not be resolved",
+                aside.unresolved,
+                if aside.unresolved == 1 { "" } else { "s" }
+            ))
         );
     }
     out

@@ -211,7 +211,12 @@ pub fn graph_facts(
                     relation,
                     target: target.clone(),
                     depth: 1,
-                    min_resolution: None,
+                    // Callers matched by name only still count here, as before: until
+                    // receiver types are followed further ([callers]), they hold real calls
+                    // through loop variables and comprehensions. `llmc graph` sets them
+                    // apart. Callees keep their external and unresolved rows.
+                    min_resolution: (relation == Relation::Callers)
+                        .then_some(crate::model::Resolution::NameOnly),
                 },
             )?;
             let mut rows = answer.results;

@@ -28,8 +28,9 @@ pub struct GraphQuery {
     pub target: String,
     /// 1 for direct edges; more follows edges transitively.
     pub depth: u32,
-    /// The weakest resolution to keep (`None`: all, including external and unresolved
-    /// callees for `callees`).
+    /// The weakest resolution to keep. `None`: for `callers`, the edges resolved by
+    /// evidence (`exact`, `import`, `scope`), with name-only matches counted apart in
+    /// [`Answer::set_aside`]; for `callees`, everything, external and unresolved included.
     pub min_resolution: Option<Resolution>,
 }
 
@@ -73,6 +74,20 @@ pub struct Answer {
     pub target: String,
     pub candidates: Vec<Def>,
     pub results: Vec<Row>,
+    /// What `callers` left out of `results` and why, so that "no callers" can be told
+    /// from "none proven".
+    pub set_aside: SetAside,
+}
+
+/// Call sites a `callers` answer does not list as callers (direct ones only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct SetAside {
+    /// Matched to a candidate by name alone: the name is defined once in the repository,
+    /// nothing proves the call means it (`--resolution name-only` lists them).
+    pub name_only: usize,
+    /// Call sites with the candidate's name that could not be resolved to anything (an
+    /// unknown receiver): some may be calls of it.
+    pub unresolved: usize,
 }
 
 /// Runs a graph question against the store.
@@ -107,6 +122,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 target: q.target.clone(),
                 candidates,
                 results,
+                set_aside: SetAside::default(),
             })
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
@@ -128,22 +144,56 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                     .collect(),
                 _ => walk(c, q, &candidates)?,
             };
+            let set_aside = if q.relation == Relation::Callers {
+                set_aside(c, q, &candidates)?
+            } else {
+                SetAside::default()
+            };
             Ok(Answer {
                 target: q.target.clone(),
                 candidates,
                 results,
+                set_aside,
             })
         }
     }
 }
 
 /// `--resolution` keeps edges at least as strong as the level it names (never
-/// `external` or `unresolved` ones).
+/// `external` or `unresolved` ones). Without it, callers are the edges proven by evidence:
+/// a name-only match is a guess, counted apart ([`SetAside`]).
 fn keep(q: &GraphQuery, resolution: Resolution) -> bool {
     match q.min_resolution {
+        None if q.relation == Relation::Callers => resolution <= Resolution::Scope,
         None => true,
         Some(min) => resolution.is_edge() && resolution <= min,
     }
+}
+
+/// What a default `callers` answer leaves out, over the candidates' direct call sites.
+fn set_aside(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<SetAside> {
+    let mut out = SetAside::default();
+    if q.min_resolution.is_none() {
+        let mut stmt = c.prepare_cached(
+            "SELECT count(*) FROM calls WHERE callee_id = ?1 AND resolution = 'name-only'",
+        )?;
+        for d in candidates {
+            out.name_only += stmt.query_row([d.id], |r| r.get::<_, i64>(0))? as usize;
+        }
+    }
+    let mut names: Vec<&str> = candidates
+        .iter()
+        .map(|d| d.symbol.rsplit(['.', ':']).next().unwrap_or(&d.symbol))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut stmt = c.prepare_cached(
+        "SELECT count(*) FROM calls WHERE name = ?1 AND callee_id IS NULL AND resolution = 'unresolved'",
+    )?;
+    for n in names {
+        out.unresolved += stmt.query_row([n], |r| r.get::<_, i64>(0))? as usize;
+    }
+    Ok(out)
 }
 
 /// Breadth-first over call edges from every candidate; each definition is expanded

@@ -288,3 +288,67 @@ fn renaming_a_definition_imported_under_an_alias_drops_the_aliased_edge() {
     repo.index_with(&llmc::config::IndexConfig::default(), true);
     assert_eq!(incremental, repo.store().dump().expect("dump"));
 }
+
+#[test]
+fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
+    // `item.total_weight()` on a loop variable of unknown type: matched by name alone.
+    let repo = Scratch::fixture("python");
+    repo.index();
+    let out = repo.llmc(&["graph", "callers", "Item.total_weight"]);
+    let text = crate::util::stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("no callers proven"), "{text}");
+    assert!(
+        text.contains(
+            "1 more possible call site matched by name only: `--resolution name-only` lists it"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("models.py:55"),
+        "a guess listed as a caller: {text}"
+    );
+    let out = repo.llmc(&["graph", "callers", "Item.total_weight", "--json"]);
+    let v = json(&out);
+    assert_eq!(v["results"].as_array().map(Vec::len), Some(0));
+    assert_eq!(v["set_aside"]["name_only"], 1);
+    let out = repo.llmc(&[
+        "graph",
+        "callers",
+        "Item.total_weight",
+        "--resolution",
+        "name-only",
+    ]);
+    let text = crate::util::stdout(&out);
+    assert!(
+        text.contains("inventory/models.py:55") && text.contains("[name-only]"),
+        "{text}"
+    );
+
+    // A call on a receiver nothing types, of a name defined as a plain function: not a
+    // caller, but not "never called" either.
+    let s = Scratch::empty();
+    s.write("a.py", "def run():\n    pass\n");
+    s.write("b.py", "def go(o):\n    o.run()\n");
+    s.index();
+    let out = s.llmc(&["graph", "callers", "run"]);
+    let text = crate::util::stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("no callers proven"), "{text}");
+    assert!(
+        text.contains("1 call site with this name and an unknown receiver could not be resolved"),
+        "{text}"
+    );
+    let v = json(&s.llmc(&["graph", "callers", "run", "--json"]));
+    assert_eq!(v["set_aside"]["unresolved"], 1);
+    assert_eq!(v["set_aside"]["name_only"], 0);
+
+    // Nothing of that name is called at all: that, and only that, is "not called".
+    s.write("c.py", "def lonely():\n    pass\n");
+    s.index();
+    let text = crate::util::stdout(&s.llmc(&["graph", "callers", "lonely"]));
+    assert!(
+        text.contains("not called anywhere in the repository"),
+        "{text}"
+    );
+}
