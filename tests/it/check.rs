@@ -484,3 +484,59 @@ print(fact(5))
         "#]],
     );
 }
+
+#[test]
+fn python_absolute_imports_come_from_the_import_roots_never_a_same_named_file() {
+    // `import json` inside the package's own `json/` and `import typing` beside its own
+    // `typing.py` mean the standard library; the package's modules are reached by their
+    // full name (src layout), and a script's directory is on its own path only.
+    check(
+        r#"
+//- src/pkg/__init__.py
+//- src/pkg/json/__init__.py
+import json
+
+def loads(s):
+    return json.loads(s)
+//- src/pkg/typing.py
+def cast(x):
+    return x
+//- src/pkg/app.py
+import typing
+from pkg import typing as ptyping
+
+def run():
+    typing.cast(int, 1)
+    ptyping.cast(1)
+//- tests/fixtures/pkg.py
+def run():
+    pass
+//- tests/test_app.py
+import pkg.app
+
+def test_run():
+    pkg.app.run()
+"#,
+        expect![[r#"
+            src/pkg/__init__.py
+            src/pkg/app.py
+              def function run 4-6
+              import 1 typing -> ?
+              import 2 pkg typing as ptyping -> src/pkg/typing.py
+              call 5 cast in run -> typing.cast [external]
+              call 6 cast in run -> src/pkg/typing.py:cast [import]
+            src/pkg/json/__init__.py
+              def function loads 3-4
+              import 1 json -> ?
+              call 4 loads in loads -> json.loads [external]
+            src/pkg/typing.py
+              def function cast 1-2
+            tests/fixtures/pkg.py
+              def function run 1-2
+            tests/test_app.py
+              def function test_run 3-4
+              import 1 pkg.app -> src/pkg/app.py
+              call 4 run in test_run -> src/pkg/app.py:run [import]
+        "#]],
+    );
+}

@@ -360,6 +360,17 @@ impl Graph {
         let Some(cands) = self.python_modules.get(module) else {
             return Vec::new();
         };
+        // Only modules under a root the interpreter would search: the shared roots, or the
+        // importing file's own (a script's directory is on its path). The standard library
+        // and installed packages are never captured by a same-named file elsewhere.
+        let own = &self.files[from].dir;
+        let mut cands: Vec<usize> = cands
+            .iter()
+            .filter(|(_, root)| self.python_roots.contains(root) || root == own)
+            .map(|(c, _)| *c)
+            .collect();
+        cands.sort_unstable();
+        cands.dedup();
         // The candidate whose package root is nearest the importing file.
         let from_dir = &self.files[from].dir;
         let best = cands.iter().copied().max_by_key(|&c| {

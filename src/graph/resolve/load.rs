@@ -145,19 +145,56 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         .collect();
     members.sort_unstable();
     let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut python_modules: HashMap<String, Vec<usize>> = HashMap::new();
+    // Python resolves an absolute import from its import roots, never from the importing
+    // file's folder: the repository root, `src/`, the directory above each topmost regular
+    // package (a directory with an `__init__.py`), and a script's own directory.
+    // Directories below a root are packages with or without `__init__.py` (PEP 420).
+    let packages: HashSet<&str> = files
+        .iter()
+        .filter(|f| f.lang == Some(Lang::Python))
+        .filter(|f| {
+            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+            name == "__init__.py" || name == "__init__.pyi"
+        })
+        .map(|f| f.dir.as_str())
+        .collect();
+    let mut python_roots: HashSet<String> = HashSet::from([String::new(), "src".to_string()]);
+    for p in &packages {
+        let mut d: &str = p;
+        while !d.is_empty() && packages.contains(d) {
+            d = dir_of(d);
+        }
+        python_roots.insert(d.to_string());
+    }
+    let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::new();
     let mut go_modules = Vec::new();
     for (i, f) in files.iter().enumerate() {
         by_dir.entry(f.dir.clone()).or_default().push(i);
         if f.lang == Some(Lang::Python) {
             let stem = f.path.trim_end_matches(".pyi").trim_end_matches(".py");
             let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
-            let parts: Vec<&str> = stem.split('/').collect();
-            for k in 0..parts.len() {
-                python_modules
-                    .entry(parts[k..].join("."))
-                    .or_default()
-                    .push(i);
+            let shared = python_roots
+                .iter()
+                .filter(|r| r.is_empty() || f.dir == **r || f.dir.starts_with(&format!("{r}/")));
+            let mut roots: Vec<&String> = shared.collect();
+            // A script's directory is on its own path; a regular package's is not (Python
+            // 3 has no implicit relative imports).
+            if !python_roots.contains(&f.dir) && !packages.contains(f.dir.as_str()) {
+                roots.push(&f.dir);
+            }
+            for root in roots {
+                let below = if root.is_empty() {
+                    Some(stem)
+                } else {
+                    stem.strip_prefix(root.as_str())
+                        .and_then(|s| s.strip_prefix('/'))
+                };
+                if let Some(below) = below.filter(|b| !b.is_empty() && *b != "__init__") {
+                    python_modules
+                        .entry(below.replace('/', "."))
+                        .or_default()
+                        .push((i, root.clone()));
+                }
             }
         }
         if (f.path == "go.mod" || f.path.ends_with("/go.mod"))
@@ -190,6 +227,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         by_path,
         by_dir,
         python_modules,
+        python_roots,
         go_modules,
         scopes: Vec::new(),
         file_index,

@@ -255,7 +255,13 @@ struct Graph {
     members: Vec<(u32, u32, u32)>,
     by_path: HashMap<String, usize>,
     by_dir: HashMap<String, Vec<usize>>,
-    python_modules: HashMap<String, Vec<usize>>,
+    /// Python modules by their full dotted name below an import root: (file, the root).
+    /// A file is listed once under each shared root above it and once under its own
+    /// directory (a script's directory is on its path).
+    python_modules: HashMap<String, Vec<(usize, String)>>,
+    /// Import roots visible from every file: the repository root, `src/`, and every
+    /// directory that holds a top-level regular package (one with `__init__.py`).
+    python_roots: HashSet<String>,
     go_modules: Vec<(String, String)>,
     /// Per file: which Rust crate (by `src` root) it belongs to.
     crate_of: Vec<usize>,
