@@ -591,6 +591,43 @@ impl Serialize for Receiver {
     }
 }
 
+impl Import {
+    /// A plain import of `module` on `line`: no name, no alias, not a wildcard.
+    pub fn new(line: u32, module: String) -> Import {
+        Import {
+            line,
+            module,
+            kind: ImportKind::Module,
+            name: None,
+            alias: None,
+            wildcard: false,
+        }
+    }
+
+    /// The imported name, when the import names one.
+    pub fn named(mut self, name: impl Into<Option<String>>) -> Import {
+        self.name = name.into();
+        self
+    }
+
+    /// The local name, when it differs.
+    pub fn aliased(mut self, alias: impl Into<Option<String>>) -> Import {
+        self.alias = alias.into();
+        self
+    }
+
+    /// Whether everything the module exports is imported.
+    pub fn wildcard(mut self, all: bool) -> Import {
+        self.wildcard = all;
+        self
+    }
+
+    pub fn of_kind(mut self, kind: ImportKind) -> Import {
+        self.kind = kind;
+        self
+    }
+}
+
 /// What kind of import a row is: most are plain module imports; the others are told
 /// apart because resolution treats them differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]

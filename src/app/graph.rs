@@ -166,28 +166,22 @@ fn render(
             args.offset + 1
         );
     }
-    if aside.name_only > 0 {
-        let _ = writeln!(
-            out,
-            "{}",
-            style.dim(&format!(
-                "{} more possible call site{} matched by name only: `--resolution name-only` lists {}",
-                aside.name_only,
-                if aside.name_only == 1 { "" } else { "s" },
-                if aside.name_only == 1 { "it" } else { "them" }
-            ))
+    let (n, u) = (aside.name_only, aside.unresolved);
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    if n > 0 {
+        let them = if n == 1 { "it" } else { "them" };
+        let line = format!(
+            "{n} more possible call site{} matched by name only: `--resolution name-only` lists {them}",
+            s(n)
         );
+        let _ = writeln!(out, "{}", style.dim(&line));
     }
-    if aside.unresolved > 0 {
-        let _ = writeln!(
-            out,
-            "{}",
-            style.dim(&format!(
-                "{} call site{} with this name and an unknown receiver could not be resolved",
-                aside.unresolved,
-                if aside.unresolved == 1 { "" } else { "s" }
-            ))
+    if u > 0 {
+        let line = format!(
+            "{u} call site{} with this name and an unknown receiver could not be resolved",
+            s(u)
         );
+        let _ = writeln!(out, "{}", style.dim(&line));
     }
     out
 }

@@ -489,17 +489,9 @@ impl Store {
                  FROM calls c WHERE c.id BETWEEN ?1 AND ?2 ORDER BY c.line, c.col, c.name",
             )?;
             let mut imports = c.prepare(
-                // Ordered by the module as written (`ImportKind::written`), as answers show it.
                 "SELECT i.line, i.module, i.name, i.alias, i.wildcard, i.kind,
                         (SELECT f.path FROM files f WHERE f.id = i.target_file_id)
-                 FROM imports i WHERE i.id BETWEEN ?1 AND ?2
-                 ORDER BY i.line,
-                          CASE i.kind WHEN 'static' THEN 'static ' || i.module
-                                      WHEN 'system' THEN '<' || i.module || '>'
-                                      WHEN 'mod' THEN 'mod ' || i.module
-                                      WHEN 'namespace' THEN 'namespace ' || i.module
-                                      ELSE i.module END,
-                          i.name",
+                 FROM imports i WHERE i.id BETWEEN ?1 AND ?2 ORDER BY i.id",
             )?;
             let mut rows = files.query([])?;
             while let Some(r) = rows.next()? {
@@ -562,17 +554,25 @@ impl Store {
                     );
                 }
                 let import_range: (Option<i64>, Option<i64>) = (r.get(13)?, r.get(14)?);
-                let mut irows = imports.query([import_range.0, import_range.1])?;
-                while let Some(k) = irows.next()? {
+                // Ordered by line, then the module as answers show it (`ImportKind::written`).
+                type ImportLine = (i64, String, Option<String>, Option<String>, bool, Option<String>);
+                let mut lines: Vec<ImportLine> = imports
+                    .query_map([import_range.0, import_range.1], |k| {
+                        Ok((
+                            k.get(0)?,
+                            k.get::<_, ImportKind>(5)?.written(&k.get::<_, String>(1)?),
+                            k.get(2)?,
+                            k.get(3)?,
+                            k.get(4)?,
+                            k.get(6)?,
+                        ))
+                    })?
+                    .collect::<rusqlite::Result<_>>()?;
+                lines.sort_by(|a, b| (a.0, &a.1, &a.2).cmp(&(b.0, &b.1, &b.2)));
+                for (line, module, name, alias, wildcard, target) in lines {
                     let _ = writeln!(
                         out,
-                        "  import {} {} name={:?} alias={:?} wildcard={} -> {:?}",
-                        k.get::<_, i64>(0)?,
-                        k.get::<_, ImportKind>(5)?.written(&k.get::<_, String>(1)?),
-                        k.get::<_, Option<String>>(2)?,
-                        k.get::<_, Option<String>>(3)?,
-                        k.get::<_, bool>(4)?,
-                        k.get::<_, Option<String>>(6)?
+                        "  import {line} {module} name={name:?} alias={alias:?} wildcard={wildcard} -> {target:?}"
                     );
                 }
             }

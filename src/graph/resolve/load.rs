@@ -173,9 +173,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         if f.lang == Some(Lang::Python) {
             let stem = f.path.trim_end_matches(".pyi").trim_end_matches(".py");
             let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
-            let shared = python_roots
-                .iter()
-                .filter(|r| r.is_empty() || f.dir == **r || f.dir.starts_with(&format!("{r}/")));
+            let shared = python_roots.iter().filter(|r| is_within(&f.dir, r));
             let mut roots: Vec<&String> = shared.collect();
             // A script's directory is on its own path; a regular package's is not (Python
             // 3 has no implicit relative imports).
@@ -340,4 +338,12 @@ pub(super) fn read_calls(
         });
     }
     Ok(last)
+}
+
+/// Whether directory `dir` is `root` or below it (`""` is the repository root).
+fn is_within(dir: &str, root: &str) -> bool {
+    root.is_empty()
+        || dir
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }

@@ -105,18 +105,15 @@ impl Walker<'_> {
                     let module = raw
                         .trim_matches(|c| c == '"' || c == '<' || c == '>')
                         .to_string();
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module,
-                        kind: if system {
-                            ImportKind::System
-                        } else {
-                            ImportKind::Module
-                        },
-                        name: None,
-                        alias: None,
-                        wildcard: true,
-                    });
+                    self.imports.push(
+                        Import::new(node.start_position().row as u32 + 1, module)
+                            .wildcard(true)
+                            .of_kind(if system {
+                                ImportKind::System
+                            } else {
+                                ImportKind::Module
+                            }),
+                    );
                 }
                 return false;
             }
@@ -124,14 +121,14 @@ impl Walker<'_> {
                 if let (Some(n), Some(target)) =
                     (node.child_by_field_name("name"), node.named_child(1))
                 {
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module: self.text(target).to_string(),
-                        kind: ImportKind::NamespaceAlias,
-                        name: None,
-                        alias: Some(self.text(n).to_string()),
-                        wildcard: false,
-                    });
+                    self.imports.push(
+                        Import::new(
+                            node.start_position().row as u32 + 1,
+                            self.text(target).to_string(),
+                        )
+                        .aliased(self.text(n).to_string())
+                        .of_kind(ImportKind::NamespaceAlias),
+                    );
                 }
                 return false;
             }

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{
     CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, Wrapper, Wraps, any_comment,
 };
-use crate::model::{Import, ImportKind, Receiver};
+use crate::model::{Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -120,14 +120,11 @@ impl Walker<'_> {
                         .child_by_field_name("name")
                         .map(|n| self.text(n).to_string());
                     let wildcard = alias.as_deref() == Some(".");
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module,
-                        name: None,
-                        alias: alias.filter(|a| a != "."),
-                        wildcard,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports.push(
+                        Import::new(node.start_position().row as u32 + 1, module)
+                            .aliased(alias.filter(|a| a != "."))
+                            .wildcard(wildcard),
+                    );
                 }
                 return false;
             }

@@ -123,18 +123,16 @@ impl Walker<'_> {
                         None => (String::new(), Some(path)),
                     }
                 };
-                self.imports.push(Import {
-                    line,
-                    module,
-                    kind: if is_static {
-                        ImportKind::Static
-                    } else {
-                        ImportKind::Module
-                    },
-                    name,
-                    alias: None,
-                    wildcard,
-                });
+                self.imports.push(
+                    Import::new(line, module)
+                        .named(name)
+                        .wildcard(wildcard)
+                        .of_kind(if is_static {
+                            ImportKind::Static
+                        } else {
+                            ImportKind::Module
+                        }),
+                );
                 return false;
             }
             _ => {}

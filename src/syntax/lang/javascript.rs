@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::{
     CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, Wrapper, Wraps, any_comment,
 };
-use crate::model::{Import, ImportKind, Receiver};
+use crate::model::{Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -188,26 +188,14 @@ impl Walker<'_> {
                                     .child_by_field_name("alias")
                                     .map(|n| self.text(n).to_string());
                                 any = true;
-                                self.imports.push(Import {
-                                    line,
-                                    module: module.clone(),
-                                    name,
-                                    alias,
-                                    wildcard: false,
-                                    kind: ImportKind::Module,
-                                });
+                                self.imports.push(
+                                    Import::new(line, module.clone()).named(name).aliased(alias),
+                                );
                             }
                         }
                     }
                     if !any {
-                        self.imports.push(Import {
-                            line,
-                            module,
-                            name: None,
-                            alias: None,
-                            wildcard: true,
-                            kind: ImportKind::Module,
-                        });
+                        self.imports.push(Import::new(line, module).wildcard(true));
                     }
                 }
             }
@@ -229,28 +217,16 @@ impl Walker<'_> {
         let module = unquote(self.text(arg));
         let line = call.start_position().row as u32 + 1;
         let Some(decl) = call.parent().filter(|p| p.kind() == "variable_declarator") else {
-            self.imports.push(Import {
-                line,
-                module,
-                name: None,
-                alias: None,
-                wildcard: false,
-                kind: ImportKind::Module,
-            });
+            self.imports.push(Import::new(line, module));
             return;
         };
         let Some(pat) = decl.child_by_field_name("name") else {
             return;
         };
         match pat.kind() {
-            "identifier" => self.imports.push(Import {
-                line,
-                module,
-                name: None,
-                alias: Some(self.text(pat).to_string()),
-                wildcard: false,
-                kind: ImportKind::Module,
-            }),
+            "identifier" => self
+                .imports
+                .push(Import::new(line, module).aliased(self.text(pat).to_string())),
             "object_pattern" => {
                 let mut c = pat.walk();
                 for p in pat.named_children(&mut c) {
@@ -266,14 +242,8 @@ impl Walker<'_> {
                         }
                         _ => continue,
                     };
-                    self.imports.push(Import {
-                        line,
-                        module: module.clone(),
-                        name: Some(name),
-                        alias,
-                        wildcard: false,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports
+                        .push(Import::new(line, module.clone()).named(name).aliased(alias));
                 }
             }
             _ => {}
@@ -297,26 +267,17 @@ impl Walker<'_> {
                 match part.kind() {
                     "identifier" => {
                         any = true;
-                        self.imports.push(Import {
-                            line,
-                            module: module.clone(),
-                            name: Some("default".to_string()),
-                            alias: Some(self.text(part).to_string()),
-                            wildcard: false,
-                            kind: ImportKind::Module,
-                        });
+                        self.imports.push(
+                            Import::new(line, module.clone())
+                                .named("default".to_string())
+                                .aliased(self.text(part).to_string()),
+                        );
                     }
                     "namespace_import" => {
                         any = true;
                         let alias = part.named_child(0).map(|n| self.text(n).to_string());
-                        self.imports.push(Import {
-                            line,
-                            module: module.clone(),
-                            name: None,
-                            alias,
-                            wildcard: false,
-                            kind: ImportKind::Module,
-                        });
+                        self.imports
+                            .push(Import::new(line, module.clone()).aliased(alias));
                     }
                     "named_imports" => {
                         let mut c3 = part.walk();
@@ -331,14 +292,8 @@ impl Walker<'_> {
                             let alias = spec
                                 .child_by_field_name("alias")
                                 .map(|n| self.text(n).to_string());
-                            self.imports.push(Import {
-                                line,
-                                module: module.clone(),
-                                name,
-                                alias,
-                                wildcard: false,
-                                kind: ImportKind::Module,
-                            });
+                            self.imports
+                                .push(Import::new(line, module.clone()).named(name).aliased(alias));
                         }
                     }
                     _ => {}
@@ -346,14 +301,7 @@ impl Walker<'_> {
             }
         }
         if !any {
-            self.imports.push(Import {
-                line,
-                module,
-                name: None,
-                alias: None,
-                wildcard: false,
-                kind: ImportKind::Module,
-            });
+            self.imports.push(Import::new(line, module));
         }
     }
 }

@@ -181,9 +181,11 @@ pub struct ResolveRules {
 }
 
 impl ResolveRules {
-    /// The rules of a language that needs none of the special cases.
+    /// The rules of a language that needs none of the special cases. Its `family` is
+    /// none: a spec built on it sets its own (0 is C's and C++'s), or its files call no
+    /// other file's definitions.
     pub const PLAIN: ResolveRules = ResolveRules {
-        family: 0,
+        family: u8::MAX,
         implicit_this: false,
         package_scope: false,
         file_static: false,

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
-use crate::model::{Import, ImportKind, Receiver};
+use crate::model::{Import, Receiver};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -160,14 +160,8 @@ impl Walker<'_> {
                         _ => (Some(self.text(child)), None),
                     };
                     if let Some(m) = module {
-                        self.imports.push(Import {
-                            line,
-                            module: m.to_string(),
-                            name: None,
-                            alias,
-                            wildcard: false,
-                            kind: ImportKind::Module,
-                        });
+                        self.imports
+                            .push(Import::new(line, m.to_string()).aliased(alias));
                     }
                 }
                 return false;
@@ -193,24 +187,11 @@ impl Walker<'_> {
                         ),
                         _ => (Some(self.text(child).to_string()), None),
                     };
-                    self.imports.push(Import {
-                        line,
-                        module: module.clone(),
-                        name,
-                        alias,
-                        wildcard: false,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports
+                        .push(Import::new(line, module.clone()).named(name).aliased(alias));
                 }
                 if !any {
-                    self.imports.push(Import {
-                        line,
-                        module,
-                        name: None,
-                        alias: None,
-                        wildcard: true,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports.push(Import::new(line, module).wildcard(true));
                 }
                 return false;
             }

@@ -123,14 +123,13 @@ impl Walker<'_> {
                 if node.child_by_field_name("body").is_none()
                     && let Some(n) = node.child_by_field_name("name")
                 {
-                    self.imports.push(Import {
-                        line: node.start_position().row as u32 + 1,
-                        module: self.text(n).to_string(),
-                        kind: ImportKind::ModDecl,
-                        name: None,
-                        alias: None,
-                        wildcard: false,
-                    });
+                    self.imports.push(
+                        Import::new(
+                            node.start_position().row as u32 + 1,
+                            self.text(n).to_string(),
+                        )
+                        .of_kind(ImportKind::ModDecl),
+                    );
                 }
             }
             _ => {}
@@ -170,23 +169,10 @@ impl Walker<'_> {
                 };
                 if name == "self" {
                     let last = module.rsplit("::").next().unwrap_or(&module).to_string();
-                    self.imports.push(Import {
-                        line,
-                        module: module.clone(),
-                        name: None,
-                        alias: Some(last),
-                        wildcard: false,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports
+                        .push(Import::new(line, module.clone()).aliased(last));
                 } else {
-                    self.imports.push(Import {
-                        line,
-                        module,
-                        name: Some(name),
-                        alias: None,
-                        wildcard: false,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports.push(Import::new(line, module).named(name));
                 }
             }
             "use_as_clause" => {
@@ -199,14 +185,11 @@ impl Walker<'_> {
                         Some((m, n)) => (m.to_string(), n.to_string()),
                         None => (String::new(), full.clone()),
                     };
-                    self.imports.push(Import {
-                        line,
-                        module,
-                        name: Some(name),
-                        alias: Some(self.text(a).to_string()),
-                        wildcard: false,
-                        kind: ImportKind::Module,
-                    });
+                    self.imports.push(
+                        Import::new(line, module)
+                            .named(name)
+                            .aliased(self.text(a).to_string()),
+                    );
                 }
             }
             "scoped_use_list" => {
@@ -235,14 +218,7 @@ impl Walker<'_> {
                     .named_child(0)
                     .map(|n| join(prefix, self.text(n)))
                     .unwrap_or_else(|| prefix.to_string());
-                self.imports.push(Import {
-                    line,
-                    module: inner,
-                    name: None,
-                    alias: None,
-                    wildcard: true,
-                    kind: ImportKind::Module,
-                });
+                self.imports.push(Import::new(line, inner).wildcard(true));
             }
             _ => {}
         }
