@@ -469,9 +469,21 @@ pub mod flags {
 pub struct FileRefs {
     pub calls: Vec<CallSite>,
     pub imports: Vec<Import>,
+    /// Fields (and attributes) whose type the file states, by their type's name.
+    pub fields: Vec<Field>,
     /// Subtrees deeper than [`crate::syntax::refs::MAX_WALK_DEPTH`] that were not walked (their calls are
     /// not recorded).
     pub deep_subtrees: u32,
+}
+
+/// A field of a type as its file states it: `self.store = Store()` in a Python class,
+/// `store: Store` in a Rust, Go or TypeScript struct, class or interface.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// The name of the type the field belongs to (`Shelf`).
+    pub owner: String,
+    pub name: String,
+    pub ty: Receiver,
 }
 
 /// How a call (or an import) was resolved, strongest first: the order is the strength
@@ -547,6 +559,10 @@ impl std::fmt::Display for Resolution {
     }
 }
 
+/// The stored "called name" of a receiver typed through a chain (see
+/// [`Receiver::called_name`]).
+pub const ANY_CALL: &str = "*";
+
 /// A call's receiver type as the file states it, before resolution.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Receiver {
@@ -555,6 +571,10 @@ pub enum Receiver {
     /// The value of a call (`Foo()`, `kv.New()`, `Foo::new()`): typed later from what
     /// the callee returns.
     CallResult(String),
+    /// The value of a chain of field reads and calls, arguments left out, its head a type
+    /// written `<T>` or a name: `<Router>.PathPrefix().Subrouter()`, `<Shelf>.store`,
+    /// `make_config().colors`. Typed later, link by link.
+    Expr(String),
 }
 
 impl Receiver {
@@ -563,23 +583,46 @@ impl Receiver {
         match self {
             Receiver::Type(t) => t.clone(),
             Receiver::CallResult(c) => format!("{c}()"),
+            Receiver::Expr(e) => format!("={e}"),
         }
     }
 
     /// Reads the stored form back (see [`Receiver::encode`]).
     pub fn decode(s: &str) -> Receiver {
+        if let Some(e) = s.strip_prefix('=') {
+            return Receiver::Expr(e.to_string());
+        }
         match s.strip_suffix("()") {
             Some(c) => Receiver::CallResult(c.to_string()),
             None => Receiver::Type(s.to_string()),
         }
     }
 
-    /// For the value of a call, the called name's last segment (`kv.New` → `New`): a
-    /// change to that name's definitions can change this receiver's type.
+    /// The receiver of a value written as `expr` (see [`Receiver::Expr`]), in its simplest
+    /// form: `<T>` is the type `T`, `f()` or `kv.New()` the value of one call.
+    pub fn of_expr(expr: String) -> Receiver {
+        if let Some(t) = expr.strip_prefix('<').and_then(|t| t.strip_suffix('>'))
+            && !t.contains(['<', '>'])
+        {
+            return Receiver::Type(t.to_string());
+        }
+        if let Some(c) = expr.strip_suffix("()")
+            && !c.contains(['(', '<'])
+        {
+            return Receiver::CallResult(c.to_string());
+        }
+        Receiver::Expr(expr)
+    }
+
+    /// What a change elsewhere can change this receiver's type through: for the value of
+    /// one call, the called name's last segment (`kv.New` → `New`); for a chain,
+    /// [`ANY_CALL`] (any change can, and such receivers are typed again after every run).
     pub fn called_name(&self) -> Option<&str> {
         match self {
             Receiver::Type(_) => None,
+            Receiver::CallResult(c) if c.contains(['(', '<']) => Some(ANY_CALL),
             Receiver::CallResult(c) => Some(c.rsplit(['.', ':', '>']).next().unwrap_or(c)),
+            Receiver::Expr(_) => Some(ANY_CALL),
         }
     }
 }

@@ -63,6 +63,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
             "limit": args.limit,
             "by_file": by_file,
             "set_aside": answer.set_aside,
+            "also_named": answer.also_named,
         }))?;
         return Ok(exit);
     }
@@ -168,6 +169,22 @@ fn render(
     }
     let (n, u) = (aside.name_only, aside.unresolved);
     let s = |n: usize| if n == 1 { "" } else { "s" };
+    if !answer.also_named.is_empty() {
+        let others = &answer.also_named;
+        let mut names: Vec<&str> = others.iter().map(|d| d.symbol.as_str()).collect();
+        names.dedup();
+        let shown = names.iter().take(4).copied().collect::<Vec<_>>().join(", ");
+        let more = match names.len().saturating_sub(4) {
+            0 => String::new(),
+            k => format!(" and {k} more"),
+        };
+        let line = format!(
+            "not included: {} other definition{} with this name ({shown}{more}); name one as `Type.name` or `path:name`",
+            others.len(),
+            s(others.len())
+        );
+        let _ = writeln!(out, "{}", style.dim(&line));
+    }
     if n > 0 {
         let them = if n == 1 { "it" } else { "them" };
         let line = format!(

@@ -77,6 +77,9 @@ pub struct Answer {
     /// What `callers` left out of `results` and why, so that "no callers" can be told
     /// from "none proven".
     pub set_aside: SetAside,
+    /// For `callers`/`callees` of a bare name: the other definitions with that name (methods,
+    /// nested functions) left out because a top-level definition has exactly that name.
+    pub also_named: Vec<Def>,
 }
 
 /// Call sites a `callers` answer does not list as callers (direct ones only).
@@ -123,10 +126,15 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 candidates,
                 results,
                 set_aside: SetAside::default(),
+                also_named: Vec::new(),
             })
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
-            let candidates = find_defs(c, &q.target)?;
+            let mut candidates = find_defs(c, &q.target)?;
+            let also_named = match q.relation {
+                Relation::Defs => Vec::new(),
+                _ => narrow_bare(&q.target, &mut candidates),
+            };
             let results = match q.relation {
                 Relation::Defs => candidates
                     .iter()
@@ -154,9 +162,25 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 candidates,
                 results,
                 set_aside,
+                also_named,
             })
         }
     }
+}
+
+/// A bare name (`get`) asked for callers or callees means the definitions whose qualified
+/// name is exactly that name (a free function, a top-level class) when there are any; the
+/// same-named methods and nested functions (`Client.get`) are named with their type or path.
+/// Returns the definitions left out.
+fn narrow_bare(target: &str, candidates: &mut Vec<Def>) -> Vec<Def> {
+    let (_, name) = split_path_target(target);
+    let qualified = name.contains(['.', ':']);
+    if qualified || !candidates.iter().any(|d| d.symbol == name) {
+        return Vec::new();
+    }
+    let (keep, others): (Vec<Def>, Vec<Def>) = candidates.drain(..).partition(|d| d.symbol == name);
+    *candidates = keep;
+    others
 }
 
 /// `--resolution` keeps edges at least as strong as the level it names (never

@@ -64,6 +64,14 @@ CREATE TABLE calls (
     candidates INTEGER NOT NULL DEFAULT 0,
     external TEXT
 );
+-- Fields whose type their file states (`self.store = Store()`, `store: Store`), by the
+-- name of the type they belong to; `type` is a stored receiver (model::Receiver).
+CREATE TABLE fields (
+    file_id INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL
+);
 CREATE TABLE imports (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL,
@@ -121,6 +129,7 @@ CREATE INDEX calls_caller ON calls(caller_id);
 CREATE INDEX calls_name ON calls(name);
 CREATE INDEX calls_receiver_call ON calls(receiver_call);
 CREATE INDEX imports_target ON imports(target_file_id);
+CREATE INDEX fields_file ON fields(file_id);
 CREATE INDEX commits_time ON commits(commit_time, id);
 CREATE INDEX commit_files_commit ON commit_files(commit_id);
 CREATE INDEX commit_files_path ON commit_files(path);

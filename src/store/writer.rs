@@ -24,6 +24,9 @@ impl Writer<'_> {
             )?
             .execute([id])?;
         self.tx
+            .prepare_cached("DELETE FROM fields WHERE file_id = ?1")?
+            .execute([id])?;
+        self.tx
             .prepare_cached(
                 "DELETE FROM imports WHERE id BETWEEN
                    (SELECT imports_lo FROM files WHERE id = ?1) AND (SELECT imports_hi FROM files WHERE id = ?1)",
@@ -50,7 +53,7 @@ impl Writer<'_> {
     /// Removes every file (for `--rebuild` on a healthy store).
     pub fn clear(&self) -> Result<()> {
         self.tx
-            .execute_batch("DELETE FROM calls; DELETE FROM imports; DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
+            .execute_batch("DELETE FROM calls; DELETE FROM fields; DELETE FROM imports; DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
         Ok(())
     }
 
@@ -187,6 +190,12 @@ impl Writer<'_> {
             let id = self.tx.last_insert_rowid();
             call_ids.0.get_or_insert(id);
             call_ids.1 = Some(id);
+        }
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO fields (file_id, owner, name, type) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for f in &refs.fields {
+            stmt.execute(params![file_id, f.owner, f.name, f.ty])?;
         }
         let mut import_ids: (Option<i64>, Option<i64>) = (None, None);
         let mut stmt = self.tx.prepare_cached(

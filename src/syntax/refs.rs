@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::lang::{CallShape, CalleeForm, Lang, LangSpec};
-use crate::model::{CallKind, CallSite, Import, Receiver, Symbol};
+use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol};
 
 pub use crate::model::FileRefs;
 
@@ -19,7 +19,10 @@ pub use crate::model::FileRefs;
 pub const MAX_WALK_DEPTH: usize = 2048;
 
 /// The bindings of one variable in one scope: (byte offset, what it is bound to).
-type BindingList<'a> = Vec<(usize, &'a Receiver)>;
+type BindingList = Vec<(usize, Receiver)>;
+
+/// A chain longer than this many links is not typed.
+const MAX_CHAIN: usize = 64;
 
 pub(in crate::syntax) struct Walker<'s> {
     lang: Lang,
@@ -95,7 +98,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     // Receiver types: a binding of the variable in the caller or an enclosing definition
     // (or the file), the nearest one before the call.
     // JSDoc `@param {Type} name` types a JavaScript function's parameters.
-    let mut doc_bindings: Vec<(usize, String, Receiver)> = Vec::new();
+    let mut scoped: HashMap<(Option<usize>, String), BindingList> = HashMap::new();
     if lang.spec().jsdoc_param_types {
         for (i, s) in symbols.iter().enumerate() {
             for line in s.doc.lines() {
@@ -103,49 +106,55 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
                     && let Some((ty, after)) = rest.split_once('}')
                     && let Some(var) = after.split_whitespace().next()
                 {
-                    doc_bindings.push((i, var.to_string(), Receiver::Type(simple_type(ty))));
+                    scoped
+                        .entry((Some(i), var.to_string()))
+                        .or_default()
+                        .push((0, Receiver::Type(simple_type(ty))));
                 }
             }
         }
     }
-    let mut scoped: HashMap<(Option<usize>, &str), BindingList> = HashMap::new();
-    for (sym, var, b) in &doc_bindings {
-        scoped
-            .entry((Some(*sym), var.as_str()))
-            .or_default()
-            .push((0, b));
-    }
-    for (at, line, var, b) in &bindings {
-        let mut scope = innermost(*line);
-        // A field (`this.x`) belongs to its class, wherever it is assigned.
-        if var.starts_with("this.") {
-            while let Some(s) = scope {
-                if symbols[s].kind.is_type_container() {
-                    break;
-                }
-                scope = symbols[s].parent;
-            }
+    let types = Types { symbols };
+    let mut fields = Vec::new();
+    for (at, line, var, b) in bindings {
+        let mut scope = innermost(line);
+        // A field (`this.x`, `self.x`) belongs to its type, wherever it is assigned.
+        let field = var
+            .strip_prefix("this.")
+            .or_else(|| var.strip_prefix("self."));
+        if field.is_some() {
+            scope = types.container(scope);
         }
-        scoped
-            .entry((scope, var.as_str()))
-            .or_default()
-            .push((*at, b));
+        let Some(b) = types.substitute(&scoped, scope, at, b) else {
+            continue;
+        };
+        // Declared in a type's body (a class attribute, a struct field): a field too.
+        let in_type = scope.is_some_and(|s| symbols[s].kind.is_type_container());
+        if let (Some(owner), Some(name)) = (scope, field.or(in_type.then_some(var.as_str()))) {
+            fields.push(Field {
+                owner: symbols[owner].name.clone(),
+                name: name.to_string(),
+                ty: b.clone(),
+            });
+        }
+        scoped.entry((scope, var)).or_default().push((at, b));
     }
+    let mut typed_by_binding = vec![false; calls.len()];
     for (ci, var) in &receivers {
         let (at, call) = &mut calls[*ci];
-        let mut scope = call.caller;
-        loop {
-            if let Some(list) = scoped.get(&(scope, var.as_str())) {
-                let best = list.iter().rfind(|(b, _)| b <= at).or_else(|| list.first());
-                if let Some((_, b)) = best {
-                    call.receiver_type = Some((*b).clone());
-                    break;
-                }
-            }
-            match scope {
-                Some(s) => scope = symbols[s].parent,
-                None => break,
-            }
+        if let Some(b) = lookup(&scoped, symbols, call.caller, var, *at) {
+            call.receiver_type = Some(b.clone());
+            typed_by_binding[*ci] = true;
+        }
+    }
+    // A chain's head (`r` in `r.Path().Subrouter()`, `self` in `self.store.get()`)
+    // typed by its binding or its class.
+    for (i, (at, call)) in calls.iter_mut().enumerate() {
+        if typed_by_binding[i] {
+            continue;
+        }
+        if let Some(b) = call.receiver_type.take() {
+            call.receiver_type = types.substitute(&scoped, call.caller, *at, b);
         }
     }
     let mut calls: Vec<CallSite> = calls.into_iter().map(|(_, c)| c).collect();
@@ -153,7 +162,97 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     FileRefs {
         calls,
         imports,
+        fields,
         deep_subtrees,
+    }
+}
+
+/// The binding of `var` visible at byte `at` in `scope`: in the scope or the nearest
+/// enclosing one that binds it, the last binding before `at` (or the first, for a
+/// variable bound only later in its scope).
+fn lookup<'b>(
+    scoped: &'b HashMap<(Option<usize>, String), BindingList>,
+    symbols: &[Symbol],
+    scope: Option<usize>,
+    var: &str,
+    at: usize,
+) -> Option<&'b Receiver> {
+    let mut scope = scope;
+    let mut key = (scope, var.to_string());
+    loop {
+        if let Some(list) = scoped.get(&key) {
+            let best = list
+                .iter()
+                .rfind(|(b, _)| *b <= at)
+                .or_else(|| list.first());
+            if let Some((_, b)) = best {
+                return Some(b);
+            }
+        }
+        scope = symbols[scope?].parent;
+        key.0 = scope;
+    }
+}
+
+/// The file's definitions, for what `self`/`this` means in a scope.
+struct Types<'a> {
+    symbols: &'a [Symbol],
+}
+
+impl Types<'_> {
+    /// The innermost type around `scope` (a class, struct, impl, interface).
+    fn container(&self, scope: Option<usize>) -> Option<usize> {
+        let mut scope = scope;
+        while let Some(s) = scope {
+            if self.symbols[s].kind.is_type_container() {
+                return Some(s);
+            }
+            scope = self.symbols[s].parent;
+        }
+        None
+    }
+
+    /// `b` with the head of its chain replaced by what the file says it is: `self`/`this`
+    /// by `<Class>`, a variable by its binding. A bare name nothing binds is no type:
+    /// `None`.
+    fn substitute(
+        &self,
+        scoped: &HashMap<(Option<usize>, String), BindingList>,
+        scope: Option<usize>,
+        at: usize,
+        b: Receiver,
+    ) -> Option<Receiver> {
+        let expr = match &b {
+            Receiver::Type(_) => return Some(b),
+            Receiver::CallResult(c) => format!("{c}()"),
+            Receiver::Expr(e) => e.clone(),
+        };
+        let head_end = expr
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(expr.len());
+        let (head, rest) = expr.split_at(head_end);
+        if head.is_empty() || !(rest.is_empty() || rest.starts_with('.')) {
+            return Some(b);
+        }
+        let value = if matches!(head, "self" | "this" | "cls") {
+            self.container(scope)
+                .map(|s| format!("<{}>", self.symbols[s].name))
+        } else {
+            lookup(scoped, self.symbols, scope, head, at).map(|v| match v {
+                Receiver::Type(t) => format!("<{t}>"),
+                Receiver::CallResult(c) => format!("{c}()"),
+                Receiver::Expr(e) => e.clone(),
+            })
+        };
+        match value {
+            Some(v) if v.len() + rest.len() <= MAX_RECEIVER => {
+                Some(Receiver::of_expr(format!("{v}{rest}")))
+            }
+            Some(_) => None,
+            // A name alone: a module, a global, a function; resolution reads it.
+            None if rest.is_empty() => None,
+            None => Some(b),
+        }
     }
 }
 
@@ -188,8 +287,10 @@ impl<'s> Walker<'s> {
     ) {
         let q = bounded(self.text(recv));
         let name = self.text(name_node);
+        let plain = is_ident(&q);
         self.push_call(name_node, name, Some(q), kind, at);
-        if let Some(b) = self.bound_of(recv)
+        if !plain
+            && let Some(b) = self.bound_of(recv)
             && let Some((_, call)) = self.calls.last_mut()
         {
             call.receiver_type = Some(b);
@@ -355,16 +456,15 @@ impl<'s> Walker<'s> {
                 .or_else(|| value.named_child(0))?;
         }
         match value.kind() {
-            "call" | "call_expression" => {
-                let f = value.child_by_field_name("function")?;
-                let f = if f.kind() == "generic_function" {
-                    f.child_by_field_name("function")?
-                } else {
-                    f
-                };
-                let f = self.text(f);
-                (f.len() <= MAX_RECEIVER).then(|| Receiver::CallResult(f.to_string()))
-            }
+            "call"
+            | "call_expression"
+            | "method_invocation"
+            | "member_expression"
+            | "attribute"
+            | "field_expression"
+            | "selector_expression"
+            | "field_access"
+            | "identifier" => self.chain_expr(value).map(Receiver::of_expr),
             "new_expression" | "object_creation_expression" => {
                 let t = value
                     .child_by_field_name("constructor")
@@ -377,24 +477,104 @@ impl<'s> Walker<'s> {
                     .or_else(|| value.child_by_field_name("name"))?;
                 Some(Receiver::Type(simple_type(self.text(t))))
             }
-            "method_invocation" => {
-                let name = value.child_by_field_name("name")?;
-                let obj = value
-                    .child_by_field_name("object")
-                    .map(|o| format!("{}.", self.text(o)))
-                    .unwrap_or_default();
-                let call = format!("{obj}{}", self.text(name));
-                (call.len() <= MAX_RECEIVER).then_some(Receiver::CallResult(call))
-            }
             _ => None,
         }
     }
 }
 
-/// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`), followed in a loop.
-/// `node` itself, or its `field` child when `node` is the wrapper kind named in `wrapper`.
+impl Walker<'_> {
+    /// A chain of field reads and calls as a [`Receiver::Expr`] expression, arguments left
+    /// out: `r.PathPrefix("/x").Subrouter()` → `r.PathPrefix().Subrouter()`,
+    /// `new(Route).Path("/")` → `<Route>.Path()`. Read down the chain's spine in a loop.
+    pub(in crate::syntax) fn chain_expr(&self, value: Node) -> Option<String> {
+        let mut links: Vec<String> = Vec::new();
+        let mut n = value;
+        let head = loop {
+            if links.len() > MAX_CHAIN {
+                return None;
+            }
+            let field = |f: &str| n.child_by_field_name(f);
+            match n.kind() {
+                "identifier"
+                | "this"
+                | "self"
+                | "scoped_identifier"
+                | "qualified_identifier"
+                | "type_identifier" => break self.text(n).to_string(),
+                "parenthesized_expression"
+                | "non_null_expression"
+                | "await_expression"
+                | "await"
+                | "try_expression"
+                | "reference_expression" => {
+                    n = field("value")
+                        .or_else(|| n.named_child(n.named_child_count().checked_sub(1)?))?;
+                }
+                "unary_expression" if self.text(n).starts_with('&') => n = field("operand")?,
+                "member_expression"
+                | "attribute"
+                | "field_expression"
+                | "selector_expression"
+                | "field_access" => {
+                    let name = field("property")
+                        .or_else(|| field("attribute"))
+                        .or_else(|| field("field"))?;
+                    links.push(format!(".{}", self.text(name)));
+                    n = field("object")
+                        .or_else(|| field("value"))
+                        .or_else(|| field("operand"))
+                        .or_else(|| field("argument"))?;
+                }
+                "call" | "call_expression" => {
+                    let mut f = field("function")?;
+                    if matches!(f.kind(), "generic_function" | "await_expression") {
+                        f = f
+                            .child_by_field_name("function")
+                            .or_else(|| f.named_child(0))?;
+                    }
+                    // Go's `new(T)`: a `*T`.
+                    if self.lang == Lang::Go && self.text(f) == "new" {
+                        let t = field("arguments")?.named_child(0)?;
+                        break format!("<{}>", simple_type(self.text(t)));
+                    }
+                    links.push("()".to_string());
+                    n = f;
+                }
+                "method_invocation" => {
+                    links.push(format!(".{}()", self.text(field("name")?)));
+                    match field("object") {
+                        Some(o) => n = o,
+                        None => {
+                            let l = links.pop().unwrap_or_default();
+                            break l.trim_start_matches('.').to_string();
+                        }
+                    }
+                }
+                "new_expression"
+                | "object_creation_expression"
+                | "composite_literal"
+                | "struct_expression" => {
+                    let t = field("constructor")
+                        .or_else(|| field("type"))
+                        .or_else(|| field("name"))?;
+                    break format!("<{}>", simple_type(self.text(t)));
+                }
+                _ => return None,
+            }
+        };
+        let mut out = head;
+        for l in links.iter().rev() {
+            out.push_str(l);
+        }
+        (out.len() <= MAX_RECEIVER).then_some(out)
+    }
+}
+
+/// `node` itself, or its `field` child (its first named child when `field` is empty) when
+/// `node` is the wrapper kind named in `wrapper`.
 fn unwrap<'t>(node: Node<'t>, wrapper: Option<(&str, &str)>) -> Node<'t> {
     match wrapper {
+        Some((kind, "")) if node.kind() == kind => node.named_child(0).unwrap_or(node),
         Some((kind, field)) if node.kind() == kind => {
             node.child_by_field_name(field).unwrap_or(node)
         }
@@ -402,6 +582,7 @@ fn unwrap<'t>(node: Node<'t>, wrapper: Option<(&str, &str)>) -> Node<'t> {
     }
 }
 
+/// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`), followed in a loop.
 pub(in crate::syntax) fn declared_identifier(d: Node) -> Option<Node> {
     let mut d = d;
     loop {

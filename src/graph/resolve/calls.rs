@@ -363,24 +363,36 @@ impl Graph {
     }
 
     /// The type of a receiver stated as `callee()`: the class it constructs or the
-    /// declared return type of the function it calls.
+    /// declared return type of the function it calls. A callee read on a typed value
+    /// (`<Router>.Path`, `make().colors.matched`) is that type's method.
     pub(super) fn type_of_call(
         &self,
         c: &CallRow,
         expr: &str,
         depth: u32,
     ) -> Option<(String, Vec<usize>)> {
-        if depth > 3 {
+        if depth > MAX_TYPE_DEPTH {
             return None;
         }
-        let (qualifier, name, kind) = if let Some((q, n)) = expr.rsplit_once("::") {
-            (Some(q.to_string()), n.to_string(), CallKind::Path)
-        } else if let Some((q, n)) = expr.rsplit_once('.') {
-            (Some(q.to_string()), n.to_string(), CallKind::Member)
-        } else if let Some((q, n)) = expr.rsplit_once("->") {
-            (Some(q.to_string()), n.to_string(), CallKind::Member)
-        } else {
-            (None, expr.to_string(), CallKind::Plain)
+        if let Some((q, name, _)) = split_last(expr)
+            && (q.starts_with('<') || q.ends_with(')'))
+        {
+            let (ty, near) = self.type_of_value(c, q, depth + 1)?;
+            let ty = match ty.as_str() {
+                "Self" => self.owner_type(c.caller)?,
+                _ => ty,
+            };
+            let mut prefer = near;
+            prefer.push(c.file);
+            if let Some((_, files)) = self.find_type(c.file, &ty) {
+                prefer.extend(files);
+            }
+            let hits = self.inherited(c.file, &ty, name, &prefer);
+            return self.returned(self.pick(c.file, &hits)?);
+        }
+        let (qualifier, name, kind) = match split_last(expr) {
+            Some((q, n, k)) => (Some(q.to_string()), n.to_string(), k),
+            None => (None, expr.to_string(), CallKind::Plain),
         };
         let inner = CallRow {
             id: 0,
@@ -388,16 +400,17 @@ impl Graph {
             caller: c.caller,
             name,
             qualifier,
-            kind: if kind == CallKind::Plain {
-                CallKind::Plain
-            } else {
-                kind
-            },
+            kind,
             receiver_type: None,
             old: (None, None, 0, None),
         };
         let o = self.resolve_call(&inner, depth + 1);
-        let s = o.callee?;
+        self.returned(o.callee?)
+    }
+
+    /// The type a call of `s` gives: the class itself for a class, else its declared
+    /// return type (`Self` is its owner).
+    fn returned(&self, s: usize) -> Option<(String, Vec<usize>)> {
         let file = self.syms[s].file();
         if is_type_kind(self.syms[s].kind) {
             return Some((self.name(s).to_string(), vec![file]));
@@ -410,6 +423,88 @@ impl Graph {
             return Some((self.owner(s)?.to_string(), vec![file]));
         }
         Some((self.names.str(ret).to_string(), vec![file]))
+    }
+
+    /// The type of a value written as a [`Receiver::Expr`] chain: `<T>` is `T`, `x()` what
+    /// `x` returns, `x.f` the declared type of field `f` of `x`'s type.
+    pub(super) fn type_of_value(
+        &self,
+        c: &CallRow,
+        expr: &str,
+        depth: u32,
+    ) -> Option<(String, Vec<usize>)> {
+        if depth > MAX_TYPE_DEPTH {
+            return None;
+        }
+        if let Some(t) = expr.strip_prefix('<').and_then(|t| t.strip_suffix('>'))
+            && !t.contains(['<', '>'])
+        {
+            return Some((t.to_string(), Vec::new()));
+        }
+        if let Some(callee) = expr.strip_suffix("()") {
+            return self.type_of_call(c, callee, depth + 1);
+        }
+        let (q, name, _) = split_last(expr)?;
+        let (ty, _) = self.type_of_value(c, q, depth + 1)?;
+        self.field_type(c, &ty, name, depth + 1)
+    }
+
+    /// The stated type of field `name` of type `ty` (or of a base type of it).
+    fn field_type(
+        &self,
+        c: &CallRow,
+        ty: &str,
+        name: &str,
+        depth: u32,
+    ) -> Option<(String, Vec<usize>)> {
+        let field = self.names.id(name)?;
+        let mut seen: Vec<String> = Vec::new();
+        let mut level = vec![ty.rsplit(['.', ':']).next().unwrap_or(ty).to_string()];
+        for _ in 0..5 {
+            let mut next = Vec::new();
+            for t in &level {
+                if seen.contains(t) {
+                    continue;
+                }
+                seen.push(t.clone());
+                let stated = self
+                    .names
+                    .id(t)
+                    .and_then(|o| self.fields.get(&(o, field)))
+                    .and_then(|l| l.iter().find(|(f, _)| self.same_family(c.file, *f)));
+                if let Some((file, r)) = stated {
+                    // Read where it is stated: its file's imports name its type.
+                    let at = CallRow {
+                        id: 0,
+                        file: *file,
+                        caller: None,
+                        name: String::new(),
+                        qualifier: None,
+                        kind: CallKind::Plain,
+                        receiver_type: None,
+                        old: (None, None, 0, None),
+                    };
+                    return match r {
+                        Receiver::Type(t) => Some((t.clone(), vec![*file])),
+                        Receiver::CallResult(x) => self.type_of_call(&at, x, depth + 1),
+                        Receiver::Expr(x) => self.type_of_value(&at, x, depth + 1),
+                    };
+                }
+                if let Some((defs, _)) = self.find_type(c.file, t) {
+                    for d in defs {
+                        next.extend(
+                            self.bases_of(d)
+                                .map(|b| b.rsplit(['.', ':']).next().unwrap_or(b).to_string()),
+                        );
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        None
     }
 
     pub(super) fn resolve_qualified(
@@ -438,6 +533,7 @@ impl Graph {
         if let Some(t) = &c.receiver_type {
             let typed = match t {
                 Receiver::CallResult(expr) => self.type_of_call(c, expr, depth),
+                Receiver::Expr(expr) => self.type_of_value(c, expr, depth),
                 Receiver::Type(t) => Some((t.clone(), Vec::new())),
             };
             if let Some((ty, near)) = typed {
@@ -595,5 +691,54 @@ impl Graph {
             return self.name_only(c, |s| self.syms[s].kind == Some(SymbolKind::Method));
         }
         Outcome::unresolved(self.external_name(c, None), 0)
+    }
+}
+
+/// How deep receiver typing follows calls, fields and chains before giving up.
+const MAX_TYPE_DEPTH: u32 = 24;
+
+/// The last link of a chain: (what it is read on, its name, how it is written), split
+/// at the last `.`, `::` or `->` outside `(…)` and `<…>`.
+fn split_last(expr: &str) -> Option<(&str, &str, CallKind)> {
+    let b = expr.as_bytes();
+    let mut depth = 0i32;
+    let mut i = b.len();
+    while i > 0 {
+        i -= 1;
+        let arrow = b[i] == b'>' && i > 0 && b[i - 1] == b'-';
+        match b[i] {
+            b'>' if arrow && depth == 0 => {
+                return Some((&expr[..i - 1], &expr[i + 1..], CallKind::Member));
+            }
+            b')' | b'>' if !arrow => depth += 1,
+            b'(' | b'<' => depth -= 1,
+            b'.' if depth == 0 => return Some((&expr[..i], &expr[i + 1..], CallKind::Member)),
+            b':' if depth == 0 && i > 0 && b[i - 1] == b':' => {
+                return Some((&expr[..i - 1], &expr[i + 1..], CallKind::Path));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_last;
+    use crate::model::CallKind;
+
+    #[test]
+    fn chains_split_at_their_last_link() {
+        assert_eq!(
+            split_last("<Router>.Path().Subrouter"),
+            Some(("<Router>.Path()", "Subrouter", CallKind::Member))
+        );
+        assert_eq!(split_last("<kv.Store>"), None);
+        assert_eq!(
+            split_last("Foo::<u8>::new"),
+            Some(("Foo::<u8>", "new", CallKind::Path))
+        );
+        assert_eq!(split_last("p->next"), Some(("p", "next", CallKind::Member)));
+        assert_eq!(split_last("f"), None);
     }
 }

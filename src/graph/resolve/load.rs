@@ -88,6 +88,26 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             });
         }
     }
+    // Fields by (type name, field name), in file order (by path) for a stable choice.
+    let mut fields: HashMap<(u32, u32), Vec<(usize, Receiver)>> = HashMap::new();
+    {
+        let mut stmt = conn.prepare("SELECT file_id, owner, name, type FROM fields")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let Some(&file) = file_index.get(&r.get::<_, i64>(0)?) else {
+                continue;
+            };
+            let key = (
+                names.intern(r.get_ref(1)?.as_str()?),
+                names.intern(r.get_ref(2)?.as_str()?),
+            );
+            let ty = Receiver::decode(r.get_ref(3)?.as_str()?);
+            fields.entry(key).or_default().push((file, ty));
+        }
+        for list in fields.values_mut() {
+            list.sort_by_key(|(f, _)| *f);
+        }
+    }
     for (i, p) in later {
         if let Ok(at) = syms.binary_search_by_key(&p, |s| s.id) {
             syms[i].parent = at as u32;
@@ -222,6 +242,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         children,
         by_name,
         members,
+        fields,
         by_path,
         by_dir,
         python_modules,
@@ -275,8 +296,8 @@ pub(super) fn load_affected_calls(
         g,
         "WHERE name IN (SELECT value FROM json_each(?1))
          UNION ALL SELECT {CALL_COLUMNS} FROM calls
-         WHERE receiver_call IN (SELECT value FROM json_each(?1))",
-        rusqlite::params![names_json],
+         WHERE receiver_call IN (SELECT value FROM json_each(?1)) OR receiver_call = ?2",
+        rusqlite::params![names_json, crate::model::ANY_CALL],
     )?;
     for f in files {
         calls.extend(load_calls(

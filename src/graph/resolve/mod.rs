@@ -253,6 +253,8 @@ struct Graph {
     by_name: Lists,
     /// (owner type's bare name, member name, member), sorted: e.g. ("Rect", "area", s).
     members: Vec<(u32, u32, u32)>,
+    /// Field types by (type name, field name): where stated, and the stated type.
+    fields: HashMap<(u32, u32), Vec<(usize, Receiver)>>,
     by_path: HashMap<String, usize>,
     by_dir: HashMap<String, Vec<usize>>,
     /// Python modules by their full dotted name below an import root: (file, the root).

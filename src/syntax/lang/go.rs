@@ -113,6 +113,20 @@ impl Walker<'_> {
                     }
                 }
             }
+            // A struct's field: read through any value of the struct's type.
+            "field_declaration" => {
+                if let Some(t) = node.child_by_field_name("type") {
+                    let ty = simple_type(self.text(t));
+                    let mut c = node.walk();
+                    let names: Vec<Node> = node.children_by_field_name("name", &mut c).collect();
+                    for n in names {
+                        if !ty.is_empty() {
+                            let var = format!("this.{}", self.text(n));
+                            self.bind(node, &var, Receiver::Type(ty.clone()));
+                        }
+                    }
+                }
+            }
             "import_spec" => {
                 if let Some(p) = node.child_by_field_name("path") {
                     let module = unquote(self.text(p));

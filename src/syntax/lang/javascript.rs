@@ -46,7 +46,8 @@ pub(super) const JS_CALLS: &[CallShape] = &[
     CallShape {
         node: "call_expression",
         callee: Some("function"),
-        unwrap: None,
+        // TypeScript parses `await f<T>(x)` as a call whose callee is `await f`.
+        unwrap: Some(("await_expression", "")),
         new: false,
         forms: &[CalleeForm::Name("identifier"), JS_MEMBER],
     },
@@ -148,6 +149,19 @@ impl Walker<'_> {
                         self.bind(node, &format!("this.{var}"), Receiver::Type(ty.clone()));
                     }
                     self.bind(node, &var, Receiver::Type(ty));
+                }
+            }
+            // An interface's (or object type's) property: `store: Store`.
+            "property_signature" => {
+                if let (Some(n), Some(t)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("type"),
+                ) {
+                    let ty = simple_type(self.text(t));
+                    if !ty.is_empty() {
+                        let var = format!("this.{}", self.text(n));
+                        self.bind(node, &var, Receiver::Type(ty));
+                    }
                 }
             }
             "public_field_definition" | "field_definition" => {

@@ -103,8 +103,9 @@ pub struct CallShape {
     /// The field holding the callee; `None` when the call node is its own callee (Java's
     /// `method_invocation` names the method and the object itself).
     pub callee: Option<&'static str>,
-    /// A wrapper around the callee looked through: (its kind, the field inside it), e.g.
-    /// Rust's `generic_function` or C++'s `template_function`.
+    /// A wrapper around the callee looked through: (its kind, the field inside it, or ""
+    /// for its first named child), e.g. Rust's `generic_function` or C++'s
+    /// `template_function`.
     pub unwrap: Option<(&'static str, &'static str)>,
     /// A construction (`new Foo()`): every form records a `new` call.
     pub new: bool,

@@ -119,15 +119,28 @@ const BUILTINS: &[&str] = &[
 ];
 
 impl Walker<'_> {
+    /// The name an assignment binds: a variable, or `self.x` (an attribute of the
+    /// instance, a field of its class).
+    fn assigned_name(&self, left: Node) -> Option<String> {
+        match left.kind() {
+            "identifier" => Some(self.text(left).to_string()),
+            "attribute" => {
+                let object = left.child_by_field_name("object")?;
+                let attr = left.child_by_field_name("attribute")?;
+                (self.text(object) == "self").then(|| format!("self.{}", self.text(attr)))
+            }
+            _ => None,
+        }
+    }
+
     pub(in crate::syntax) fn python(&mut self, node: Node) -> bool {
         match node.kind() {
             "assignment" => {
                 if let (Some(left), Some(right)) = (
                     node.child_by_field_name("left"),
                     node.child_by_field_name("right"),
-                ) && left.kind() == "identifier"
+                ) && let Some(var) = self.assigned_name(left)
                 {
-                    let var = self.text(left).to_string();
                     if let Some(t) = node.child_by_field_name("type") {
                         self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
                     } else if let Some(b) = self.bound_of(right) {

@@ -77,6 +77,19 @@ impl Walker<'_> {
     pub(in crate::syntax) fn rust(&mut self, node: Node) -> bool {
         match node.kind() {
             "macro_invocation" | "attribute_item" | "inner_attribute_item" => return false,
+            // A struct's field: `self.name` in its methods.
+            "field_declaration" => {
+                if let (Some(n), Some(t)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("type"),
+                ) {
+                    let ty = simple_type(self.text(t));
+                    if !ty.is_empty() {
+                        let var = format!("self.{}", self.text(n));
+                        self.bind(node, &var, Receiver::Type(ty));
+                    }
+                }
+            }
             "let_declaration" => {
                 if let Some(p) = node.child_by_field_name("pattern") {
                     let p = if p.kind() == "mut_pattern" {
