@@ -71,6 +71,7 @@ impl SymbolKind {
                 | SymbolKind::Trait
                 | SymbolKind::Interface
                 | SymbolKind::Impl
+                | SymbolKind::Type
         )
     }
 }
@@ -480,7 +481,8 @@ pub struct FileRefs {
 /// `store: Store` in a Rust, Go or TypeScript struct, class or interface.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
-    /// The name of the type the field belongs to (`Shelf`).
+    /// The name of the type the field belongs to (`Shelf`); empty for a module-level
+    /// variable (a field of its file).
     pub owner: String,
     pub name: String,
     pub ty: Receiver,

@@ -200,9 +200,12 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
             }
             Tag::Kind(k) => Some(k),
             Tag::Signature => match parent_kind {
-                Some(SymbolKind::Trait | SymbolKind::Interface | SymbolKind::Class) => {
-                    Some(SymbolKind::Method)
-                }
+                Some(
+                    SymbolKind::Trait
+                    | SymbolKind::Interface
+                    | SymbolKind::Class
+                    | SymbolKind::Type,
+                ) => Some(SymbolKind::Method),
                 _ => None,
             },
             Tag::Caps | Tag::StaticFinal => Some(SymbolKind::Constant),
@@ -401,21 +404,20 @@ fn keep_candidate(
     };
     let parent_kind = kind_up(1);
     match tag {
-        // Constants by convention: ALL_CAPS names at the top level of a module.
+        // Module-level variables and constants (`codes = LookupDict()`, `export const
+        // produce = …`): definitions a caller reaches by name. Dunder names (`__all__`)
+        // are the module's bookkeeping, not its API.
         Tag::Caps => {
             let top_level = match lang.spec().caps_constants {
                 CapsConstants::ModuleLevel => parent_kind == "module",
                 CapsConstants::TopLevelConst => {
-                    parent_kind == "lexical_declaration"
-                        && ctx
-                            .ancestor(depth, 1)
-                            .is_some_and(|p| node_text(p, src).starts_with("const"))
+                    matches!(parent_kind, "lexical_declaration" | "variable_declaration")
                         && (kind_up(2) == "program"
                             || (kind_up(2) == "export_statement" && kind_up(3) == "program"))
                 }
                 CapsConstants::None => false,
             };
-            top_level && is_all_caps(name)
+            top_level && !(name.starts_with("__") && name.ends_with("__"))
         }
         Tag::StaticFinal => modifiers.is_some_and(|m| {
             let words: Vec<&str> = node_text(m, src).split_whitespace().collect();
@@ -435,13 +437,6 @@ fn keep_candidate(
         }
         _ => true,
     }
-}
-
-fn is_all_caps(name: &str) -> bool {
-    name.chars().any(|c| c.is_ascii_uppercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// The depth of the node whose lines a definition spans: wrappers that belong to it
@@ -665,11 +660,13 @@ mod tests {
 
     #[test]
     fn python_decorators_and_docstrings() {
-        let src = "MAX_SIZE = 10\nlower = 1\n\nclass A:\n    @staticmethod\n    def f():\n        \"\"\"Does f.\"\"\"\n        def g():\n            pass\n        return g\n";
+        // Module globals are definitions; dunders (`__all__`) are not.
+        let src = "MAX_SIZE = 10\nlower = 1\n__all__ = []\nclass A:\n    @staticmethod\n    def f():\n        \"\"\"Does f.\"\"\"\n        def g():\n            pass\n        return g\n";
         assert_eq!(
             defs(Lang::Python, src),
             [
                 "constant MAX_SIZE 1-1",
+                "constant lower 2-2",
                 "class A 4-10",
                 "method A.f 6-10",
                 "function A.f.g 8-9"
@@ -677,8 +674,8 @@ mod tests {
         );
         let mut parser = Parser::new();
         let p = parse(&mut parser, Lang::Python, src, false).expect("parses");
-        assert_eq!(p.symbols[2].doc, "Does f.");
-        assert_eq!(p.symbols[2].lead_line, 5);
+        assert_eq!(p.symbols[3].doc, "Does f.");
+        assert_eq!(p.symbols[3].lead_line, 5);
     }
 
     #[test]
@@ -718,6 +715,7 @@ mod tests {
             [
                 "constant MAX 1-1",
                 "function helper 2-2",
+                "constant cfg 3-3",
                 "class A 4-6",
                 "method A.run 5-5"
             ]

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::lang::{CallShape, CalleeForm, Lang, LangSpec};
-use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol};
+use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol, SymbolKind};
 
 pub use crate::model::FileRefs;
 
@@ -118,6 +118,13 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
     let mut fields = Vec::new();
     for (at, line, var, b) in bindings {
         let mut scope = innermost(line);
+        // A module-level variable's own definition is not a scope: its binding is the
+        // module's.
+        while let Some(s) = scope
+            && symbols[s].kind == SymbolKind::Constant
+        {
+            scope = symbols[s].parent;
+        }
         // A field (`this.x`, `self.x`) belongs to its type, wherever it is assigned.
         let field = var
             .strip_prefix("this.")
@@ -134,6 +141,14 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             fields.push(Field {
                 owner: symbols[owner].name.clone(),
                 name: name.to_string(),
+                ty: b.clone(),
+            });
+        } else if scope.is_none() && field.is_none() {
+            // A module-level variable (`codes = LookupDict()`, `const ky = create()`): a
+            // field of the module, read by the files that import it.
+            fields.push(Field {
+                owner: String::new(),
+                name: var.clone(),
                 ty: b.clone(),
             });
         }
@@ -477,6 +492,11 @@ impl<'s> Walker<'s> {
                     .or_else(|| value.child_by_field_name("name"))?;
                 Some(Receiver::Type(simple_type(self.text(t))))
             }
+            // Go's `f.(VisibleFlag)`.
+            "type_assertion_expression" => {
+                let t = simple_type(self.text(value.child_by_field_name("type")?));
+                (!t.is_empty()).then_some(Receiver::Type(t))
+            }
             _ => None,
         }
     }
@@ -645,7 +665,7 @@ pub fn simple_type(t: &str) -> String {
             let before = t;
             t = t.trim_start();
             for p in [
-                "&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class ",
+                "&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class ", "[]", "...",
             ] {
                 if let Some(rest) = t.strip_prefix(p) {
                     t = rest;
@@ -682,6 +702,9 @@ mod tests {
         assert_eq!(simple_type("const geo::Rect&"), "geo::Rect");
         assert_eq!(simple_type("\"Item\""), "Item");
         assert_eq!(simple_type("Option<&Box<Item>>"), "Item");
+        // A Go slice or variadic parameter: its element.
+        assert_eq!(simple_type("[]*Flag"), "Flag");
+        assert_eq!(simple_type("...Flag"), "Flag");
         // Wrappers nested past any stack's depth.
         let deep = format!("{}Item{}", "Option<".repeat(100_000), ">".repeat(100_000));
         assert_eq!(simple_type(&deep), "Item");

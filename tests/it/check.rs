@@ -295,9 +295,10 @@ render(2);
 "#,
         expect![[r#"
             src/main.ts
+              def constant p 3-3
               import 1 ./render render -> src/render.ts
               import 1 ./render Page -> src/render.ts
-              call 3 Page -> src/render.ts:Page [import]
+              call 3 Page in p -> src/render.ts:Page [import]
               call 4 show -> src/render.ts:Page.show [scope]
               call 5 render -> src/render.ts:render [import]
             src/render.ts
@@ -323,8 +324,9 @@ util.pad("x");
 "#,
         expect![[r#"
             index.js
+              def constant util 1-1
               import 1 ./lib/util as util -> lib/util.js
-              call 1 require -> ? [unresolved]
+              call 1 require in util -> ? [unresolved]
               call 2 pad -> lib/util.js:pad [import]
             lib/util.js
               def function pad 1-1
@@ -537,6 +539,255 @@ def test_run():
               def function test_run 3-4
               import 1 pkg.app -> src/pkg/app.py
               call 4 run in test_run -> src/pkg/app.py:run [import]
+        "#]],
+    );
+}
+
+/// Receivers one step away, each kind a miss on real repositories before: a builder chain
+/// (`new(Route).Path().Subrouter()`), a struct field read through a typed parameter, a
+/// type assertion, a range variable, a generic call and a method through a type alias.
+#[test]
+fn go_chains_fields_assertions_ranges_and_aliases() {
+    check(
+        r#"
+//- route.go
+package mux
+
+type Route struct {
+	group *Group
+}
+
+type Group struct{}
+
+func (g *Group) Match() bool { return true }
+
+func (r *Route) Path(p string) *Route { return r }
+
+func (r *Route) Subrouter() *Router { return nil }
+
+func (r *Route) matches() bool { return r.group.Match() }
+
+type Router struct{ routes []*Route }
+
+func (r *Router) Handle() {}
+
+type Alias = Route
+
+func get[T any](x T) T { return x }
+
+func use(m interface{}, a *Alias) {
+	new(Route).Path("/").Subrouter().Handle()
+	if g, ok := m.(*Group); ok {
+		g.Match()
+	}
+	var rt Router
+	for _, x := range rt.routes {
+		x.Subrouter()
+	}
+	get[int](1)
+	a.Path("/")
+}
+"#,
+        expect![[r#"
+            route.go
+              def struct Route 3-5
+              def struct Group 7-7
+              def method Group.Match 9-9
+              def method Route.Path 11-11
+              def method Route.Subrouter 13-13
+              def method Route.matches 15-15
+              def struct Router 17-17
+              def method Router.Handle 19-19
+              def type Alias 21-21
+              def function get 23-23
+              def function use 25-36
+              call 15 Match in Route.matches -> route.go:Group.Match [scope]
+              call 26 new in use -> new [external]
+              call 26 Path in use -> route.go:Route.Path [scope]
+              call 26 Subrouter in use -> route.go:Route.Subrouter [scope]
+              call 26 Handle in use -> route.go:Router.Handle [scope]
+              call 28 Match in use -> route.go:Group.Match [scope]
+              call 32 Subrouter in use -> route.go:Route.Subrouter [scope]
+              call 34 get in use -> route.go:get [exact]
+              call 35 Path in use -> route.go:Route.Path [scope]
+        "#]],
+    );
+}
+
+/// Fields stated in a constructor (`self.store = Store()`), read through `self` and
+/// through a chain; a module-level instance imported from another module.
+#[test]
+fn python_fields_and_module_level_instances() {
+    check(
+        r#"
+//- pkg/__init__.py
+//- pkg/store.py
+class Store:
+    def get(self, k):
+        return k
+
+class Shelf:
+    def __init__(self):
+        self.store = Store()
+
+    def find(self, k):
+        return self.store.get(k)
+
+shelf = Shelf()
+//- pkg/app.py
+from pkg import store
+from pkg.store import shelf
+
+def run():
+    shelf.find(1)
+    store.shelf.store.get(2)
+    kwargs = {}
+    kwargs.get(3)
+"#,
+        expect![[r#"
+            pkg/__init__.py
+            pkg/app.py
+              def function run 4-8
+              import 1 pkg store -> pkg/store.py
+              import 2 pkg.store shelf -> pkg/store.py
+              call 5 find in run -> pkg/store.py:Shelf.find [import]
+              call 6 get in run -> ? [unresolved]
+              call 8 get in run -> pkg/store.py:Store.get [name-only]
+            pkg/store.py
+              def class Store 1-3
+              def method Store.get 2-3
+              def class Shelf 5-10
+              def method Shelf.__init__ 6-7
+              def method Shelf.find 9-10
+              def constant shelf 12-12
+              call 7 Store in Shelf.__init__ -> pkg/store.py:Store [exact]
+              call 10 get in Shelf.find -> pkg/store.py:Store.get [scope]
+              call 12 Shelf in shelf -> pkg/store.py:Shelf [exact]
+        "#]],
+    );
+}
+
+/// A module-level instance exported by default and its interface's methods (a type
+/// alias of an object type), a method's return type, an interface field, and a generic
+/// call under `await`.
+#[test]
+fn typescript_module_instances_interfaces_and_generic_awaits() {
+    check(
+        r#"
+//- src/types.ts
+export type Client = {
+	post: (url: string) => Reply;
+	extend: (o: object) => Client;
+};
+export interface Reply {
+	body: Body;
+	text(): string;
+}
+export interface Body {
+	read(): string;
+}
+//- src/index.ts
+import type {Client} from './types';
+const create = (): Client => ({} as Client);
+const client = create();
+export default client;
+//- src/parse.ts
+export const parse = async <T>(x: string): Promise<T> => JSON.parse(x) as T;
+//- test/main.ts
+import client from '../src/index';
+import {parse} from '../src/parse';
+async function t() {
+	client.post('/').text();
+	const api = client.extend({});
+	api.post('/').body.read();
+	await parse<number>('1');
+}
+"#,
+        expect![[r#"
+            src/index.ts
+              def function create 2-2
+              def constant client 3-3
+              import 1 ./types Client -> src/types.ts
+              call 3 create in client -> src/index.ts:create [exact]
+            src/parse.ts
+              def function parse 1-1
+              call 1 parse in parse -> ? [unresolved]
+            src/types.ts
+              def type Client 1-4
+              def method Client.post 2-2
+              def method Client.extend 3-3
+              def interface Reply 5-8
+              def method Reply.text 7-7
+              def interface Body 9-11
+              def method Body.read 10-10
+            test/main.ts
+              def function t 3-8
+              import 1 ../src/index default as client -> src/index.ts
+              import 2 ../src/parse parse -> src/parse.ts
+              call 4 post in t -> src/types.ts:Client.post [import]
+              call 4 text in t -> src/types.ts:Reply.text [scope]
+              call 5 extend in t -> src/types.ts:Client.extend [import]
+              call 6 post in t -> src/types.ts:Client.post [scope]
+              call 6 read in t -> src/types.ts:Body.read [scope]
+              call 7 parse in t -> src/parse.ts:parse [import]
+        "#]],
+    );
+}
+
+/// A struct field's type followed from `self.field` in an impl block, and a builder
+/// chain through `Self`-returning methods.
+#[test]
+fn rust_struct_fields_and_builder_chains() {
+    check(
+        r#"
+//- src/lib.rs
+pub struct Set {
+    items: Vec<u8>,
+    inner: Inner,
+}
+
+pub struct Inner;
+
+impl Inner {
+    pub fn is_empty(&self) -> bool { true }
+}
+
+pub struct Builder;
+
+impl Builder {
+    pub fn new() -> Self { Builder }
+    pub fn smart(self, on: bool) -> Self { self }
+    pub fn build(self) -> Set { todo!() }
+}
+
+impl Set {
+    pub fn empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+}
+
+pub fn make() -> Set {
+    Builder::new().smart(true).build()
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def struct Set 1-4
+              def struct Inner 6-6
+              def impl Inner 8-10
+              def method Inner::is_empty 9-9
+              def struct Builder 12-12
+              def impl Builder 14-18
+              def method Builder::new 15-15
+              def method Builder::smart 16-16
+              def method Builder::build 17-17
+              def impl Set 20-24
+              def method Set::empty 21-23
+              def function make 26-28
+              call 22 is_empty in Set::empty -> src/lib.rs:Inner::is_empty [scope]
+              call 27 new in make -> src/lib.rs:Builder::new [scope]
+              call 27 smart in make -> src/lib.rs:Builder::smart [scope]
+              call 27 build in make -> src/lib.rs:Builder::build [scope]
         "#]],
     );
 }

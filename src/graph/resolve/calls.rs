@@ -449,6 +449,33 @@ impl Graph {
         self.field_type(c, &ty, name, depth + 1)
     }
 
+    /// The call `c` as a method of module-level variable `var` of `files`, when the
+    /// variable's type is stated and has the method.
+    fn method_of_module_var(
+        &self,
+        c: &CallRow,
+        files: &[usize],
+        var: &str,
+        depth: u32,
+    ) -> Option<Outcome> {
+        let module = self.names.id("")?;
+        let list = self.fields.get(&(module, self.names.id(var)?))?;
+        let (file, r) = list.iter().find(|(f, _)| files.contains(f))?;
+        let at = CallRow::at(*file);
+        let (ty, mut prefer) = match r {
+            Receiver::Type(t) => (t.clone(), vec![*file]),
+            Receiver::CallResult(x) => self.type_of_call(&at, x, depth + 1)?,
+            Receiver::Expr(x) => self.type_of_value(&at, x, depth + 1)?,
+        };
+        prefer.push(c.file);
+        if let Some((_, near)) = self.find_type(*file, &ty) {
+            prefer.extend(near);
+        }
+        let hits = self.inherited(*file, &ty, &c.name, &prefer);
+        let h = self.pick(*file, &hits)?;
+        Some(Outcome::to(h, Resolution::Import, hits.len()))
+    }
+
     /// The stated type of field `name` of type `ty` (or of a base type of it).
     fn field_type(
         &self,
@@ -474,16 +501,7 @@ impl Graph {
                     .and_then(|l| l.iter().find(|(f, _)| self.same_family(c.file, *f)));
                 if let Some((file, r)) = stated {
                     // Read where it is stated: its file's imports name its type.
-                    let at = CallRow {
-                        id: 0,
-                        file: *file,
-                        caller: None,
-                        name: String::new(),
-                        qualifier: None,
-                        kind: CallKind::Plain,
-                        receiver_type: None,
-                        old: (None, None, 0, None),
-                    };
+                    let at = CallRow::at(*file);
                     return match r {
                         Receiver::Type(t) => Some((t.clone(), vec![*file])),
                         Receiver::CallResult(x) => self.type_of_call(&at, x, depth + 1),
@@ -603,13 +621,20 @@ impl Graph {
                 Binding::Module(files) => {
                     let mut files = files.clone();
                     // `pkg.sub.f` through a package import.
-                    for seg in &rest {
+                    for (i, seg) in rest.iter().enumerate() {
                         match self.submodule(files.as_slice(), seg, lang) {
                             Some(sub) => files = sub,
                             None => {
                                 let hits = self.members_of(f, seg, name, &files);
                                 if let Some(h) = self.pick(f, &hits) {
                                     return Outcome::to(h, Resolution::Import, hits.len());
+                                }
+                                // `pkg.codes.get()`: a module-level instance's method.
+                                if i + 1 == rest.len()
+                                    && let Some(h) =
+                                        self.method_of_module_var(c, &files, seg, depth)
+                                {
+                                    return h;
                                 }
                                 break;
                             }
@@ -630,6 +655,10 @@ impl Graph {
                     if let Some(h) = self.pick(f, &hits) {
                         return Outcome::to(h, Resolution::Import, hits.len());
                     }
+                    // An imported module-level instance: a method of its type.
+                    if let Some(h) = self.method_of_module_var(c, files, orig, depth) {
+                        return h;
+                    }
                     if files.is_empty() {
                         return Outcome::external(format!("{q}{sep_q}{name}"));
                     }
@@ -649,6 +678,17 @@ impl Graph {
                     return Outcome::external(format!("{ns}::{name}"));
                 }
                 _ => {}
+            }
+        }
+        // A module-level instance of the same package (Go), read from another file.
+        if binding.is_none() && rules.package_scope && rest.is_empty() {
+            let dir_files: Vec<usize> = self
+                .by_dir
+                .get(&self.files[f].dir)
+                .map(|d| d.iter().copied().filter(|&d| d != f).collect())
+                .unwrap_or_default();
+            if let Some(h) = self.method_of_module_var(c, &dir_files, head, depth) {
+                return h;
             }
         }
         if rules.crate_modules && c.kind == CallKind::Path {

@@ -66,6 +66,11 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
                 .collect(),
             None => Vec::new(),
         },
+        // A type alias (`type BoolFlag = FlagBase[bool]`) has its target's methods.
+        Lang::Go => match sig.split_once(" = ") {
+            Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     };
     list.into_iter()
@@ -88,8 +93,14 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                 .to_string()
         }
         Lang::Go | Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
-            // After the parameter list that follows the name.
-            let at = sig.find(&format!("{name}("))? + name.len();
+            // After the parameter list that follows the name (`f(…)`, `f = (…)`, `f: (…)`).
+            let at = match sig.find(&format!("{name}(")) {
+                Some(i) => i + name.len(),
+                None => {
+                    let n = sig.find(name)? + name.len();
+                    n + sig[n..].find('(')?
+                }
+            };
             let rest = &sig[at..];
             let mut depth = 0i32;
             let mut end = None;
@@ -106,7 +117,10 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                     _ => {}
                 }
             }
-            let r = rest[end?..].trim().trim_end_matches('{').trim();
+            let r = rest[end?..].trim().trim_end_matches([';', '{']).trim();
+            // `f: (…) => T` (a property of a function type), `f = (…): T =>` (an arrow).
+            let r = r.strip_prefix("=>").unwrap_or(r).trim();
+            let r = r.strip_suffix("=>").unwrap_or(r).trim();
             let r = r.strip_prefix(':').unwrap_or(r).trim();
             let r = r
                 .strip_prefix('(')

@@ -177,6 +177,22 @@ struct CallRow {
 }
 
 /// What a local name in a file stands for, from its imports.
+impl CallRow {
+    /// No call: a place in `file`'s top level, to type what the file states from there.
+    fn at(file: usize) -> CallRow {
+        CallRow {
+            id: 0,
+            file,
+            caller: None,
+            name: String::new(),
+            qualifier: None,
+            kind: CallKind::Plain,
+            receiver_type: None,
+            old: (None, None, 0, None),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Binding {
     /// A module or package: these files.
@@ -424,6 +440,10 @@ mod tests {
             ["B", "ns::C"]
         );
         assert!(bases(Lang::Python, "class A:").is_empty());
+        assert_eq!(
+            bases(Lang::Go, "type BoolFlag = FlagBase[bool, BoolConfig]"),
+            ["FlagBase"]
+        );
     }
 
     #[test]
@@ -443,6 +463,19 @@ mod tests {
         assert_eq!(
             return_type(Lang::Java, "public static Book of(String t)", "of").as_deref(),
             Some("Book")
+        );
+        assert_eq!(
+            return_type(
+                Lang::TypeScript,
+                "const make = (d?: Partial<O>): Client =>",
+                "make"
+            )
+            .as_deref(),
+            Some("Client")
+        );
+        assert_eq!(
+            return_type(Lang::TypeScript, "post: <T>(u: Input) => Reply<T>;", "post").as_deref(),
+            Some("Reply")
         );
     }
 }

@@ -44,21 +44,32 @@ pub(super) const SPEC: LangSpec = LangSpec {
     methods_in_classes_only: false,
     typedef_names: false,
     jsdoc_param_types: false,
-    calls: &[CallShape {
-        node: "call_expression",
-        callee: Some("function"),
-        unwrap: None,
-        new: false,
-        forms: &[
-            CalleeForm::Name("identifier"),
-            CalleeForm::Member {
-                node: "selector_expression",
-                object: "operand",
-                name: "field",
-                unwrap_name: None,
-            },
-        ],
-    }],
+    calls: &[
+        CallShape {
+            node: "call_expression",
+            callee: Some("function"),
+            // A generic function instantiated at the call: `pkg.Get[int](x)`.
+            unwrap: Some(("index_expression", "operand")),
+            new: false,
+            forms: &[
+                CalleeForm::Name("identifier"),
+                CalleeForm::Member {
+                    node: "selector_expression",
+                    object: "operand",
+                    name: "field",
+                    unwrap_name: None,
+                },
+            ],
+        },
+        // `get[int](x)` parses as a conversion to a generic type.
+        CallShape {
+            node: "type_conversion_expression",
+            callee: Some("type"),
+            unwrap: Some(("generic_type", "type")),
+            new: false,
+            forms: &[CalleeForm::Name("type_identifier")],
+        },
+    ],
     resolve: ResolveRules {
         family: 4,
         package_scope: true,
@@ -110,6 +121,24 @@ impl Walker<'_> {
                         self.bind(node, &var, Receiver::Type(t.clone()));
                     } else if let Some(b) = &value {
                         self.bind(node, &var, b.clone());
+                    }
+                }
+            }
+            // `for _, f := range flags`: `f` is an element of `flags` (a `[]Flag` is read
+            // as its element type).
+            "range_clause" => {
+                if let (Some(l), Some(r)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) {
+                    let mut c = l.walk();
+                    let vars: Vec<Node> = l.named_children(&mut c).collect();
+                    if let [_, v] = vars.as_slice()
+                        && v.kind() == "identifier"
+                        && let Some(b) = self.bound_of(r)
+                    {
+                        let var = self.text(*v).to_string();
+                        self.bind(node, &var, b);
                     }
                 }
             }

@@ -29,7 +29,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
 };
 
 /// Node kinds without definitions in JavaScript and the TypeScript dialects.
-pub(super) const OPAQUE: [&str; 8] = [
+pub(super) const OPAQUE: [&str; 7] = [
     "import_statement",
     "string",
     "template_string",
@@ -37,7 +37,6 @@ pub(super) const OPAQUE: [&str; 8] = [
     "formal_parameters",
     "type_annotation",
     "type_arguments",
-    "object_type",
 ];
 
 /// Calls in JavaScript and the TypeScript dialects: `f()`, `o.f()`, `new C()`,

@@ -202,14 +202,15 @@ impl ResolveRules {
     };
 }
 
-/// Where ALL_CAPS names are constants by convention (see [`LangSpec::caps_constants`]).
+/// Where module-level variables are definitions (see [`LangSpec::caps_constants`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CapsConstants {
     /// An assignment at the top level of the module (Python).
     ModuleLevel,
-    /// A top-level `const` declaration, exported or not (JavaScript, TypeScript).
+    /// A top-level `const`, `let` or `var` declaration, exported or not (JavaScript,
+    /// TypeScript).
     TopLevelConst,
-    /// The query never tags caps names.
+    /// The query tags no module-level variables.
     None,
 }
 

@@ -1,5 +1,5 @@
 ; Definitions in JavaScript (also loaded first for TypeScript and TSX).
-; `@def.caps` is a declarator kept only at the top level and when its name is ALL_CAPS.
+; `@def.caps` is a declarator kept only at the top level (a module-level variable).
 ; As in every query file, the definition is the root of its pattern.
 
 (function_declaration name: (identifier) @name) @def.function

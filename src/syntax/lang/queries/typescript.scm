@@ -1,5 +1,6 @@
 ; Definitions TypeScript and TSX add to javascript.scm.
-; `@def.signature` (an interface or abstract method) is kept only inside an interface or class.
+; `@def.signature` (an interface or abstract method, or a property of a function type) is kept
+; only inside an interface, a class or a type alias's object type.
 
 (abstract_class_declaration name: (type_identifier) @name) @def.class
 (interface_declaration name: (type_identifier) @name) @def.interface
@@ -8,3 +9,4 @@
 (internal_module name: (_) @name) @def.module
 (method_signature name: (_) @name) @def.signature
 (abstract_method_signature name: (_) @name) @def.signature
+(property_signature name: (_) @name type: (type_annotation (function_type))) @def.signature
