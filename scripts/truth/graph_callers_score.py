@@ -17,7 +17,10 @@ import subprocess
 ap = argparse.ArgumentParser()
 ap.add_argument("--llmc", default="target/release/llmc")
 ap.add_argument("pairs", nargs="+")
+ap.add_argument("--by-resolution", action="store_true",
+                help="also print listed rows and strict precision per resolution kind")
 args = ap.parse_args()
+by_kind = {}
 print(f"{'set':<24} {'q':>3} {'rows':>6} {'right':>6} {'gold':>6} {'found':>6} {'strict P':>9} {'R':>6} {'name-only':>9} {'unresolved':>10}")
 for checkout, path in zip(args.pairs[0::2], args.pairs[1::2]):
     rows = right = gold_n = found = n = name_only = unresolved = 0
@@ -33,8 +36,16 @@ for checkout, path in zip(args.pairs[0::2], args.pairs[1::2]):
             v = json.loads(out.stdout)
         except json.JSONDecodeError:
             continue
-        listed = {(r["path"], r["line"]) for r in v.get("results", []) if r.get("depth", 1) == 1}
+        direct = [r for r in v.get("results", []) if r.get("depth", 1) == 1]
+        listed = {(r["path"], r["line"]) for r in direct}
         gold = {(g["path"], g["line"]) for g in case["gold"] if "line" in g}
+        kinds = {}
+        for r in direct:
+            kinds.setdefault((r["path"], r["line"]), r.get("resolution", "?"))
+        for at, kind in kinds.items():
+            k = by_kind.setdefault((path.rsplit("/", 1)[-1], kind), [0, 0])
+            k[0] += 1
+            k[1] += at in gold
         n += 1
         rows += len(listed)
         right += len(listed & gold)
@@ -46,3 +57,7 @@ for checkout, path in zip(args.pairs[0::2], args.pairs[1::2]):
     name = path.rsplit("/", 1)[-1]
     print(f"{name:<24} {n:>3} {rows:>6} {right:>6} {gold_n:>6} {found:>6} {right / max(rows, 1):>9.3f} "
           f"{found / max(gold_n, 1):>6.3f} {name_only:>9} {unresolved:>10}")
+if args.by_resolution:
+    print(f"\n{'set':<24} {'resolution':<10} {'rows':>6} {'right':>6} {'strict P':>9}")
+    for (name, kind), (rows, right) in sorted(by_kind.items()):
+        print(f"{name:<24} {kind:<10} {rows:>6} {right:>6} {right / max(rows, 1):>9.3f}")
