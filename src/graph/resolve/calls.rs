@@ -461,12 +461,7 @@ impl Graph {
         let module = self.names.id("")?;
         let list = self.fields.get(&(module, self.names.id(var)?))?;
         let (file, r) = list.iter().find(|(f, _)| files.contains(f))?;
-        let at = CallRow::at(*file);
-        let (ty, mut prefer) = match r {
-            Receiver::Type(t) => (t.clone(), vec![*file]),
-            Receiver::CallResult(x) => self.type_of_call(&at, x, depth + 1)?,
-            Receiver::Expr(x) => self.type_of_value(&at, x, depth + 1)?,
-        };
+        let (ty, mut prefer) = self.stated_type(*file, r, depth + 1)?;
         prefer.push(c.file);
         if let Some((_, near)) = self.find_type(*file, &ty) {
             prefer.extend(near);
@@ -474,6 +469,17 @@ impl Graph {
         let hits = self.inherited(*file, &ty, &c.name, &prefer);
         let h = self.pick(*file, &hits)?;
         Some(Outcome::to(h, Resolution::Import, hits.len()))
+    }
+
+    /// The type a field or module-level variable stated in `file` has, read from that
+    /// file's top level (its imports name the type).
+    fn stated_type(&self, file: usize, r: &Receiver, depth: u32) -> Option<(String, Vec<usize>)> {
+        let at = CallRow::at(file);
+        match r {
+            Receiver::Type(t) => Some((t.clone(), vec![file])),
+            Receiver::CallResult(x) => self.type_of_call(&at, x, depth),
+            Receiver::Expr(x) => self.type_of_value(&at, x, depth),
+        }
     }
 
     /// The stated type of field `name` of type `ty` (or of a base type of it).
@@ -500,13 +506,7 @@ impl Graph {
                     .and_then(|o| self.fields.get(&(o, field)))
                     .and_then(|l| l.iter().find(|(f, _)| self.same_family(c.file, *f)));
                 if let Some((file, r)) = stated {
-                    // Read where it is stated: its file's imports name its type.
-                    let at = CallRow::at(*file);
-                    return match r {
-                        Receiver::Type(t) => Some((t.clone(), vec![*file])),
-                        Receiver::CallResult(x) => self.type_of_call(&at, x, depth + 1),
-                        Receiver::Expr(x) => self.type_of_value(&at, x, depth + 1),
-                    };
+                    return self.stated_type(*file, r, depth + 1);
                 }
                 if let Some((defs, _)) = self.find_type(c.file, t) {
                     for d in defs {
