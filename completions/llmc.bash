@@ -230,7 +230,7 @@ _llmc() {
                     return 0
                     ;;
                 --resolution)
-                    COMPREPLY=($(compgen -W "exact import scope name-only" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "exact import scope name-only unresolved" -- "${cur}"))
                     return 0
                     ;;
                 --limit)

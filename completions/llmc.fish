@@ -81,7 +81,8 @@ complete -c llmc -n "__fish_llmc_using_subcommand graph" -l depth -d 'Follow edg
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "exact\t'The same scope and file'
 import\t'A name or module an import brings in, followed to its file'
 scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-qualified path, the same package or directory'
-name-only\t'A name defined once in the repository'"
+name-only\t'A name defined once in the repository'
+unresolved\t'Everything, with the call sites whose receiver could not be typed (for callers: the calls with the target\'s name that nothing resolved)'"
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l limit -d 'Print at most N rows (a longer answer is summarized by file first)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F

@@ -518,7 +518,8 @@ pub enum Resolution {
     NameOnly,
     #[value(skip)]
     External,
-    #[value(skip)]
+    /// Everything, with the call sites whose receiver could not be typed (for callers:
+    /// the calls with the target's name that nothing resolved).
     Unresolved,
 }
 

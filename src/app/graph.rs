@@ -195,8 +195,9 @@ fn render(
     }
     if u > 0 {
         let line = format!(
-            "{u} call site{} with this name and an unknown receiver could not be resolved",
-            s(u)
+            "{u} call site{} with this name and an unknown receiver could not be resolved: `--resolution unresolved` lists {}",
+            s(u),
+            if u == 1 { "it" } else { "them" }
         );
         let _ = writeln!(out, "{}", style.dim(&line));
     }

@@ -14,6 +14,7 @@ use super::{
     AbstainReason, Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State,
     Status, Synthesized,
 };
+use crate::graph::SetAside;
 use crate::model::DefKind;
 
 /// Rows listed per fact before "… and N more".
@@ -143,7 +144,7 @@ fn graph_text(f: &GraphFact) -> String {
         }
     };
     match f.intent {
-        Intent::Callers if f.rows.is_empty() => {
+        Intent::Callers if f.rows.is_empty() && f.set_aside == SetAside::default() => {
             let _ = writeln!(
                 s,
                 "{what} is not called anywhere in the repository (an entry point, called only \
@@ -151,11 +152,16 @@ fn graph_text(f: &GraphFact) -> String {
             );
         }
         Intent::Callers => {
-            let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
+            if f.rows.is_empty() {
+                let _ = writeln!(s, "No call of {what} is proven.");
+            } else {
+                let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
+            }
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
             }
             s.push_str(&more(f.rows.len()));
+            s.push_str(&set_aside_text(&f.target, f.set_aside));
         }
         Intent::Callees if f.rows.is_empty() => {
             let _ = writeln!(s, "{what} calls nothing.");
@@ -189,6 +195,33 @@ fn graph_text(f: &GraphFact) -> String {
         }
     }
     s
+}
+
+/// The call sites a callers answer does not list, said so that "none proven" is never
+/// read as "not called".
+fn set_aside_text(target: &str, aside: SetAside) -> String {
+    let name = target.rsplit(['.', ':']).next().unwrap_or(target);
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let mut out = String::new();
+    if aside.unresolved > 0 {
+        let n = aside.unresolved;
+        let _ = writeln!(
+            out,
+            "  Not counted: {n} call site{} named `{name}` whose receiver could not be typed \
+             (`llmc graph callers {target} --resolution unresolved` lists them).",
+            s(n)
+        );
+    }
+    if aside.name_only > 0 {
+        let n = aside.name_only;
+        let _ = writeln!(
+            out,
+            "  Not counted: {n} possible call site{} matched by name only \
+             (`llmc graph callers {target} --resolution name-only` lists them).",
+            s(n)
+        );
+    }
+    out
 }
 
 /// Both sides of a comparison: what each is, where, and its first line.

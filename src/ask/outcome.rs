@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::classify::{Entity, Intent};
-use crate::graph::{Def, Row};
+use crate::graph::{Def, Row, SetAside};
 use crate::history::query::LogCommit;
 use crate::model::Memory;
 use crate::search::ChunkLoc;
@@ -293,6 +293,11 @@ pub struct GraphFact {
     pub definitions: Vec<Def>,
     /// Call sites (callers, callees) or import lines.
     pub rows: Vec<Row>,
+    /// For callers: the call sites not listed because nothing proves they mean the target
+    /// (matched by name only, or an unknown receiver), so "no callers" can be told from
+    /// "none proven".
+    #[serde(default)]
+    pub set_aside: SetAside,
 }
 
 /// What the history says about one target.

@@ -211,12 +211,10 @@ pub fn graph_facts(
                     relation,
                     target: target.clone(),
                     depth: 1,
-                    // Callers matched by name only still count here, as before: until
-                    // receiver types are followed further ([callers]), they hold real calls
-                    // through loop variables and comprehensions. `llmc graph` sets them
-                    // apart. Callees keep their external and unresolved rows.
-                    min_resolution: (relation == Relation::Callers)
-                        .then_some(crate::model::Resolution::NameOnly),
+                    // As `llmc graph`: callers are the edges proven by evidence, name-only
+                    // matches and unknown receivers counted apart; callees keep their
+                    // external and unresolved rows.
+                    min_resolution: None,
                 },
             )?;
             let mut rows = answer.results;
@@ -262,6 +260,7 @@ pub fn graph_facts(
                     target: target.clone(),
                     definitions: answer.candidates,
                     rows,
+                    set_aside: answer.set_aside,
                 });
             }
         }

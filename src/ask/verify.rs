@@ -162,8 +162,22 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
     for &intent in &state.classification.intents {
         let g = match intent {
             Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports => {
-                if pass.graph.iter().any(|f| f.intent == intent) {
-                    1.0
+                if let Some(f) = pass.graph.iter().find(|f| f.intent == intent) {
+                    // Callers are grounded as far as the call sites with the name are
+                    // proven: each unknown receiver or name-only match may be a call the
+                    // answer does not list.
+                    let open = f.set_aside.unresolved + f.set_aside.name_only;
+                    if intent == Intent::Callers && open > 0 {
+                        let proven = f.rows.len();
+                        // A reason, not a weakness: no refinement types a receiver.
+                        reasons.push(format!(
+                            "callers: {open} call site(s) named like `{}` not proven",
+                            f.target
+                        ));
+                        0.5 + 0.5 * proven as f64 / (proven + open) as f64
+                    } else {
+                        1.0
+                    }
                 } else {
                     source_grounding(&top_stems) * 0.8
                 }

@@ -152,6 +152,10 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                     .collect(),
                 _ => walk(c, q, &candidates)?,
             };
+            let mut results = results;
+            if q.relation == Relation::Callers && q.min_resolution == Some(Resolution::Unresolved) {
+                results.extend(unresolved_named(c, &candidates)?);
+            }
             let set_aside = if q.relation == Relation::Callers {
                 set_aside(c, q, &candidates)?
             } else {
@@ -190,6 +194,7 @@ fn keep(q: &GraphQuery, resolution: Resolution) -> bool {
     match q.min_resolution {
         None if q.relation == Relation::Callers => resolution <= Resolution::Scope,
         None => true,
+        Some(Resolution::Unresolved) => true,
         Some(min) => resolution.is_edge() && resolution <= min,
     }
 }
@@ -205,17 +210,56 @@ fn set_aside(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Re
             out.name_only += stmt.query_row([d.id], |r| r.get::<_, i64>(0))? as usize;
         }
     }
+    if q.min_resolution == Some(Resolution::Unresolved) {
+        return Ok(out); // listed, not set aside
+    }
+    let mut stmt = c.prepare_cached(
+        "SELECT count(*) FROM calls WHERE name = ?1 AND callee_id IS NULL AND resolution = 'unresolved'",
+    )?;
+    for n in bare_names(candidates) {
+        out.unresolved += stmt.query_row([n], |r| r.get::<_, i64>(0))? as usize;
+    }
+    Ok(out)
+}
+
+/// The bare names of the candidates, once each (`Client.get` → `get`).
+fn bare_names(candidates: &[Def]) -> Vec<&str> {
     let mut names: Vec<&str> = candidates
         .iter()
         .map(|d| d.symbol.rsplit(['.', ':']).next().unwrap_or(&d.symbol))
         .collect();
     names.sort_unstable();
     names.dedup();
+    names
+}
+
+/// The call sites with a candidate's name that nothing resolved (an unknown receiver),
+/// for `--resolution unresolved`: some may be calls of it, none is proven.
+fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(
-        "SELECT count(*) FROM calls WHERE name = ?1 AND callee_id IS NULL AND resolution = 'unresolved'",
+        "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.candidates
+         FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
+         WHERE k.name = ?1 AND k.callee_id IS NULL AND k.resolution = 'unresolved'
+         ORDER BY f.path, k.line, k.col",
     )?;
-    for n in names {
-        out.unresolved += stmt.query_row([n], |r| r.get::<_, i64>(0))? as usize;
+    let mut out = Vec::new();
+    for name in bare_names(candidates) {
+        let rows = stmt.query_map([name], |r| {
+            Ok(Row {
+                path: r.get(0)?,
+                line: r.get(1)?,
+                symbol: r.get(2)?,
+                resolution: Resolution::Unresolved,
+                depth: 1,
+                candidates: r.get(3)?,
+                target: name.to_string(),
+                defined_at: None,
+                next: None,
+            })
+        })?;
+        for row in rows {
+            out.push(row?);
+        }
     }
     Ok(out)
 }

@@ -92,7 +92,8 @@ pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<S
         .collect())
 }
 
-/// Graph neighbours of a definition (callers' and callees' definitions), with the
+/// Graph neighbours of a definition (callers' and callees' definitions, over edges proven
+/// by evidence: a name-only match is not a call), with the
 /// number of call edges it has in all.
 pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>, usize)> {
     let edges: usize = c
@@ -105,12 +106,12 @@ pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>,
         "SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.caller_id
          JOIN files f ON f.id = s.file_id
          JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
-         WHERE k.callee_id = ?1 AND k.caller_id != ?1
+         WHERE k.callee_id = ?1 AND k.caller_id != ?1 AND k.resolution != 'name-only'
          UNION ALL
          SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.callee_id
          JOIN files f ON f.id = s.file_id
          JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
-         WHERE k.caller_id = ?1 AND k.callee_id != ?1",
+         WHERE k.caller_id = ?1 AND k.callee_id != ?1 AND k.resolution != 'name-only'",
     )?;
     let ids = stmt
         .query_map([symbol_id], |r| r.get(0))?

@@ -291,8 +291,17 @@ fn renaming_a_definition_imported_under_an_alias_drops_the_aliased_edge() {
 
 #[test]
 fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
-    // `item.total_weight()` on a loop variable of unknown type: matched by name alone.
-    let repo = Scratch::fixture("python");
+    // `item.total_weight()` on a parameter of unknown type: matched by name alone (the
+    // only method of that name), never listed as a caller.
+    let repo = Scratch::empty();
+    repo.write(
+        "inventory/models.py",
+        "class Item:\n    def total_weight(self):\n        return 1\n",
+    );
+    repo.write(
+        "inventory/report.py",
+        "def heaviest(items):\n    best = None\n    for item in items:\n        w = item.total_weight()\n    return best\n",
+    );
     repo.index();
     let out = repo.llmc(&["graph", "callers", "Item.total_weight"]);
     let text = crate::util::stdout(&out);
@@ -305,7 +314,7 @@ fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
         "{text}"
     );
     assert!(
-        !text.contains("models.py:55"),
+        !text.contains("report.py:4"),
         "a guess listed as a caller: {text}"
     );
     let out = repo.llmc(&["graph", "callers", "Item.total_weight", "--json"]);
@@ -321,7 +330,14 @@ fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
     ]);
     let text = crate::util::stdout(&out);
     assert!(
-        text.contains("inventory/models.py:55") && text.contains("[name-only]"),
+        text.contains("inventory/report.py:4") && text.contains("[name-only]"),
+        "{text}"
+    );
+    // `ask` lists no guess either: the name-only site is counted, not shown as a caller.
+    let text = crate::util::stdout(&repo.llmc(&["ask", "who calls Item.total_weight?"]));
+    assert!(!text.contains("report.py:4  in"), "{text}");
+    assert!(
+        text.contains("1 possible call site matched by name only"),
         "{text}"
     );
 
@@ -342,11 +358,34 @@ fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
     let v = json(&s.llmc(&["graph", "callers", "run", "--json"]));
     assert_eq!(v["set_aside"]["unresolved"], 1);
     assert_eq!(v["set_aside"]["name_only"], 0);
+    // ... and the line points at the command that lists it.
+    let text =
+        crate::util::stdout(&s.llmc(&["graph", "callers", "run", "--resolution", "unresolved"]));
+    assert!(text.contains("b.py:2  go  [unresolved]"), "{text}");
+    assert!(!text.contains("could not be resolved"), "{text}");
+    // `ask` says the same: no call proven, one site with an unknown receiver, never
+    // "not called anywhere".
+    let out = s.llmc(&["ask", "who calls run?"]);
+    let text = crate::util::stdout(&out);
+    assert!(text.contains("No call of"), "{text}");
+    assert!(
+        text.contains("1 call site named `run` whose receiver could not be typed"),
+        "{text}"
+    );
+    assert!(!text.contains("not called anywhere"), "{text}");
+    let v = json(&s.llmc(&["ask", "who calls run?", "--json"]));
+    assert_eq!(v["graph"][0]["set_aside"]["unresolved"], 1, "{v:#}");
+    assert_eq!(v["graph"][0]["rows"].as_array().map(Vec::len), Some(0));
 
     // Nothing of that name is called at all: that, and only that, is "not called".
     s.write("c.py", "def lonely():\n    pass\n");
     s.index();
     let text = crate::util::stdout(&s.llmc(&["graph", "callers", "lonely"]));
+    assert!(
+        text.contains("not called anywhere in the repository"),
+        "{text}"
+    );
+    let text = crate::util::stdout(&s.llmc(&["ask", "who calls lonely?"]));
     assert!(
         text.contains("not called anywhere in the repository"),
         "{text}"
