@@ -246,7 +246,7 @@ impl Types<'_> {
             .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
             .unwrap_or(expr.len());
         let (head, rest) = expr.split_at(head_end);
-        if head.is_empty() || !(rest.is_empty() || rest.starts_with('.')) {
+        if head.is_empty() || !(rest.is_empty() || rest.starts_with(['.', '['])) {
             return Some(b);
         }
         let value = if matches!(head, "self" | "this" | "cls") {
@@ -348,6 +348,72 @@ impl<'s> Walker<'s> {
             let line = at.start_position().row as u32 + 1;
             self.bindings
                 .push((at.start_byte(), line, var.to_string(), b));
+        }
+    }
+
+    /// `var` is an element of the collection `iterable` (a loop variable, a callback's
+    /// parameter over `xs.map(...)`): bound to the iterable's chain with an element link.
+    pub(in crate::syntax) fn bind_element(&mut self, at: Node, var: Node, iterable: Node) {
+        let var = match var.kind() {
+            "mut_pattern" | "reference_pattern" => var.named_child(0).unwrap_or(var),
+            _ => var,
+        };
+        if var.kind() != "identifier" {
+            return;
+        }
+        if let Some(chain) = self.chain_expr(iterable)
+            && chain.len() + 2 <= MAX_RECEIVER
+        {
+            let name = self.text(var).to_string();
+            self.bind(at, &name, Receiver::Expr(format!("{chain}[]")));
+        }
+    }
+
+    /// A callback passed first to a collection's element-wise method
+    /// (`items.forEach(item => …)`, `xs.iter().map(|x| …)`): its first parameter is an
+    /// element of what the method is called on. `param` is that parameter's node.
+    pub(in crate::syntax) fn bind_callback_element(&mut self, callback: Node, param: Node) {
+        const ELEMENT_WISE: [&str; 17] = [
+            "forEach",
+            "map",
+            "filter",
+            "some",
+            "every",
+            "find",
+            "findLast",
+            "flatMap",
+            "findIndex",
+            "for_each",
+            "filter_map",
+            "any",
+            "all",
+            "flat_map",
+            "inspect",
+            "position",
+            "take_while",
+        ];
+        let Some(args) = callback.parent() else {
+            return;
+        };
+        if !matches!(args.kind(), "arguments") || args.named_child(0) != Some(callback) {
+            return;
+        }
+        let Some(call) = args.parent() else {
+            return;
+        };
+        let Some(f) = call.child_by_field_name("function") else {
+            return;
+        };
+        let (Some(method), Some(object)) = (
+            f.child_by_field_name("property")
+                .or_else(|| f.child_by_field_name("field")),
+            f.child_by_field_name("object")
+                .or_else(|| f.child_by_field_name("value")),
+        ) else {
+            return;
+        };
+        if ELEMENT_WISE.contains(&self.text(method)) {
+            self.bind_element(callback, param, object);
         }
     }
 
@@ -479,6 +545,10 @@ impl<'s> Walker<'s> {
             | "field_expression"
             | "selector_expression"
             | "field_access"
+            | "subscript"
+            | "subscript_expression"
+            | "index_expression"
+            | "array_access"
             | "identifier" => self.chain_expr(value).map(Receiver::of_expr),
             "new_expression" | "object_creation_expression" => {
                 let t = value
@@ -491,6 +561,11 @@ impl<'s> Walker<'s> {
                     .child_by_field_name("type")
                     .or_else(|| value.child_by_field_name("name"))?;
                 Some(Receiver::Type(simple_type(self.text(t))))
+            }
+            // A literal: a value of the language's own type, never a repository class
+            // (`kwargs = {}` then `kwargs.get(k)` is `dict.get`).
+            kind if literal_type(self.lang, kind).is_some() => {
+                literal_type(self.lang, kind).map(|t| Receiver::Type(t.to_string()))
             }
             // Go's `f.(VisibleFlag)`.
             "type_assertion_expression" => {
@@ -569,6 +644,15 @@ impl Walker<'_> {
                             break l.trim_start_matches('.').to_string();
                         }
                     }
+                }
+                // An element read from a collection: `items[0]`.
+                "subscript" | "subscript_expression" | "index_expression" | "array_access" => {
+                    links.push("[]".to_string());
+                    n = field("value")
+                        .or_else(|| field("object"))
+                        .or_else(|| field("operand"))
+                        .or_else(|| field("array"))
+                        .or_else(|| n.named_child(0))?;
                 }
                 "new_expression"
                 | "object_creation_expression"
@@ -652,12 +736,56 @@ pub(in crate::syntax) fn is_ident(s: &str) -> bool {
 
 /// The bare type name in a written type: `&'a mut Stack<T>` → `Stack`, `*kv.Store` →
 /// `kv.Store`, `Optional[Item]` → `Item`, `: Shelf` → `Shelf`, `const geo::Rect&` →
-/// `geo::Rect`.
+/// `geo::Rect`. A collection of `T` (`list[Item]`, `Vec<Item>`, `Item[]`, `&[Item]`) is
+/// `T[]`: a loop over it, or an element read from it, is a `T` (a Go slice is read as its
+/// element, as before).
 pub fn simple_type(t: &str) -> String {
     // Optional[X] / Option<X> / X | None: the wrapped type. Wrappers may nest deep, so
     // they are unwrapped in a loop rather than by recursion.
-    const WRAPPERS: [&str; 6] = ["Optional[", "Option<", "Box<", "Rc<", "Arc<", "RefCell<"];
+    const WRAPPERS: [&str; 9] = [
+        "Optional[",
+        "Option<",
+        "Box<",
+        "Rc<",
+        "Arc<",
+        "RefCell<",
+        "Mutex<",
+        "RwLock<",
+        "Cell<",
+    ];
+    const COLLECTIONS: [&str; 29] = [
+        "list[",
+        "List[",
+        "Sequence[",
+        "MutableSequence[",
+        "Iterable[",
+        "Iterator[",
+        "Collection[",
+        "set[",
+        "Set[",
+        "frozenset[",
+        "FrozenSet[",
+        "AbstractSet[",
+        "deque[",
+        "Deque[",
+        "Vec<",
+        "VecDeque<",
+        "HashSet<",
+        "BTreeSet<",
+        "BinaryHeap<",
+        "Array<",
+        "ReadonlyArray<",
+        "ReadonlySet<",
+        "Set<",
+        "List<",
+        "ArrayList<",
+        "LinkedList<",
+        "Collection<",
+        "Iterable<",
+        "Iterator<",
+    ];
     let mut t = t;
+    let mut layers = 0usize;
     loop {
         t = t.trim().trim_start_matches(':').trim();
         t = t.trim_matches(|c| c == '"' || c == '\'');
@@ -665,7 +793,17 @@ pub fn simple_type(t: &str) -> String {
             let before = t;
             t = t.trim_start();
             for p in [
-                "&", "*", "mut ", "const ", "dyn ", "impl ", "struct ", "class ", "[]", "...",
+                "&",
+                "*",
+                "mut ",
+                "const ",
+                "dyn ",
+                "impl ",
+                "struct ",
+                "class ",
+                "[]",
+                "...",
+                "readonly ",
             ] {
                 if let Some(rest) = t.strip_prefix(p) {
                     t = rest;
@@ -678,16 +816,57 @@ pub fn simple_type(t: &str) -> String {
                 break;
             }
         }
-        match WRAPPERS.iter().find_map(|w| t.strip_prefix(w)) {
-            Some(inner) => t = inner.trim_end_matches([']', '>']),
-            None => break,
+        // The rest of the type after an opening bracket: its first argument is read up to
+        // the first character that cannot be in a name (no bracket matching, so nesting
+        // costs one pass).
+        if let Some(inner) = WRAPPERS.iter().find_map(|w| t.strip_prefix(w)) {
+            t = inner;
+        } else if let Some(inner) = COLLECTIONS.iter().find_map(|w| t.strip_prefix(w)) {
+            layers += 1;
+            t = inner;
+        } else if let Some(inner) = t.strip_prefix('[').filter(|_| t.ends_with(']')) {
+            // A Rust slice or array: `[Item]`, `[Item; 4]`.
+            layers += 1;
+            t = inner;
+        } else if let Some(inner) = t.strip_suffix("[]") {
+            layers += 1;
+            t = inner;
+        } else {
+            break;
         }
     }
     let end = t
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == ':' || c == '$'))
         .unwrap_or(t.len());
-    t[..end].trim_end_matches([':', '.']).to_string()
+    let base = t[..end].trim_end_matches([':', '.']);
+    if base.is_empty() {
+        return String::new();
+    }
+    let mut out = base.to_string();
+    for _ in 0..layers.min(MAX_LAYERS) {
+        out.push_str("[]");
+    }
+    out
 }
+
+/// The built-in type of a literal of node kind `kind`, where the language has one.
+pub(in crate::syntax) fn literal_type(lang: Lang, kind: &str) -> Option<&'static str> {
+    match (lang, kind) {
+        (Lang::Python, "dictionary" | "dictionary_comprehension") => Some("dict"),
+        (Lang::Python, "list" | "list_comprehension") => Some("list"),
+        (Lang::Python, "set" | "set_comprehension") => Some("set"),
+        (Lang::Python, "string" | "concatenated_string") => Some("str"),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "object") => Some("Object"),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "array") => Some("Array"),
+        (Lang::JavaScript | Lang::TypeScript | Lang::Tsx, "string" | "template_string") => {
+            Some("String")
+        }
+        _ => None,
+    }
+}
+
+/// How many collection layers a type keeps (`Item[][]`); deeper ones are cut.
+const MAX_LAYERS: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -705,8 +884,22 @@ mod tests {
         // A Go slice or variadic parameter: its element.
         assert_eq!(simple_type("[]*Flag"), "Flag");
         assert_eq!(simple_type("...Flag"), "Flag");
+        // Collections: their element, marked.
+        assert_eq!(simple_type("list[Item]"), "Item[]");
+        assert_eq!(simple_type("Optional[List[\"Item\"]]"), "Item[]");
+        assert_eq!(simple_type("&mut Vec<Box<Item>>"), "Item[]");
+        assert_eq!(simple_type("&[Item]"), "Item[]");
+        assert_eq!(simple_type("[Item; 4]"), "Item[]");
+        assert_eq!(simple_type(": readonly Item[]"), "Item[]");
+        assert_eq!(simple_type("Array<Array<Item>>"), "Item[][]");
+        assert_eq!(simple_type("Map<string, Item>"), "Map");
+        assert_eq!(simple_type("HashMap<K, Vec<V>>"), "HashMap");
+        assert_eq!(simple_type("list[int] | None"), "int[]");
+        assert_eq!(simple_type("[4]int"), "");
         // Wrappers nested past any stack's depth.
         let deep = format!("{}Item{}", "Option<".repeat(100_000), ">".repeat(100_000));
         assert_eq!(simple_type(&deep), "Item");
+        let deep = format!("{}Item{}", "Vec<".repeat(100_000), ">".repeat(100_000));
+        assert_eq!(simple_type(&deep), "Item[][][][]");
     }
 }

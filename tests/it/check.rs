@@ -652,7 +652,7 @@ def run():
               import 2 pkg.store shelf -> pkg/store.py
               call 5 find in run -> pkg/store.py:Shelf.find [import]
               call 6 get in run -> ? [unresolved]
-              call 8 get in run -> pkg/store.py:Store.get [name-only]
+              call 8 get in run -> dict.get [external]
             pkg/store.py
               def class Store 1-3
               def method Store.get 2-3
@@ -788,6 +788,145 @@ pub fn make() -> Set {
               call 27 new in make -> src/lib.rs:Builder::new [scope]
               call 27 smart in make -> src/lib.rs:Builder::smart [scope]
               call 27 build in make -> src/lib.rs:Builder::build [scope]
+        "#]],
+    );
+}
+
+/// Elements of collections: a loop or comprehension variable over a typed list, an
+/// element read by index; literals and `**kwargs` are built-in values, never a
+/// repository class that happens to have a method of the same name.
+#[test]
+fn python_loop_elements_subscripts_and_literals() {
+    check(
+        r#"
+//- shop.py
+class Item:
+    def weigh(self):
+        return 1
+
+    def get(self, k):
+        return k
+
+class Shelf:
+    def __init__(self):
+        self.items: list[Item] = []
+
+    def total(self):
+        for item in self.items:
+            item.weigh()
+        return [i.weigh() for i in self.items] + [self.items[0].weigh()]
+
+def lookup(d, **kwargs):
+    opts = {}
+    opts.get(1)
+    kwargs.get(2)
+"#,
+        expect![[r#"
+            shop.py
+              def class Item 1-6
+              def method Item.weigh 2-3
+              def method Item.get 5-6
+              def class Shelf 8-15
+              def method Shelf.__init__ 9-10
+              def method Shelf.total 12-15
+              def function lookup 17-20
+              call 14 weigh in Shelf.total -> shop.py:Item.weigh [scope]
+              call 15 weigh in Shelf.total -> shop.py:Item.weigh [scope]
+              call 15 weigh in Shelf.total -> shop.py:Item.weigh [scope]
+              call 19 get in lookup -> dict.get [external]
+              call 20 get in lookup -> dict.get [external]
+        "#]],
+    );
+}
+
+/// `for … of` over a typed array, a callback over an array field, an element read by
+/// index; `for … in` reads keys, so its variable stays untyped.
+#[test]
+fn typescript_for_of_callbacks_and_array_fields() {
+    check(
+        r#"
+//- src/shop.ts
+export class Item {
+	weigh(): number { return 1; }
+}
+
+export class Shelf {
+	items: Item[] = [];
+	byName: Array<Item> = [];
+
+	total(): number {
+		for (const item of this.items) {
+			item.weigh();
+		}
+		this.byName.forEach((it) => it.weigh());
+		this.items.map(x => x.weigh());
+		for (const k in this.items) {
+			k.weigh();
+		}
+		return this.items[0].weigh();
+	}
+}
+"#,
+        expect![[r#"
+            src/shop.ts
+              def class Item 1-3
+              def method Item.weigh 2-2
+              def class Shelf 5-20
+              def method Shelf.total 9-19
+              call 11 weigh in Shelf.total -> src/shop.ts:Item.weigh [scope]
+              call 13 forEach in Shelf.total -> Item[].forEach [external]
+              call 13 weigh in Shelf.total -> src/shop.ts:Item.weigh [scope]
+              call 14 map in Shelf.total -> Item[].map [external]
+              call 14 weigh in Shelf.total -> src/shop.ts:Item.weigh [scope]
+              call 16 weigh in Shelf.total -> src/shop.ts:Item.weigh [name-only]
+              call 18 weigh in Shelf.total -> src/shop.ts:Item.weigh [scope]
+        "#]],
+    );
+}
+
+/// A `for` loop over a borrowed `Vec` field, a closure over `iter()`, and an element
+/// read through `first().unwrap()`.
+#[test]
+fn rust_loop_elements_closures_and_unwraps() {
+    check(
+        r#"
+//- src/lib.rs
+pub struct Item;
+
+impl Item {
+    pub fn weigh(&self) -> u32 { 1 }
+}
+
+pub struct Shelf {
+    items: Vec<Item>,
+}
+
+impl Shelf {
+    pub fn total(&self) -> u32 {
+        for item in &self.items {
+            item.weigh();
+        }
+        self.items.iter().map(|i| i.weigh()).sum::<u32>();
+        self.items.first().unwrap().weigh()
+    }
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def struct Item 1-1
+              def impl Item 3-5
+              def method Item::weigh 4-4
+              def struct Shelf 7-9
+              def impl Shelf 11-19
+              def method Shelf::total 12-18
+              call 14 weigh in Shelf::total -> src/lib.rs:Item::weigh [scope]
+              call 16 iter in Shelf::total -> Item[]::iter [external]
+              call 16 map in Shelf::total -> Item[]::map [external]
+              call 16 weigh in Shelf::total -> src/lib.rs:Item::weigh [scope]
+              call 16 sum in Shelf::total -> ? [unresolved]
+              call 17 first in Shelf::total -> Item[]::first [external]
+              call 17 unwrap in Shelf::total -> ? [unresolved]
+              call 17 weigh in Shelf::total -> src/lib.rs:Item::weigh [scope]
         "#]],
     );
 }

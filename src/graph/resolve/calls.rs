@@ -388,7 +388,10 @@ impl Graph {
                 prefer.extend(files);
             }
             let hits = self.inherited(c.file, &ty, name, &prefer);
-            return self.returned(self.pick(c.file, &hits)?);
+            return match self.pick(c.file, &hits) {
+                Some(h) => self.returned(h),
+                None => passed_through(&ty, name).map(|t| (t, prefer)),
+            };
         }
         let (qualifier, name, kind) = match split_last(expr) {
             Some((q, n, k)) => (Some(q.to_string()), n.to_string(), k),
@@ -443,6 +446,16 @@ impl Graph {
         }
         if let Some(callee) = expr.strip_suffix("()") {
             return self.type_of_call(c, callee, depth + 1);
+        }
+        // An element of a collection: `T[]` holds `T`s (a Go slice is typed as its
+        // element already).
+        if let Some(collection) = expr.strip_suffix("[]") {
+            let (ty, near) = self.type_of_value(c, collection, depth + 1)?;
+            return match ty.strip_suffix("[]") {
+                Some(element) => Some((element.to_string(), near)),
+                None if self.lang(c.file) == Some(Lang::Go) => Some((ty, near)),
+                None => None,
+            };
         }
         let (q, name, _) = split_last(expr)?;
         let (ty, _) = self.type_of_value(c, q, depth + 1)?;
@@ -731,6 +744,58 @@ impl Graph {
             return self.name_only(c, |s| self.syms[s].kind == Some(SymbolKind::Method));
         }
         Outcome::unresolved(self.external_name(c, None), 0)
+    }
+}
+
+/// The type a method the repository does not define gives when called on a value of type
+/// `ty`: the value itself for unwrapping and copying (`unwrap`, `clone`, `lock`), the
+/// collection for iterating and slicing (`iter`, `filter`, `slice`), an element for reading
+/// one (`first`, `pop`, `get`). Anything else is not known.
+fn passed_through(ty: &str, name: &str) -> Option<String> {
+    const SAME: [&str; 10] = [
+        "unwrap",
+        "expect",
+        "clone",
+        "to_owned",
+        "as_ref",
+        "as_mut",
+        "borrow",
+        "borrow_mut",
+        "lock",
+        "deref",
+    ];
+    const SAME_COLLECTION: [&str; 17] = [
+        "iter",
+        "iter_mut",
+        "into_iter",
+        "drain",
+        "rev",
+        "copied",
+        "cloned",
+        "skip",
+        "take",
+        "filter",
+        "slice",
+        "concat",
+        "reverse",
+        "values",
+        "stream",
+        "sorted",
+        "toSorted",
+    ];
+    const ELEMENT: [&str; 10] = [
+        "first", "last", "pop", "get", "peek", "poll", "at", "find", "shift", "next",
+    ];
+    if SAME.contains(&name) {
+        return Some(ty.to_string());
+    }
+    let element = ty.strip_suffix("[]")?;
+    if SAME_COLLECTION.contains(&name) {
+        Some(ty.to_string())
+    } else if ELEMENT.contains(&name) {
+        Some(element.to_string())
+    } else {
+        None
     }
 }
 

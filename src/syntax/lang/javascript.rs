@@ -132,6 +132,36 @@ impl Walker<'_> {
                     }
                 }
             }
+            // `for (const item of this.items)`; `for … in` reads keys, not elements.
+            "for_in_statement" => {
+                let of = node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "of");
+                if of
+                    && let (Some(l), Some(r)) = (
+                        node.child_by_field_name("left"),
+                        node.child_by_field_name("right"),
+                    )
+                {
+                    self.bind_element(node, l, r);
+                }
+            }
+            // `this.items.forEach(item => item.describe())`.
+            "arrow_function" | "function_expression" | "function" => {
+                let first = node.child_by_field_name("parameter").or_else(|| {
+                    let p = node.child_by_field_name("parameters")?.named_child(0)?;
+                    match p.kind() {
+                        "required_parameter" if p.child_by_field_name("type").is_none() => {
+                            p.child_by_field_name("pattern")
+                        }
+                        "identifier" => Some(p),
+                        _ => None,
+                    }
+                });
+                if let Some(p) = first {
+                    self.bind_callback_element(node, p);
+                }
+            }
             "required_parameter" | "optional_parameter" => {
                 if let (Some(p), Some(t)) = (
                     node.child_by_field_name("pattern"),

@@ -148,6 +148,28 @@ impl Walker<'_> {
                     }
                 }
             }
+            // `for item in shelf.items:` and `[i.total() for i in shelf.items]`.
+            "for_statement" | "for_in_clause" => {
+                if let (Some(l), Some(r)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) {
+                    self.bind_element(node, l, r);
+                }
+            }
+            // `**kwargs` is a dict, `*args` a tuple.
+            "dictionary_splat_pattern" | "list_splat_pattern"
+                if node.parent().is_some_and(|p| p.kind() == "parameters") =>
+            {
+                if let Some(n) = node.named_child(0).filter(|n| n.kind() == "identifier") {
+                    let ty = match node.kind() {
+                        "dictionary_splat_pattern" => "dict",
+                        _ => "tuple",
+                    };
+                    let var = self.text(n).to_string();
+                    self.bind(node, &var, Receiver::Type(ty.to_string()));
+                }
+            }
             "typed_parameter" | "typed_default_parameter" => {
                 let name = node
                     .child_by_field_name("name")

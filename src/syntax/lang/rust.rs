@@ -109,6 +109,30 @@ impl Walker<'_> {
                     }
                 }
             }
+            // `for item in &self.items` / `for item in self.items.iter()`.
+            "for_expression" => {
+                if let (Some(p), Some(v)) = (
+                    node.child_by_field_name("pattern"),
+                    node.child_by_field_name("value"),
+                ) {
+                    self.bind_element(node, p, v);
+                }
+            }
+            // `self.items.iter().map(|item| item.weight())`.
+            "closure_expression" => {
+                if let Some(p) = node
+                    .child_by_field_name("parameters")
+                    .and_then(|ps| ps.named_child(0))
+                {
+                    let p = match p.kind() {
+                        "parameter" if p.child_by_field_name("type").is_none() => {
+                            p.child_by_field_name("pattern").unwrap_or(p)
+                        }
+                        _ => p,
+                    };
+                    self.bind_callback_element(node, p);
+                }
+            }
             "parameter" => {
                 if let (Some(p), Some(t)) = (
                     node.child_by_field_name("pattern"),
