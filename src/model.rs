@@ -197,6 +197,46 @@ pub struct CallSite {
     pub kind: CallKind,
     /// The receiver's type as the file states it.
     pub receiver_type: Option<Receiver>,
+    /// A call, or a use of the name that is not a call (a decorator, a function passed as
+    /// a value).
+    pub usage: Usage,
+}
+
+/// How a call site uses the name it names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Usage {
+    /// `f(x)`: called here.
+    #[default]
+    Call,
+    /// `@f` / `@app.route` without arguments: applied as a decorator.
+    Decorator,
+    /// `register(f)`, `xs.map(Self::f)`: passed or stored as a value.
+    Value,
+}
+
+impl Usage {
+    /// The lower-case name used in the store and in answers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Usage::Call => "call",
+            Usage::Decorator => "decorator",
+            Usage::Value => "value",
+        }
+    }
+
+    pub fn is_call(&self) -> bool {
+        *self == Usage::Call
+    }
+
+    /// Parses the name written by [`Usage::as_str`]; anything else is a call.
+    pub fn parse(s: &str) -> Usage {
+        match s {
+            "decorator" => Usage::Decorator,
+            "value" => Usage::Value,
+            _ => Usage::Call,
+        }
+    }
 }
 
 /// One import (or `#include`, `mod x;`, namespace alias) as written in a file.

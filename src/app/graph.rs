@@ -42,7 +42,10 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
         .get(args.offset.min(total)..page_end)
         .unwrap_or_default();
     let truncated = page.len() < total;
-    let exit = if answer.candidates.is_empty() || answer.results.is_empty() {
+    // A function only applied as a decorator or handed on as a value is used: found.
+    let exit = if answer.candidates.is_empty()
+        || (answer.results.is_empty() && answer.references.is_empty())
+    {
         Exit::NotFound
     } else {
         Exit::Ok
@@ -64,6 +67,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
             "by_file": by_file,
             "set_aside": answer.set_aside,
             "also_named": answer.also_named,
+            "references": answer.references,
         }))?;
         return Ok(exit);
     }
@@ -153,6 +157,7 @@ fn render(
             out,
             "{}",
             match relation {
+                Relation::Callers if !answer.references.is_empty() => "no direct calls".to_string(),
                 Relation::Callers if aside.name_only + aside.unresolved > 0 =>
                     "no callers proven".to_string(),
                 Relation::Callers => "not called anywhere in the repository".to_string(),
@@ -169,6 +174,35 @@ fn render(
     }
     let (n, u) = (aside.name_only, aside.unresolved);
     let s = |n: usize| if n == 1 { "" } else { "s" };
+    if !answer.references.is_empty() {
+        let refs = &answer.references;
+        let _ = writeln!(
+            out,
+            "{}",
+            style.header(&format!(
+                "also used without being called ({} place{}):",
+                refs.len(),
+                s(refs.len())
+            ))
+        );
+        for r in refs.iter().take(args.limit) {
+            let at = format!("{}:{}", r.path, r.line);
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}",
+                style.path(&at),
+                r.symbol,
+                style.dim(&format!("[{} {}]", r.usage.as_str(), r.resolution))
+            );
+        }
+        if refs.len() > args.limit {
+            let _ = writeln!(
+                out,
+                "  … and {} more (--json lists all)",
+                refs.len() - args.limit
+            );
+        }
+    }
     if !answer.also_named.is_empty() {
         let others = &answer.also_named;
         let mut names: Vec<&str> = others.iter().map(|d| d.symbol.as_str()).collect();

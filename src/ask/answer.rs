@@ -144,7 +144,11 @@ fn graph_text(f: &GraphFact) -> String {
         }
     };
     match f.intent {
-        Intent::Callers if f.rows.is_empty() && f.set_aside == SetAside::default() => {
+        Intent::Callers
+            if f.rows.is_empty()
+                && f.references.is_empty()
+                && f.set_aside == SetAside::default() =>
+        {
             let _ = writeln!(
                 s,
                 "{what} is not called anywhere in the repository (an entry point, called only \
@@ -152,7 +156,9 @@ fn graph_text(f: &GraphFact) -> String {
             );
         }
         Intent::Callers => {
-            if f.rows.is_empty() {
+            if f.rows.is_empty() && !f.references.is_empty() {
+                let _ = writeln!(s, "{what} is not called directly.");
+            } else if f.rows.is_empty() {
                 let _ = writeln!(s, "No call of {what} is proven.");
             } else {
                 let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
@@ -161,6 +167,24 @@ fn graph_text(f: &GraphFact) -> String {
                 let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
             }
             s.push_str(&more(f.rows.len()));
+            if !f.references.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "Used without being called in {} place(s):",
+                    f.references.len()
+                );
+                for r in f.references.iter().take(ROWS_SHOWN) {
+                    let _ = writeln!(
+                        s,
+                        "  {}:{}  in {} ({})",
+                        r.path,
+                        r.line,
+                        r.symbol,
+                        r.usage.as_str()
+                    );
+                }
+                s.push_str(&more(f.references.len()));
+            }
             s.push_str(&set_aside_text(&f.target, f.set_aside));
         }
         Intent::Callees if f.rows.is_empty() => {

@@ -298,6 +298,9 @@ pub struct GraphFact {
     /// "none proven".
     #[serde(default)]
     pub set_aside: SetAside,
+    /// For callers: uses that are not calls (decorators, values passed on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Row>,
 }
 
 /// What the history says about one target.

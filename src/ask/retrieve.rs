@@ -261,6 +261,7 @@ pub fn graph_facts(
                     definitions: answer.candidates,
                     rows,
                     set_aside: answer.set_aside,
+                    references: answer.references,
                 });
             }
         }

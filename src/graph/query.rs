@@ -8,7 +8,7 @@ use anyhow::Result;
 use rusqlite::{Connection, params_from_iter};
 use serde::Serialize;
 
-use crate::model::{DefKind, ImportKind, Resolution, SymbolKind};
+use crate::model::{DefKind, ImportKind, Resolution, SymbolKind, Usage};
 use crate::store::Store;
 
 /// What a graph question asks.
@@ -64,6 +64,9 @@ pub struct Row {
     /// For `callees`: where the callee is defined, when it is in the repository.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub defined_at: Option<String>,
+    /// For `references`: how the name is used there (`decorator`, `value`).
+    #[serde(default, skip_serializing_if = "Usage::is_call")]
+    pub usage: Usage,
     #[serde(skip)]
     next: Option<i64>,
 }
@@ -80,6 +83,9 @@ pub struct Answer {
     /// For `callers`/`callees` of a bare name: the other definitions with that name (methods,
     /// nested functions) left out because a top-level definition has exactly that name.
     pub also_named: Vec<Def>,
+    /// For `callers` of a function or method: the places that use it without calling it
+    /// (applied as a decorator, passed as a value), proven by evidence as callers are.
+    pub references: Vec<Row>,
 }
 
 /// Call sites a `callers` answer does not list as callers (direct ones only).
@@ -127,6 +133,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 results,
                 set_aside: SetAside::default(),
                 also_named: Vec::new(),
+                references: Vec::new(),
             })
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
@@ -147,6 +154,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                         candidates: candidates.len() as i64,
                         target: format!("{}:{}", d.path, d.symbol),
                         defined_at: None,
+                        usage: Usage::Call,
                         next: None,
                     })
                     .collect(),
@@ -156,10 +164,13 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
             if q.relation == Relation::Callers && q.min_resolution == Some(Resolution::Unresolved) {
                 results.extend(unresolved_named(c, &candidates)?);
             }
-            let set_aside = if q.relation == Relation::Callers {
-                set_aside(c, q, &candidates)?
+            let (set_aside, references) = if q.relation == Relation::Callers {
+                (
+                    set_aside(c, q, &candidates)?,
+                    references_of(c, &candidates)?,
+                )
             } else {
-                SetAside::default()
+                (SetAside::default(), Vec::new())
             };
             Ok(Answer {
                 target: q.target.clone(),
@@ -167,6 +178,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 results,
                 set_aside,
                 also_named,
+                references,
             })
         }
     }
@@ -204,7 +216,7 @@ fn set_aside(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Re
     let mut out = SetAside::default();
     if q.min_resolution.is_none() {
         let mut stmt = c.prepare_cached(
-            "SELECT count(*) FROM calls WHERE callee_id = ?1 AND resolution = 'name-only'",
+            "SELECT count(*) FROM calls WHERE callee_id = ?1 AND resolution = 'name-only' AND usage = 'call'",
         )?;
         for d in candidates {
             out.name_only += stmt.query_row([d.id], |r| r.get::<_, i64>(0))? as usize;
@@ -214,7 +226,8 @@ fn set_aside(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Re
         return Ok(out); // listed, not set aside
     }
     let mut stmt = c.prepare_cached(
-        "SELECT count(*) FROM calls WHERE name = ?1 AND callee_id IS NULL AND resolution = 'unresolved'",
+        "SELECT count(*) FROM calls WHERE name = ?1 AND callee_id IS NULL AND resolution = 'unresolved'
+           AND usage = 'call'",
     )?;
     for n in bare_names(candidates) {
         out.unresolved += stmt.query_row([n], |r| r.get::<_, i64>(0))? as usize;
@@ -240,6 +253,7 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
         "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.candidates
          FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
          WHERE k.name = ?1 AND k.callee_id IS NULL AND k.resolution = 'unresolved'
+           AND k.usage = 'call'
          ORDER BY f.path, k.line, k.col",
     )?;
     let mut out = Vec::new();
@@ -254,6 +268,46 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
                 candidates: r.get(3)?,
                 target: name.to_string(),
                 defined_at: None,
+                usage: Usage::Call,
+                next: None,
+            })
+        })?;
+        for row in rows {
+            out.push(row?);
+        }
+    }
+    Ok(out)
+}
+
+/// The uses of the candidates that are not calls (decorators, values), for functions and
+/// methods, resolved by evidence (never by name alone).
+fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates, k.usage
+         FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
+         WHERE k.callee_id = ?1 AND k.usage != 'call'
+           AND k.resolution IN ('exact', 'import', 'scope')
+         ORDER BY f.path, k.line, k.col",
+    )?;
+    let mut out = Vec::new();
+    for d in candidates {
+        if !matches!(
+            d.kind,
+            DefKind::Symbol(SymbolKind::Function | SymbolKind::Method)
+        ) {
+            continue;
+        }
+        let rows = stmt.query_map([d.id], |r| {
+            Ok(Row {
+                path: r.get(0)?,
+                line: r.get(1)?,
+                symbol: r.get(2)?,
+                resolution: r.get(3)?,
+                depth: 1,
+                candidates: r.get(4)?,
+                target: format!("{}:{}", d.path, d.symbol),
+                defined_at: None,
+                usage: Usage::parse(&r.get::<_, String>(5)?),
                 next: None,
             })
         })?;
@@ -308,7 +362,7 @@ fn callers_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
         "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates,
                 k.caller_id, NULL
          FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
-         WHERE k.callee_id IN ({}) ORDER BY f.path, k.line, k.col",
+         WHERE k.callee_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
         ids,
         depth,
     )
@@ -321,7 +375,7 @@ fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
                 k.callee_id, cf.path || ':' || s.start_line
          FROM calls k JOIN files f ON f.id = k.file_id
          LEFT JOIN symbols s ON s.id = k.callee_id LEFT JOIN files cf ON cf.id = s.file_id
-         WHERE k.caller_id IN ({}) ORDER BY f.path, k.line, k.col",
+         WHERE k.caller_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
         ids,
         depth,
     )
@@ -346,6 +400,7 @@ fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result
             depth,
             target: String::new(),
             defined_at: r.get(6)?,
+            usage: Usage::Call,
             next: r.get(5)?,
         })
     })?;
@@ -479,6 +534,7 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
             candidates: i64::from(target.is_some()),
             target: path.to_string(),
             defined_at: target,
+            usage: Usage::Call,
             next: None,
         })
     })?;
@@ -505,6 +561,7 @@ fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row
             candidates: 1,
             target: path.to_string(),
             defined_at: None,
+            usage: Usage::Call,
             next: None,
         })
     })?;

@@ -62,7 +62,9 @@ CREATE TABLE calls (
     callee_id INTEGER,
     resolution TEXT,
     candidates INTEGER NOT NULL DEFAULT 0,
-    external TEXT
+    external TEXT,
+    -- model::Usage: 'call', or a use that is not a call ('decorator', 'value').
+    usage TEXT NOT NULL DEFAULT 'call'
 );
 -- Fields whose type their file states (`self.store = Store()`, `store: Store`), by the
 -- name of the type they belong to; `type` is a stored receiver (model::Receiver).

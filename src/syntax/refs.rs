@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::lang::{CallShape, CalleeForm, Lang, LangSpec};
-use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol, SymbolKind};
+use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol, SymbolKind, Usage};
 
 pub use crate::model::FileRefs;
 
@@ -37,6 +37,8 @@ pub(in crate::syntax) struct Walker<'s> {
     pub(in crate::syntax) imports: Vec<Import>,
     /// Bindings by (byte offset, line, variable name).
     pub(in crate::syntax) bindings: Vec<(usize, u32, String, Receiver)>,
+    /// What the call sites pushed now are: calls, or uses as decorators or values.
+    usage: Usage,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -50,6 +52,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         receivers: Vec::new(),
         imports: Vec::new(),
         bindings: Vec::new(),
+        usage: Usage::Call,
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
@@ -336,6 +339,7 @@ impl<'s> Walker<'s> {
                 qualifier,
                 kind,
                 receiver_type: None,
+                usage: self.usage,
             },
         ));
         if let Some(v) = receiver_var {
@@ -432,7 +436,57 @@ impl<'s> Walker<'s> {
         {
             self.record_call(shape, node);
         }
+        match node.kind() {
+            // `@name` / `@app.route` with no call: the decorator is applied, not called
+            // here (a decorator with arguments is a call, recorded above).
+            "decorator" => {
+                if let Some(d) = node.named_child(0) {
+                    self.record_use(d, Usage::Decorator);
+                }
+            }
+            // A name or member passed as an argument: maybe a function handed on.
+            "argument_list" | "arguments" => {
+                let mut c = node.walk();
+                let args: Vec<Node> = node.named_children(&mut c).collect();
+                for a in args {
+                    let a = match a.kind() {
+                        "keyword_argument" => a.child_by_field_name("value").unwrap_or(a),
+                        _ => a,
+                    };
+                    self.record_use(a, Usage::Value);
+                }
+            }
+            _ => {}
+        }
         self.lang.visit(self, node)
+    }
+
+    /// Records `value` (a name, a member, a path) as a use that is not a call, read with
+    /// the language's callee forms as if it were called.
+    fn record_use(&mut self, value: Node, usage: Usage) {
+        if !matches!(
+            value.kind(),
+            "identifier"
+                | "attribute"
+                | "member_expression"
+                | "field_expression"
+                | "selector_expression"
+                | "scoped_identifier"
+                | "field_access"
+                | "method_reference"
+        ) {
+            return;
+        }
+        let spec = self.spec;
+        let Some(shape) = spec.calls.iter().find(|s| !s.new && s.callee.is_some()) else {
+            return;
+        };
+        let before = self.calls.len();
+        self.usage = usage;
+        self.record_callee(shape, value, value);
+        self.usage = Usage::Call;
+        // One use per value, even where several forms match.
+        self.calls.truncate(before + 1);
     }
 
     /// Records the call `node` written in `shape`, when its callee takes one of the
@@ -446,6 +500,12 @@ impl<'s> Walker<'s> {
             None => node,
         };
         let callee = unwrap(callee, shape.unwrap);
+        self.record_callee(shape, callee, node);
+    }
+
+    /// Pushes the call site(s) `callee` names, read with `shape`'s forms; `node` is the
+    /// whole call.
+    fn record_callee(&mut self, shape: &CallShape, callee: Node, node: Node) {
         // `Node::kind` looks the name up and checks it as UTF-8: once per call, not per form.
         let callee_kind = callee.kind();
         let (plain, member) = if shape.new {

@@ -76,7 +76,7 @@ fn rows(s: &Scratch) -> String {
                 "SELECT k.line, k.name, k.resolution, k.external,
                         (SELECT f.path || ':' || s.qualname FROM symbols s JOIN files f
                            ON f.id = s.file_id WHERE s.id = k.callee_id),
-                        (SELECT s.qualname FROM symbols s WHERE s.id = k.caller_id)
+                        (SELECT s.qualname FROM symbols s WHERE s.id = k.caller_id), k.usage
                  FROM calls k WHERE k.file_id = ?1 ORDER BY k.line, k.col",
             )?;
             let mut imports = c.prepare(
@@ -126,9 +126,10 @@ fn rows(s: &Scratch) -> String {
                         _ => "?".to_string(),
                     };
                     let within = caller.map(|c| format!(" in {c}")).unwrap_or_default();
+                    let usage: String = k.get(6)?;
                     let _ = writeln!(
                         out,
-                        "  call {} {}{within} -> {to} [{resolution}]",
+                        "  {usage} {} {}{within} -> {to} [{resolution}]",
                         k.get::<_, i64>(0)?,
                         k.get::<_, String>(1)?
                     );
@@ -306,6 +307,7 @@ render(2);
               def class Page 4-8
               def method Page.show 5-7
               call 2 String in render -> ? [unresolved]
+              value 2 x in render -> ? [unresolved]
               call 6 render in Page.show -> src/render.ts:render [exact]
         "#]],
     );
@@ -433,7 +435,9 @@ int twice(const char *s) { return 2 * buf_len(s); }
               import 1 system string.h -> ?
               import 2 ../include/buf.h -> include/buf.h
               call 4 strlen in buf_len -> ? [unresolved]
+              value 4 s in buf_len -> ? [unresolved]
               call 6 buf_len in twice -> src/buf.c:buf_len [exact]
+              value 6 s in twice -> ? [unresolved]
         "#]],
     );
 }
@@ -526,11 +530,13 @@ def test_run():
               import 1 typing -> ?
               import 2 pkg typing as ptyping -> src/pkg/typing.py
               call 5 cast in run -> typing.cast [external]
+              value 5 int in run -> int [external]
               call 6 cast in run -> src/pkg/typing.py:cast [import]
             src/pkg/json/__init__.py
               def function loads 3-4
               import 1 json -> ?
               call 4 loads in loads -> json.loads [external]
+              value 4 s in loads -> ? [unresolved]
             src/pkg/typing.py
               def function cast 1-2
             tests/fixtures/pkg.py
@@ -662,6 +668,7 @@ def run():
               def constant shelf 12-12
               call 7 Store in Shelf.__init__ -> pkg/store.py:Store [exact]
               call 10 get in Shelf.find -> pkg/store.py:Store.get [scope]
+              value 10 k in Shelf.find -> ? [unresolved]
               call 12 Shelf in shelf -> pkg/store.py:Shelf [exact]
         "#]],
     );
@@ -712,6 +719,7 @@ async function t() {
             src/parse.ts
               def function parse 1-1
               call 1 parse in parse -> ? [unresolved]
+              value 1 x in parse -> ? [unresolved]
             src/types.ts
               def type Client 1-4
               def method Client.post 2-2
@@ -927,6 +935,121 @@ impl Shelf {
               call 17 first in Shelf::total -> Item[]::first [external]
               call 17 unwrap in Shelf::total -> ? [unresolved]
               call 17 weigh in Shelf::total -> src/lib.rs:Item::weigh [scope]
+        "#]],
+    );
+}
+
+/// Uses that are not calls: a decorator applied without arguments (plain and through a
+/// module-level instance), a function passed as a value; a parameter passed on is not a
+/// use of a same-named function.
+#[test]
+fn python_decorators_and_functions_passed_as_values() {
+    check(
+        r#"
+//- app.py
+class App:
+    def teardown(self, f):
+        return f
+
+app = App()
+
+def cleanup(exc):
+    pass
+
+def traced(f):
+    return f
+
+@traced
+def handler():
+    register(cleanup)
+
+@app.teardown
+def close_db(exc):
+    pass
+
+def register(callback):
+    callbacks = [callback]
+"#,
+        expect![[r#"
+            app.py
+              def class App 1-3
+              def method App.teardown 2-3
+              def constant app 5-5
+              def function cleanup 7-8
+              def function traced 10-11
+              def function handler 14-15
+              def function close_db 18-19
+              def function register 21-22
+              call 5 App in app -> app.py:App [exact]
+              decorator 13 traced -> app.py:traced [exact]
+              call 15 register in handler -> app.py:register [exact]
+              value 15 cleanup in handler -> app.py:cleanup [exact]
+              decorator 17 teardown -> app.py:App.teardown [scope]
+        "#]],
+    );
+}
+
+/// Functions handed on as values in TypeScript, Go and Rust: a callback argument, a
+/// handler registered by name, a method path passed to `map`.
+#[test]
+fn functions_passed_as_values_in_typescript_go_and_rust() {
+    check(
+        r#"
+//- web/fmt.ts
+export function fmt(x: number): string { return String(x); }
+export function all(xs: number[]): string[] { return xs.map(fmt); }
+//- srv/main.go
+package main
+
+func handler(w int) {}
+
+func serve(mux *Mux) {
+	mux.HandleFunc("/", handler)
+}
+
+type Mux struct{}
+
+func (m *Mux) HandleFunc(p string, h func(int)) {}
+//- src/lib.rs
+pub struct Item;
+
+impl Item {
+    pub fn weight(&self) -> u32 { 1 }
+}
+
+fn double(x: u32) -> u32 { x * 2 }
+
+pub fn total(items: &[Item]) -> Vec<u32> {
+    items.iter().map(Item::weight).map(double).collect()
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def struct Item 1-1
+              def impl Item 3-5
+              def method Item::weight 4-4
+              def function double 7-7
+              def function total 9-11
+              call 10 iter in total -> Item[]::iter [external]
+              call 10 map in total -> Item[]::map [external]
+              value 10 weight in total -> src/lib.rs:Item::weight [scope]
+              call 10 map in total -> ? [unresolved]
+              value 10 double in total -> src/lib.rs:double [exact]
+              call 10 collect in total -> ? [unresolved]
+            srv/main.go
+              def function handler 3-3
+              def function serve 5-7
+              def struct Mux 9-9
+              def method Mux.HandleFunc 11-11
+              call 6 HandleFunc in serve -> srv/main.go:Mux.HandleFunc [scope]
+              value 6 handler in serve -> srv/main.go:handler [exact]
+            web/fmt.ts
+              def function fmt 1-1
+              def function all 2-2
+              call 1 String in fmt -> ? [unresolved]
+              value 1 x in fmt -> ? [unresolved]
+              call 2 map in all -> number[].map [external]
+              value 2 fmt in all -> web/fmt.ts:fmt [exact]
         "#]],
     );
 }

@@ -391,3 +391,36 @@ fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
         "{text}"
     );
 }
+
+#[test]
+fn callers_list_decorator_and_value_uses_apart_from_calls() {
+    let s = Scratch::empty();
+    s.write(
+        "app.py",
+        "def cleanup(exc):\n    pass\n\ndef traced(f):\n    return f\n\n@traced\ndef handler():\n    register(cleanup)\n    cleanup(None)\n\ndef register(cb):\n    pass\n",
+    );
+    s.index();
+    let text = crate::util::stdout(&s.llmc(&["graph", "callers", "cleanup"]));
+    assert!(text.contains("app.py:10  handler  [exact]"), "{text}");
+    assert!(
+        text.contains("also used without being called (1 place):"),
+        "{text}"
+    );
+    assert!(text.contains("app.py:9  handler  [value exact]"), "{text}");
+    // Only applied as a decorator: used, so found, but not called.
+    let out = s.llmc(&["graph", "callers", "traced"]);
+    let text = crate::util::stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("no direct calls"), "{text}");
+    assert!(
+        text.contains("app.py:7  <file>  [decorator exact]"),
+        "{text}"
+    );
+    let v = json(&s.llmc(&["graph", "callers", "traced", "--json"]));
+    assert_eq!(v["results"].as_array().map(Vec::len), Some(0));
+    assert_eq!(v["references"][0]["usage"], "decorator", "{v:#}");
+    let text = crate::util::stdout(&s.llmc(&["ask", "who calls traced?"]));
+    assert!(text.contains("is not called directly"), "{text}");
+    assert!(text.contains("app.py:7  in <file> (decorator)"), "{text}");
+    assert!(!text.contains("not called anywhere"), "{text}");
+}

@@ -180,6 +180,7 @@ pub fn call_edges(store: &Store) -> Vec<String> {
                  LEFT JOIN symbols caller ON caller.id = k.caller_id
                  LEFT JOIN symbols callee ON callee.id = k.callee_id
                  LEFT JOIN files cf ON cf.id = callee.file_id
+                 WHERE k.usage = 'call'
                  ORDER BY f.path, k.line, k.col",
             )?;
             let rows = stmt.query_map([], |r| {
