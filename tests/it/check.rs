@@ -1053,3 +1053,45 @@ pub fn total(items: &[Item]) -> Vec<u32> {
         "#]],
     );
 }
+
+/// Calls inside a macro's arguments, read from its tokens: a plain call, a path call, a
+/// method on a typed local, a chain on an unknown value (left unresolved), nested macros.
+#[test]
+fn rust_calls_inside_macro_arguments() {
+    check(
+        r#"
+//- src/lib.rs
+pub struct Filter;
+
+impl Filter {
+    pub fn before(s: &str) -> Option<Filter> { None }
+    pub fn applies(&self) -> bool { true }
+}
+
+fn dash(s: &str) -> bool { s.starts_with('-') }
+
+#[test]
+fn t() {
+    let f: Filter = Filter;
+    assert!(dash("-x"));
+    assert_eq!(Filter::before("1m").is_none(), f.applies());
+    println!("{:?}", vec![dash(&format!("{}", 1))]);
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def struct Filter 1-1
+              def impl Filter 3-6
+              def method Filter::before 4-4
+              def method Filter::applies 5-5
+              def function dash 8-8
+              def function t 11-16
+              call 8 starts_with in dash -> str::starts_with [external]
+              call 13 dash in t -> src/lib.rs:dash [exact]
+              call 14 before in t -> src/lib.rs:Filter::before [scope]
+              call 14 is_none in t -> ? [unresolved]
+              call 14 applies in t -> src/lib.rs:Filter::applies [scope]
+              call 15 dash in t -> src/lib.rs:dash [exact]
+        "#]],
+    );
+}

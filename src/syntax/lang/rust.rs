@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules};
-use crate::model::{Import, ImportKind, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
 /// Plain `//` comments are not documentation in Rust.
@@ -76,7 +76,13 @@ pub(super) const SPEC: LangSpec = LangSpec {
 impl Walker<'_> {
     pub(in crate::syntax) fn rust(&mut self, node: Node) -> bool {
         match node.kind() {
-            "macro_invocation" | "attribute_item" | "inner_attribute_item" => return false,
+            "attribute_item" | "inner_attribute_item" => return false,
+            // A macro's arguments are tokens, not expressions: calls in them are read
+            // from the tokens (`assert!(f(x))`), and the walk does not descend.
+            "macro_invocation" => {
+                self.rust_macro_calls(node);
+                return false;
+            }
             // A struct's field: `self.name` in its methods.
             "field_declaration" => {
                 if let (Some(n), Some(t)) = (
@@ -176,6 +182,68 @@ impl Walker<'_> {
 
     /// The imports of one `use` tree, walked with an explicit stack (`use a::{b::{…}}`
     /// may nest thousands deep).
+    /// Calls written in a macro's token trees: a name right before a `(…)` group, with the
+    /// path before it (`TimeFilter::before(…)`) or the receiver before a `.`
+    /// (`te.assert_ok(…)`; a receiver that is not a plain name is left unknown). Token
+    /// trees nest; they are read with a stack, not by recursion.
+    pub(in crate::syntax) fn rust_macro_calls(&mut self, node: Node) {
+        let mut stack: Vec<Node> = Vec::new();
+        let mut c = node.walk();
+        stack.extend(node.children(&mut c).filter(|k| k.kind() == "token_tree"));
+        while let Some(tree) = stack.pop() {
+            let mut c = tree.walk();
+            let toks: Vec<Node> = tree.children(&mut c).collect();
+            for (i, t) in toks.iter().enumerate() {
+                if t.kind() != "token_tree" {
+                    continue;
+                }
+                stack.push(*t);
+                let Some(name) = i.checked_sub(1).map(|j| toks[j]) else {
+                    continue;
+                };
+                if name.kind() != "identifier" || !self.text(*t).starts_with('(') {
+                    continue;
+                }
+                let before = |k: usize| i.checked_sub(k).map(|j| toks[j]);
+                let n = self.text(name).to_string();
+                match before(2).map(|b| b.kind()) {
+                    Some("::") => {
+                        // Walk back over `a::b::` to the start of the path.
+                        let mut k = 3;
+                        let mut parts: Vec<&str> = Vec::new();
+                        while let Some(p) = before(k)
+                            && matches!(p.kind(), "identifier" | "self" | "crate" | "super")
+                        {
+                            parts.push(self.text(p));
+                            match before(k + 1).map(|b| b.kind()) {
+                                Some("::") => k += 2,
+                                _ => break,
+                            }
+                        }
+                        if !parts.is_empty() {
+                            parts.reverse();
+                            self.push_call(name, &n, Some(parts.join("::")), CallKind::Path, name);
+                        }
+                    }
+                    Some(".") => {
+                        let receiver = before(3).filter(|r| {
+                            matches!(r.kind(), "identifier" | "self")
+                                && !matches!(before(4).map(|b| b.kind()), Some("." | "::"))
+                        });
+                        let q = match receiver {
+                            Some(r) => self.text(r).to_string(),
+                            None => "(…)".to_string(),
+                        };
+                        self.push_call(name, &n, Some(q), CallKind::Member, name);
+                    }
+                    // `!` before the name is a nested macro's bang only when it follows;
+                    // here the name itself is called.
+                    _ => self.push_call(name, &n, None, CallKind::Plain, name),
+                }
+            }
+        }
+    }
+
     pub(in crate::syntax) fn rust_use(&mut self, node: Node, prefix: &str, line: u32) {
         let mut stack = vec![(node, prefix.to_string())];
         while let Some((node, prefix)) = stack.pop() {
