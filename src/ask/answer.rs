@@ -226,14 +226,16 @@ fn graph_text(f: &GraphFact) -> String {
 fn set_aside_text(target: &str, aside: SetAside) -> String {
     let name = target.rsplit(['.', ':']).next().unwrap_or(target);
     let s = |n: usize| if n == 1 { "" } else { "s" };
+    let them = |n: usize| if n == 1 { "it" } else { "them" };
     let mut out = String::new();
     if aside.unresolved > 0 {
         let n = aside.unresolved;
         let _ = writeln!(
             out,
             "  Not counted: {n} call site{} named `{name}` whose receiver could not be typed \
-             (`llmc graph callers {target} --resolution unresolved` lists them).",
-            s(n)
+             (`llmc graph callers {target} --resolution unresolved` lists {}).",
+            s(n),
+            them(n)
         );
     }
     if aside.name_only > 0 {
@@ -241,8 +243,9 @@ fn set_aside_text(target: &str, aside: SetAside) -> String {
         let _ = writeln!(
             out,
             "  Not counted: {n} possible call site{} matched by name only \
-             (`llmc graph callers {target} --resolution name-only` lists them).",
-            s(n)
+             (`llmc graph callers {target} --resolution name-only` lists {}).",
+            s(n),
+            them(n)
         );
     }
     out
