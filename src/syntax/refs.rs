@@ -8,7 +8,9 @@ use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
 
-use super::lang::{CallShape, CalleeForm, Lang, LangSpec};
+use super::lang::{
+    CallShape, CalleeForm, Lang, LangSpec, USE_ARGUMENTS, USE_DECORATOR, USE_KEYWORD, USE_VALUE,
+};
 use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol, SymbolKind, Usage};
 
 pub use crate::model::FileRefs;
@@ -30,6 +32,7 @@ pub(in crate::syntax) struct Walker<'s> {
     /// file, read at every node).
     spec: &'static LangSpec,
     shape_of: &'static [u8],
+    use_site_of: &'static [u8],
     pub(in crate::syntax) src: &'s [u8],
     pub(in crate::syntax) calls: Vec<(usize, CallSite)>,
     /// The receiver variable of each call (by index in `calls`), typed after the walk.
@@ -39,6 +42,12 @@ pub(in crate::syntax) struct Walker<'s> {
     pub(in crate::syntax) bindings: Vec<(usize, u32, String, Receiver)>,
     /// What the call sites pushed now are: calls, or uses as decorators or values.
     usage: Usage,
+    /// The functions and methods the file defines: a value use is recorded only when it may
+    /// name one of them or an imported name (see [`Walker::may_name_a_function`]).
+    defined: std::collections::HashSet<&'s str>,
+    /// The names the imports so far bind (aliases, names, first and last module segments),
+    /// and how many imports they were read from.
+    imported: (usize, std::collections::HashSet<String>),
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -47,12 +56,19 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         lang,
         spec: lang.spec(),
         shape_of: lang.call_shape_table(),
+        use_site_of: lang.use_site_table(),
         src: text.as_bytes(),
         calls: Vec::new(),
         receivers: Vec::new(),
         imports: Vec::new(),
         bindings: Vec::new(),
         usage: Usage::Call,
+        defined: symbols
+            .iter()
+            .filter(|s| matches!(s.kind, SymbolKind::Function | SymbolKind::Method))
+            .map(|s| s.name.as_str())
+            .collect(),
+        imported: (0, std::collections::HashSet::new()),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
@@ -436,21 +452,27 @@ impl<'s> Walker<'s> {
         {
             self.record_call(shape, node);
         }
-        match node.kind() {
+        match self.use_site(node) {
             // `@name` / `@app.route` with no call: the decorator is applied, not called
             // here (a decorator with arguments is a call, recorded above).
-            "decorator" => {
+            USE_DECORATOR => {
                 if let Some(d) = node.named_child(0) {
                     self.record_use(d, Usage::Decorator);
                 }
             }
             // A name or member passed as an argument: maybe a function handed on.
-            "argument_list" | "arguments" => {
+            USE_ARGUMENTS => {
                 let mut c = node.walk();
-                let args: Vec<Node> = node.named_children(&mut c).collect();
+                let args: Vec<Node> = node
+                    .named_children(&mut c)
+                    .filter(|a| matches!(self.use_site(*a), USE_VALUE | USE_KEYWORD))
+                    .collect();
                 for a in args {
-                    let a = match a.kind() {
-                        "keyword_argument" => a.child_by_field_name("value").unwrap_or(a),
+                    let a = match self.use_site(a) {
+                        USE_KEYWORD => match a.child_by_field_name("value") {
+                            Some(v) => v,
+                            None => continue,
+                        },
                         _ => a,
                     };
                     self.record_use(a, Usage::Value);
@@ -461,20 +483,69 @@ impl<'s> Walker<'s> {
         self.lang.visit(self, node)
     }
 
+    /// Whether an argument may be a function handed on: a name the file defines or
+    /// imports, a member of an imported module, a path (`Item::weight`), or in Go a plain
+    /// name (the package's functions are visible unimported). Most arguments are local
+    /// values; they are not recorded, which keeps the index from growing by them.
+    fn may_name_a_function(&mut self, value: Node) -> bool {
+        let text = self.text(value);
+        let (head, name) = match value.kind() {
+            "identifier" => (None, text),
+            "scoped_identifier" => return true,
+            _ => {
+                let head_end = text
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .unwrap_or(text.len());
+                let last = text
+                    .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .next()
+                    .unwrap_or(text);
+                (Some(&text[..head_end]), last)
+            }
+        };
+        if self.lang == Lang::Go {
+            // Exported functions are capitalized; the package's own need no import.
+            if head.is_none() || self.defined.contains(name) {
+                return true;
+            }
+        } else if name.starts_with(|c: char| c.is_uppercase()) {
+            // A class, a constant, an enum member: not a function by the convention of
+            // these languages.
+            return false;
+        }
+        if self.defined.contains(name) {
+            return true;
+        }
+        if self.imported.0 != self.imports.len() {
+            let names = &mut self.imported.1;
+            for i in &self.imports[self.imported.0..] {
+                names.extend(i.alias.iter().cloned());
+                names.extend(i.name.iter().cloned());
+                let m = i.module.as_str();
+                names.extend(m.split(['.', '/', ':']).next().map(str::to_string));
+                names.extend(m.rsplit(['.', '/', ':']).next().map(str::to_string));
+            }
+            self.imported.0 = self.imports.len();
+        }
+        let names = &self.imported.1;
+        names.contains(name) || head.is_some_and(|h| names.contains(h))
+    }
+
+    /// What `node` is around uses that are not calls (a `USE_*` of [`Lang::use_site_table`]).
+    fn use_site(&self, node: Node) -> u8 {
+        self.use_site_of
+            .get(node.kind_id() as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Records `value` (a name, a member, a path) as a use that is not a call, read with
     /// the language's callee forms as if it were called.
     fn record_use(&mut self, value: Node, usage: Usage) {
-        if !matches!(
-            value.kind(),
-            "identifier"
-                | "attribute"
-                | "member_expression"
-                | "field_expression"
-                | "selector_expression"
-                | "scoped_identifier"
-                | "field_access"
-                | "method_reference"
-        ) {
+        if self.use_site(value) != USE_VALUE {
+            return;
+        }
+        if usage == Usage::Value && !self.may_name_a_function(value) {
             return;
         }
         let spec = self.spec;

@@ -307,7 +307,6 @@ render(2);
               def class Page 4-8
               def method Page.show 5-7
               call 2 String in render -> ? [unresolved]
-              value 2 x in render -> ? [unresolved]
               call 6 render in Page.show -> src/render.ts:render [exact]
         "#]],
     );
@@ -435,9 +434,7 @@ int twice(const char *s) { return 2 * buf_len(s); }
               import 1 system string.h -> ?
               import 2 ../include/buf.h -> include/buf.h
               call 4 strlen in buf_len -> ? [unresolved]
-              value 4 s in buf_len -> ? [unresolved]
               call 6 buf_len in twice -> src/buf.c:buf_len [exact]
-              value 6 s in twice -> ? [unresolved]
         "#]],
     );
 }
@@ -530,13 +527,11 @@ def test_run():
               import 1 typing -> ?
               import 2 pkg typing as ptyping -> src/pkg/typing.py
               call 5 cast in run -> typing.cast [external]
-              value 5 int in run -> int [external]
               call 6 cast in run -> src/pkg/typing.py:cast [import]
             src/pkg/json/__init__.py
               def function loads 3-4
               import 1 json -> ?
               call 4 loads in loads -> json.loads [external]
-              value 4 s in loads -> ? [unresolved]
             src/pkg/typing.py
               def function cast 1-2
             tests/fixtures/pkg.py
@@ -668,7 +663,6 @@ def run():
               def constant shelf 12-12
               call 7 Store in Shelf.__init__ -> pkg/store.py:Store [exact]
               call 10 get in Shelf.find -> pkg/store.py:Store.get [scope]
-              value 10 k in Shelf.find -> ? [unresolved]
               call 12 Shelf in shelf -> pkg/store.py:Shelf [exact]
         "#]],
     );
@@ -719,7 +713,6 @@ async function t() {
             src/parse.ts
               def function parse 1-1
               call 1 parse in parse -> ? [unresolved]
-              value 1 x in parse -> ? [unresolved]
             src/types.ts
               def type Client 1-4
               def method Client.post 2-2
@@ -1047,7 +1040,6 @@ pub fn total(items: &[Item]) -> Vec<u32> {
               def function fmt 1-1
               def function all 2-2
               call 1 String in fmt -> ? [unresolved]
-              value 1 x in fmt -> ? [unresolved]
               call 2 map in all -> number[].map [external]
               value 2 fmt in all -> web/fmt.ts:fmt [exact]
         "#]],

@@ -340,6 +340,39 @@ impl Lang {
         })
     }
 
+    /// For each node kind id: [`USE_DECORATOR`] for a decorator, [`USE_ARGUMENTS`] for an
+    /// argument list, [`USE_VALUE`] for what may name a function, [`USE_KEYWORD`] for a
+    /// keyword argument, else 0 (the nodes around uses that are not calls).
+    /// Built once per process, like [`Lang::call_shape_table`].
+    pub(in crate::syntax) fn use_site_table(self) -> &'static [u8] {
+        static TABLES: [OnceLock<Vec<u8>>; 9] = [const { OnceLock::new() }; 9];
+        TABLES[self as usize].get_or_init(|| {
+            let grammar = self.grammar();
+            let mut t = vec![0u8; grammar.node_kind_count()];
+            for id in 0..t.len() as u16 {
+                if !grammar.node_kind_is_named(id) {
+                    continue;
+                }
+                t[id as usize] = match grammar.node_kind_for_id(id) {
+                    Some("decorator") => USE_DECORATOR,
+                    Some("argument_list" | "arguments") => USE_ARGUMENTS,
+                    Some(
+                        "identifier"
+                        | "attribute"
+                        | "member_expression"
+                        | "field_expression"
+                        | "selector_expression"
+                        | "scoped_identifier"
+                        | "field_access",
+                    ) => USE_VALUE,
+                    Some("keyword_argument") => USE_KEYWORD,
+                    _ => 0,
+                };
+            }
+            t
+        })
+    }
+
     /// Records what `node` holds in this language (bindings, imports) on the call-site
     /// walk, after the walk recorded its calls from the spec; returns whether to descend
     /// into it. A direct match, not a function pointer in the spec: the walk calls it at
@@ -448,6 +481,15 @@ fn looks_like_cpp(head: &[u8]) -> bool {
     .iter()
     .any(|needle| text.contains(needle))
 }
+
+/// [`Lang::use_site_table`]: a decorator node.
+pub(in crate::syntax) const USE_DECORATOR: u8 = 1;
+/// [`Lang::use_site_table`]: an argument list.
+pub(in crate::syntax) const USE_ARGUMENTS: u8 = 2;
+/// [`Lang::use_site_table`]: a node that may name a function (a name, a member, a path).
+pub(in crate::syntax) const USE_VALUE: u8 = 3;
+/// [`Lang::use_site_table`]: a keyword argument (`key=value`), whose value may.
+pub(in crate::syntax) const USE_KEYWORD: u8 = 4;
 
 #[cfg(test)]
 mod tests {
