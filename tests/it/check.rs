@@ -1087,3 +1087,54 @@ fn t() {
         "#]],
     );
 }
+
+/// Another crate of the Cargo workspace, named as code writes it (`glob_set` for package
+/// `glob-set`): its types and functions, not something outside the repository.
+#[test]
+fn rust_workspace_member_crates_by_name() {
+    check(
+        r#"
+//- Cargo.toml
+[package]
+name = "app"
+
+[workspace]
+members = ["crates/glob-set"]
+//- crates/glob-set/Cargo.toml
+[package]
+name = "glob-set"
+version = "0.1.0"
+//- crates/glob-set/src/lib.rs
+pub struct GlobSet;
+
+impl GlobSet {
+    pub fn empty() -> GlobSet { GlobSet }
+}
+
+pub fn build() -> GlobSet { GlobSet }
+//- src/main.rs
+use glob_set::GlobSet;
+
+fn main() {
+    GlobSet::empty();
+    glob_set::build();
+    other_crate::run();
+}
+"#,
+        expect![[r#"
+            Cargo.toml
+            crates/glob-set/Cargo.toml
+            crates/glob-set/src/lib.rs
+              def struct GlobSet 1-1
+              def impl GlobSet 3-5
+              def method GlobSet::empty 4-4
+              def function build 7-7
+            src/main.rs
+              def function main 3-7
+              import 1 glob_set GlobSet -> crates/glob-set/src/lib.rs
+              call 4 empty in main -> crates/glob-set/src/lib.rs:GlobSet::empty [import]
+              call 5 build in main -> crates/glob-set/src/lib.rs:build [import]
+              call 6 run in main -> ? [unresolved]
+        "#]],
+    );
+}

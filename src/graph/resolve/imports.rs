@@ -480,7 +480,7 @@ impl Graph {
     /// The file of a module path written in `f` (`crate::a::b`, `super::x`, `self::y`,
     /// `a::b` relative to the current module or the crate root).
     pub(super) fn rust_module(&self, f: usize, path: &str) -> Option<Vec<usize>> {
-        let (root, cur) = self.rust_module_of(f);
+        let (mut root, cur) = self.rust_module_of(f);
         let segs: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
         let (mut at, rest): (Vec<String>, &[&str]) = match segs.first().copied() {
             Some("crate") => (Vec::new(), &segs[1..]),
@@ -502,13 +502,20 @@ impl Graph {
                 } else if self.rust_file(&root, &[first.to_string()]).is_some() {
                     (vec![first.to_string()], &segs[1..])
                 } else {
-                    // A name brought in by `use` in this file.
+                    // A name brought in by `use` in this file, or another crate of the
+                    // workspace by its name.
                     match self.scopes.get(f).and_then(|s| s.names.get(first)) {
                         Some(Binding::Module(files)) if files.len() == 1 => {
                             let (_, m) = self.rust_module_of(files[0]);
                             (m, &segs[1..])
                         }
-                        _ => return None,
+                        _ => match self.rust_crates.get(first) {
+                            Some(src) => {
+                                root = src.clone();
+                                (Vec::new(), &segs[1..])
+                            }
+                            None => return None,
+                        },
                     }
                 }
             }

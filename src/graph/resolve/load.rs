@@ -188,6 +188,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     }
     let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::new();
     let mut go_modules = Vec::new();
+    let mut rust_crates = HashMap::new();
     for (i, f) in files.iter().enumerate() {
         by_dir.entry(f.dir.clone()).or_default().push(i);
         if f.lang == Some(Lang::Python) {
@@ -222,6 +223,18 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         {
             go_modules.push((m.trim().trim_matches('"').to_string(), f.dir.clone()));
         }
+        if (f.path == "Cargo.toml" || f.path.ends_with("/Cargo.toml"))
+            && let Ok(bytes) = crate::source::read(root, &f.path, 1 << 20)
+            && let Ok(text) = String::from_utf8(bytes)
+            && let Some(name) = cargo_package_name(&text)
+        {
+            let src = if f.dir.is_empty() {
+                "src".to_string()
+            } else {
+                format!("{}/src", f.dir)
+            };
+            rust_crates.insert(name.replace('-', "_"), src);
+        }
     }
     let mut crates: HashMap<String, usize> = HashMap::new();
     let crate_of = files
@@ -248,6 +261,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         python_modules,
         python_roots,
         go_modules,
+        rust_crates,
         scopes: Vec::new(),
         file_index,
     })
@@ -367,4 +381,23 @@ fn is_within(dir: &str, root: &str) -> bool {
         || dir
             .strip_prefix(root)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The `name` of a `Cargo.toml`'s `[package]` table, read line by line (a workspace's root
+/// manifest without a package has none).
+fn cargo_package_name(text: &str) -> Option<&str> {
+    let mut in_package = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package
+            && let Some(rest) = line.strip_prefix("name")
+            && let Some(value) = rest.trim_start().strip_prefix('=')
+        {
+            let v = value.trim().trim_matches('"');
+            return (!v.is_empty()).then_some(v);
+        }
+    }
+    None
 }

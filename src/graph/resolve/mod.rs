@@ -281,6 +281,9 @@ struct Graph {
     /// directory that holds a top-level regular package (one with `__init__.py`).
     python_roots: HashSet<String>,
     go_modules: Vec<(String, String)>,
+    /// The repository's own Rust crates by the name code writes them with (`glob_set` for
+    /// package `glob-set`): their `src` directory, from each `Cargo.toml`'s `[package]`.
+    rust_crates: HashMap<String, String>,
     /// Per file: which Rust crate (by `src` root) it belongs to.
     crate_of: Vec<usize>,
     scopes: Vec<FileScope>,
