@@ -44,7 +44,9 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
     let truncated = page.len() < total;
     // A function only applied as a decorator or handed on as a value is used: found.
     let exit = if answer.candidates.is_empty()
-        || (answer.results.is_empty() && answer.references.is_empty())
+        || (answer.results.is_empty()
+            && answer.references.is_empty()
+            && answer.through_trait.is_empty())
     {
         Exit::NotFound
     } else {
@@ -68,6 +70,7 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
             "set_aside": answer.set_aside,
             "also_named": answer.also_named,
             "references": answer.references,
+            "through_trait": answer.through_trait,
         }))?;
         return Ok(exit);
     }
@@ -157,7 +160,11 @@ fn render(
             out,
             "{}",
             match relation {
-                Relation::Callers if !answer.references.is_empty() => "no direct calls".to_string(),
+                Relation::Callers
+                    if !answer.references.is_empty() || !answer.through_trait.is_empty() =>
+                {
+                    "no direct calls".to_string()
+                }
                 Relation::Callers if aside.name_only + aside.unresolved > 0 =>
                     "no callers proven".to_string(),
                 Relation::Callers => "not called anywhere in the repository".to_string(),
@@ -174,6 +181,49 @@ fn render(
     }
     let (n, u) = (aside.name_only, aside.unresolved);
     let s = |n: usize| if n == 1 { "" } else { "s" };
+    if !answer.through_trait.is_empty() {
+        let rows = &answer.through_trait;
+        let mut traits: Vec<&str> = rows
+            .iter()
+            .map(|r| {
+                r.target
+                    .split_once(':')
+                    .map_or(r.target.as_str(), |(_, q)| q)
+            })
+            .collect();
+        traits.dedup();
+        let _ = writeln!(
+            out,
+            "{}",
+            style.header(&format!(
+                "called through {} ({} place{}; dispatch may reach this implementation or another):",
+                traits
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                rows.len(),
+                s(rows.len())
+            ))
+        );
+        for r in rows.iter().take(args.limit) {
+            let at = format!("{}:{}", r.path, r.line);
+            let _ = writeln!(
+                out,
+                "  {}  {}  {}",
+                style.path(&at),
+                r.symbol,
+                style.dim(&format!("[through trait, {}]", r.resolution))
+            );
+        }
+        if rows.len() > args.limit {
+            let _ = writeln!(
+                out,
+                "  … and {} more (--json lists all)",
+                rows.len() - args.limit
+            );
+        }
+    }
     if !answer.references.is_empty() {
         let refs = &answer.references;
         let _ = writeln!(

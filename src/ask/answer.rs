@@ -147,6 +147,7 @@ fn graph_text(f: &GraphFact) -> String {
         Intent::Callers
             if f.rows.is_empty()
                 && f.references.is_empty()
+                && f.through_trait.is_empty()
                 && f.set_aside == SetAside::default() =>
         {
             let _ = writeln!(
@@ -156,7 +157,7 @@ fn graph_text(f: &GraphFact) -> String {
             );
         }
         Intent::Callers => {
-            if f.rows.is_empty() && !f.references.is_empty() {
+            if f.rows.is_empty() && !(f.references.is_empty() && f.through_trait.is_empty()) {
                 let _ = writeln!(s, "{what} is not called directly.");
             } else if f.rows.is_empty() {
                 let _ = writeln!(s, "No call of {what} is proven.");
@@ -167,6 +168,26 @@ fn graph_text(f: &GraphFact) -> String {
                 let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
             }
             s.push_str(&more(f.rows.len()));
+            if !f.through_trait.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "Called through the trait or interface method it implements in {} place(s) \
+                     (dispatch may reach this implementation or another):",
+                    f.through_trait.len()
+                );
+                for r in f.through_trait.iter().take(ROWS_SHOWN) {
+                    let via = r
+                        .target
+                        .split_once(':')
+                        .map_or(r.target.as_str(), |(_, q)| q);
+                    let _ = writeln!(
+                        s,
+                        "  {}:{}  in {} (through {via})",
+                        r.path, r.line, r.symbol
+                    );
+                }
+                s.push_str(&more(f.through_trait.len()));
+            }
             if !f.references.is_empty() {
                 let _ = writeln!(
                     s,

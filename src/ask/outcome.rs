@@ -301,6 +301,10 @@ pub struct GraphFact {
     /// For callers: uses that are not calls (decorators, values passed on).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<Row>,
+    /// For callers of an implementing method: the calls of the trait or interface method it
+    /// implements (dispatch may reach it or another implementation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub through_trait: Vec<Row>,
 }
 
 /// What the history says about one target.

@@ -262,6 +262,7 @@ pub fn graph_facts(
                     rows,
                     set_aside: answer.set_aside,
                     references: answer.references,
+                    through_trait: answer.through_trait,
                 });
             }
         }

@@ -86,6 +86,10 @@ pub struct Answer {
     /// For `callers` of a function or method: the places that use it without calling it
     /// (applied as a decorator, passed as a value), proven by evidence as callers are.
     pub references: Vec<Row>,
+    /// For `callers` of a method that implements a trait's or interface's method: the calls
+    /// of that trait method (`m.find()` with `m: &dyn Matcher` or `M: Matcher`), which
+    /// dispatch may send to this implementation or another. `target` names the trait method.
+    pub through_trait: Vec<Row>,
 }
 
 /// Call sites a `callers` answer does not list as callers (direct ones only).
@@ -134,6 +138,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 set_aside: SetAside::default(),
                 also_named: Vec::new(),
                 references: Vec::new(),
+                through_trait: Vec::new(),
             })
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
@@ -164,13 +169,14 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
             if q.relation == Relation::Callers && q.min_resolution == Some(Resolution::Unresolved) {
                 results.extend(unresolved_named(c, &candidates)?);
             }
-            let (set_aside, references) = if q.relation == Relation::Callers {
+            let (set_aside, references, through_trait) = if q.relation == Relation::Callers {
                 (
                     set_aside(c, q, &candidates)?,
                     references_of(c, &candidates)?,
+                    through_trait(c, &candidates)?,
                 )
             } else {
-                (SetAside::default(), Vec::new())
+                (SetAside::default(), Vec::new(), Vec::new())
             };
             Ok(Answer {
                 target: q.target.clone(),
@@ -179,6 +185,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 set_aside,
                 also_named,
                 references,
+                through_trait,
             })
         }
     }
@@ -277,6 +284,61 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
         }
     }
     Ok(out)
+}
+
+/// The calls of the trait or interface methods the candidates implement: for a method
+/// `Owner.m`, every method `m` declared in a trait or interface that a definition of
+/// `Owner` names in its signature (`impl Matcher for Re`, `class Re implements Matcher`).
+fn through_trait(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row>> {
+    let mut traits = c.prepare_cached(
+        "SELECT t.id, tf.path, t.qualname, p.name
+         FROM symbols t JOIN symbols p ON p.id = t.parent_id JOIN files tf ON tf.id = t.file_id
+         WHERE t.name = ?1 AND t.kind = 'method' AND p.kind IN ('trait', 'interface')
+           AND tf.lang = (SELECT f.lang FROM symbols s JOIN files f ON f.id = s.file_id
+                          WHERE s.id = ?2)",
+    )?;
+    let mut owners = c.prepare_cached(
+        "SELECT s.signature FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 AND s.kind IN ('impl', 'class', 'struct')
+           AND f.lang = (SELECT f2.lang FROM symbols s2 JOIN files f2 ON f2.id = s2.file_id
+                         WHERE s2.id = ?2)",
+    )?;
+    let mut out = Vec::new();
+    for d in candidates {
+        if d.kind != DefKind::Symbol(SymbolKind::Method) {
+            continue;
+        }
+        let mut parts = d.symbol.rsplit(['.', ':']).filter(|p| !p.is_empty());
+        let (Some(name), Some(owner)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let signatures: Vec<String> = owners
+            .query_map(rusqlite::params![owner, d.id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let found: Vec<(i64, String, String, String)> = traits
+            .query_map(rusqlite::params![name, d.id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        for (id, path, qualname, trait_name) in found {
+            if id == d.id || !signatures.iter().any(|s| names_word(s, &trait_name)) {
+                continue;
+            }
+            for mut r in callers_of(c, &[id], 1)? {
+                if r.resolution <= Resolution::Scope {
+                    r.target = format!("{path}:{qualname}");
+                    out.push(r);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `text` has `word` as a whole word (a type name in a signature).
+fn names_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
 }
 
 /// The uses of the candidates that are not calls (decorators, values), for functions and

@@ -48,6 +48,9 @@ pub(in crate::syntax) struct Walker<'s> {
     /// The names the imports so far bind (aliases, names, first and last module segments),
     /// and how many imports they were read from.
     imported: (usize, std::collections::HashSet<String>),
+    /// Rust type parameters read so far with their first trait bound (`M: Matcher`): a value
+    /// of type `M` is typed as the trait, whose methods its calls reach.
+    pub(in crate::syntax) generic_bounds: HashMap<String, String>,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -69,6 +72,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             .map(|s| s.name.as_str())
             .collect(),
         imported: (0, std::collections::HashSet::new()),
+        generic_bounds: HashMap::new(),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;

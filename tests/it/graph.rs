@@ -424,3 +424,59 @@ fn callers_list_decorator_and_value_uses_apart_from_calls() {
     assert!(text.contains("app.py:7  in <file> (decorator)"), "{text}");
     assert!(!text.contains("not called anywhere"), "{text}");
 }
+
+#[test]
+fn calls_through_a_trait_or_interface_are_offered_for_its_implementations() {
+    let s = Scratch::empty();
+    s.write(
+        "src/lib.rs",
+        "pub trait Matcher {\n    fn find(&self) -> u32;\n}\n\npub struct Re;\n\nimpl Matcher for Re {\n    fn find(&self) -> u32 { 1 }\n}\n\npub fn generic<M: Matcher>(m: &M) -> u32 {\n    m.find()\n}\n\npub fn bounded<M>(m: M) -> u32 where M: Matcher {\n    m.find()\n}\n\npub fn object(m: &dyn Matcher) -> u32 {\n    m.find()\n}\n",
+    );
+    s.write(
+        "web/m.ts",
+        "export interface Matcher {\n  find(): number;\n}\n\nexport class Re implements Matcher {\n  find(): number { return 1; }\n}\n\nexport function use(m: Matcher): number {\n  return m.find();\n}\n",
+    );
+    s.index();
+    // The trait's own callers: through a bound, a where clause and a trait object.
+    let text = crate::util::stdout(&s.llmc(&["graph", "callers", "Matcher::find"]));
+    for line in [
+        "src/lib.rs:12  generic",
+        "src/lib.rs:16  bounded",
+        "src/lib.rs:20  object",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    // An implementation: no direct call, the trait's calls offered and labelled.
+    let out = s.llmc(&["graph", "callers", "src/lib.rs:Re::find"]);
+    let text = crate::util::stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("no direct calls"), "{text}");
+    assert!(
+        text.contains("called through `Matcher::find` (3 places"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/lib.rs:20  object  [through trait, scope]"),
+        "{text}"
+    );
+    let v = json(&s.llmc(&["graph", "callers", "src/lib.rs:Re::find", "--json"]));
+    assert_eq!(v["results"].as_array().map(Vec::len), Some(0));
+    assert_eq!(
+        v["through_trait"].as_array().map(Vec::len),
+        Some(3),
+        "{v:#}"
+    );
+    let text = crate::util::stdout(&s.llmc(&["ask", "who calls Re::find?"]));
+    assert!(
+        text.contains("src/lib.rs:20  in object (through Matcher::find)"),
+        "{text}"
+    );
+    assert!(!text.contains("not called anywhere"), "{text}");
+    // The same for a TypeScript interface.
+    let text = crate::util::stdout(&s.llmc(&["graph", "callers", "web/m.ts:Re.find"]));
+    assert!(
+        text.contains("called through `Matcher.find` (1 place"),
+        "{text}"
+    );
+    assert!(text.contains("web/m.ts:10  use"), "{text}");
+}

@@ -150,8 +150,29 @@ impl Walker<'_> {
                         p
                     };
                     if p.kind() == "identifier" {
-                        let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
+                        let mut ty = simple_type(self.text(t));
+                        if let Some(bound) = self.generic_bounds.get(&ty) {
+                            ty = bound.clone();
+                        }
+                        let var = self.text(p).to_string();
                         self.bind(node, &var, Receiver::Type(ty));
+                    }
+                }
+            }
+            // `<M: Matcher>` and `where M: Matcher`: `M`'s values reach `Matcher`'s methods.
+            "constrained_type_parameter" | "type_parameter" | "where_predicate" => {
+                let name = node
+                    .child_by_field_name("left")
+                    .or_else(|| node.child_by_field_name("name"));
+                let bound = node.child_by_field_name("bounds").and_then(|b| {
+                    (0..b.named_child_count())
+                        .filter_map(|i| b.named_child(i))
+                        .find(|k| k.kind() != "lifetime")
+                });
+                if let (Some(n), Some(b)) = (name, bound) {
+                    let bound = simple_type(self.text(b));
+                    if !bound.is_empty() {
+                        self.generic_bounds.insert(self.text(n).to_string(), bound);
                     }
                 }
             }
