@@ -113,7 +113,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__ask)
-            opts="-k -C -q -v -h --json --trace --k --no-refresh --no-cache --no-llm --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --json --trace --k --no-refresh --no-cache --no-llm --path --lang --no-tests --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -124,6 +124,14 @@ _llmc() {
                     return 0
                     ;;
                 -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -533,7 +541,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__search)
-            opts="-k -C -q -v -h --mode --k --lang --path --json --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --mode --k --lang --path --no-tests --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -44,6 +44,8 @@ complete -c llmc -n "__fish_llmc_needs_command" -f -a "completions" -d 'Print a 
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s k -l k -d 'Show this many sources (default from `ask.k`)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l path -d 'Cite only files whose path matches this glob (e.g. \'src/**/*.rs\')' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l lang -d 'Cite only files of this language (as `llmc status` names them)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -54,6 +56,7 @@ complete -c llmc -n "__fish_llmc_using_subcommand ask" -l trace -d 'Show every s
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-refresh -d 'Answer from the index as it is, even if files changed since it was built'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-cache -d 'Neither read nor write the answer cache'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-llm -d 'Do not call the configured LLM: the programmatic answer only'
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l no-tests -d 'Cite no tests, test fixtures or test data'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -119,6 +122,7 @@ complete -c llmc -n "__fish_llmc_using_subcommand search" -l config -d 'Set a co
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
 always\t'Always, even into a pipe (never in JSON)'
 never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l no-tests -d 'No tests, test fixtures or test data (as `ask --no-tests`)'
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l json -d 'Print as JSON on stdout'
 complete -c llmc -n "__fish_llmc_using_subcommand search" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand search" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'

@@ -170,6 +170,18 @@ pub struct AskArgs {
     /// Do not call the configured LLM: the programmatic answer only
     #[arg(long)]
     pub no_llm: bool,
+
+    /// Cite only files whose path matches this glob (e.g. 'src/**/*.rs')
+    #[arg(long, value_name = "GLOB")]
+    pub path: Option<String>,
+
+    /// Cite only files of this language (as `llmc status` names them)
+    #[arg(long, value_name = "L")]
+    pub lang: Option<String>,
+
+    /// Cite no tests, test fixtures or test data
+    #[arg(long)]
+    pub no_tests: bool,
 }
 
 /// `llmc index`.
@@ -252,6 +264,10 @@ pub struct SearchArgs {
     /// Only files whose path matches this glob (e.g. 'src/**/*.rs')
     #[arg(long, value_name = "GLOB")]
     pub path: Option<String>,
+
+    /// No tests, test fixtures or test data (as `ask --no-tests`)
+    #[arg(long)]
+    pub no_tests: bool,
 
     /// Print as JSON on stdout
     #[arg(long)]

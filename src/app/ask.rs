@@ -27,6 +27,7 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         k: args.k,
         no_cache: args.no_cache,
         no_llm: args.no_llm,
+        scope: llmc_scope(args),
     };
     let progress = || bar(ctx, !args.json);
     let say = |n: Notice| notice(ctx, n);
@@ -165,4 +166,12 @@ fn source_line(c: &ask::Candidate, style: Style) -> String {
         let _ = write!(s, "  (neighbour of {from})");
     }
     s
+}
+
+fn llmc_scope(args: &AskArgs) -> crate::ask::Scope {
+    crate::ask::Scope {
+        path: args.path.clone(),
+        lang: args.lang.clone(),
+        no_tests: args.no_tests,
+    }
 }

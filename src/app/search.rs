@@ -38,6 +38,7 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
         k,
         lang: args.lang.clone(),
         path_glob: args.path.clone(),
+        no_tests: args.no_tests,
     };
     let result = search::search(&ctx.root, &ctx.config, &req)?;
     if let Some(w) = &result.warning {

@@ -39,10 +39,11 @@ pub fn key(req: &AskRequest, config: &Config) -> String {
         .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
         .unwrap_or_default();
     let material = format!(
-        "{}|{CACHE_VERSION}|{build}\n{question}\n{:?}|{}\n{}",
+        "{}|{CACHE_VERSION}|{build}\n{question}\n{:?}|{}|{:?}\n{}",
         env!("CARGO_PKG_VERSION"),
         req.k,
         req.no_llm,
+        req.scope,
         toml::to_string(config).unwrap_or_default()
     );
     format!("{:032x}", xxhash_rust::xxh3::xxh3_128(material.as_bytes()))

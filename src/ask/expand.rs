@@ -60,6 +60,9 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
             else {
                 continue;
             };
+            if !state.in_scope(&loc.path) {
+                continue;
+            }
             added.push(Candidate {
                 loc,
                 score: c.score * decay,

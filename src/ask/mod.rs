@@ -41,8 +41,8 @@ use classify::{Classification, EntityKind, Intent};
 pub use fresh::{ask_fresh, ensure_index};
 pub use outcome::{
     AbstainReason, Abstention, AnswerText, AskRequest, Attempt, Candidate, Confidence, Evidence,
-    Freshness, GraphFact, HistoryFact, Line, Outcome, Route, Stage, StageTrace, Status, Strategy,
-    Synthesized,
+    Freshness, GraphFact, HistoryFact, Line, Outcome, Route, Scope, Stage, StageTrace, Status,
+    Strategy, Synthesized,
 };
 pub use pass::{Pass, Query, ids, run_pass};
 use retrieve::Memories;
@@ -63,6 +63,15 @@ pub struct State<'a> {
     pub trace: Vec<StageTrace>,
     pub memories: Memories<'a>,
     pub text: text::SourceText,
+    /// The paths an answer may cite, when `--path`, `--lang` or `--no-tests` narrow it.
+    pub allowed: Option<std::collections::HashSet<String>>,
+}
+
+impl State<'_> {
+    /// Whether the answer may cite `path`.
+    pub fn in_scope(&self, path: &str) -> bool {
+        self.allowed.as_ref().is_none_or(|a| a.contains(path))
+    }
 }
 
 impl State<'_> {
@@ -143,6 +152,28 @@ fn ask_once(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     }
     let mut slot = LlmSlot::new(config, req.no_llm);
     let mut state = classify(root, config, req, memories, &mut slot);
+    if !req.scope.is_all() {
+        let glob = match &req.scope.path {
+            Some(g) => Some(crate::search::path_matcher(g)?),
+            None => None,
+        };
+        let lang = req.scope.lang.as_deref();
+        if let Some(l) = lang {
+            let known = crate::search::indexed_languages(root)?;
+            if !known.iter().any(|k| k == l) {
+                return Err(crate::error::LlmcError::Usage(format!(
+                    "--lang {l:?}: no indexed file is in that language (indexed: {})",
+                    known.join(", ")
+                ))
+                .into());
+            }
+        }
+        let no_tests = req.scope.no_tests;
+        let allowed = state
+            .memories
+            .read(|c| crate::search::scoped_paths(c, glob.as_ref(), lang, no_tests))?;
+        state.allowed = Some(allowed);
+    }
     route(&mut state, config)?;
     let first = first_query(&mut state)?;
     let pass = run_pass(&mut state, first, None)?;
@@ -232,6 +263,7 @@ fn classify<'a>(
         trace: Vec::new(),
         memories,
         text: text::SourceText::new(root),
+        allowed: None,
     };
     state.record(Stage::Classify, t, decision, reasons);
     state

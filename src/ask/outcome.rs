@@ -142,6 +142,27 @@ pub struct AskRequest {
     pub no_cache: bool,
     /// Skip the LLM even when one is configured.
     pub no_llm: bool,
+    /// Which files the answer may cite.
+    #[serde(default)]
+    pub scope: Scope,
+}
+
+/// Which files an answer may cite (`--path`, `--lang`, `--no-tests`); the default is all.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope {
+    /// Only files whose path matches this glob.
+    pub path: Option<String>,
+    /// Only files of this language (as `llmc status` names them).
+    pub lang: Option<String>,
+    /// No tests, test fixtures or test data ([`crate::search::is_test_path`]).
+    pub no_tests: bool,
+}
+
+impl Scope {
+    /// Whether every file is in scope.
+    pub fn is_all(&self) -> bool {
+        *self == Scope::default()
+    }
 }
 
 /// One stage's entry in the trace.

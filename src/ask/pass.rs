@@ -103,6 +103,13 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                     200,
                 )?;
                 graph = facts;
+                if state.allowed.is_some() {
+                    for f in &mut graph {
+                        f.rows.retain(|r| state.in_scope(&r.path));
+                        f.references.retain(|r| state.in_scope(&r.path));
+                        f.through_trait.retain(|r| state.in_scope(&r.path));
+                    }
+                }
                 hits
             }
             Memory::History => {
@@ -177,17 +184,29 @@ fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Can
         )
     };
     let mut candidates = Vec::new();
-    let mut stale = 0;
-    for f in fused.into_iter().take(keep * 2) {
+    let (mut stale, mut outside) = (0, 0);
+    // Narrowed by --path/--lang/--no-tests: read on until enough hits are in scope.
+    let look = if state.allowed.is_some() {
+        usize::MAX
+    } else {
+        keep * 2
+    };
+    for f in fused.into_iter().take(look) {
         if candidates.len() >= keep {
             break;
         }
         match state.memories.read(|c| crate::store::chunk_loc(c, f.id))? {
+            Some(loc) if !state.in_scope(&loc.path) => outside += 1,
             Some(loc) => candidates.push(candidate(loc, &f)),
             None => stale += 1,
         }
     }
     let mut reasons = Vec::new();
+    if outside > 0 {
+        reasons.push(format!(
+            "{outside} hit(s) left out: outside --path/--lang/--no-tests"
+        ));
+    }
     if stale > 0 {
         reasons.push(format!(
             "{stale} hit(s) dropped: their chunks left the store"

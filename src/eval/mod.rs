@@ -121,6 +121,7 @@ pub fn run(
             k: Some(k),
             no_cache: true,
             no_llm: true,
+            scope: Default::default(),
         };
         let t = Instant::now();
         let outcome = ask::ask(root, config, &req)

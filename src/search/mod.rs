@@ -73,6 +73,8 @@ pub struct SearchRequest {
     pub lang: Option<String>,
     /// Only files whose path (relative to the root) matches this glob.
     pub path_glob: Option<String>,
+    /// No tests, test fixtures or test data ([`is_test_path`]).
+    pub no_tests: bool,
 }
 
 /// A hit, with its chunk's location from the store.
@@ -312,12 +314,9 @@ fn missing(dir: &Path, reason: &str) -> anyhow::Error {
     .into()
 }
 
-/// The id filter for `--path`, from the files table's chunk ranges.
-fn id_filter(store: &Store, req: &SearchRequest) -> Result<IdFilter> {
-    let Some(glob) = &req.path_glob else {
-        return Ok(IdFilter::default());
-    };
-    let matcher = globset::GlobBuilder::new(glob)
+/// The `--path` glob as a matcher, or a usage error that says how to write one.
+pub fn path_matcher(glob: &str) -> Result<globset::GlobMatcher> {
+    Ok(globset::GlobBuilder::new(glob)
         .literal_separator(false)
         .build()
         .map_err(|e| {
@@ -326,10 +325,82 @@ fn id_filter(store: &Store, req: &SearchRequest) -> Result<IdFilter> {
                 e.kind()
             ))
         })?
-        .compile_matcher();
+        .compile_matcher())
+}
+
+/// Whether a path is a test, a test fixture or test data by the usual layouts: a `test`,
+/// `tests`, `__tests__`, `spec`, `testdata` or `fixtures` directory, `conftest.py`,
+/// `test_*.py`, `*_test.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut segments = path.split('/').peekable();
+    while let Some(seg) = segments.next() {
+        let last = segments.peek().is_none();
+        if !last {
+            if matches!(
+                seg,
+                "test"
+                    | "tests"
+                    | "testing"
+                    | "__tests__"
+                    | "spec"
+                    | "specs"
+                    | "testdata"
+                    | "test_data"
+                    | "fixtures"
+                    | "__fixtures__"
+            ) {
+                return true;
+            }
+            continue;
+        }
+        let stem = seg.split('.').next().unwrap_or(seg);
+        return seg == "conftest.py"
+            || stem.starts_with("test_")
+            || stem.ends_with("_test")
+            || stem.ends_with("_tests")
+            || seg.contains(".test.")
+            || seg.contains(".spec.")
+            || (seg.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")));
+    }
+    false
+}
+
+/// The indexed paths that `--path`, `--lang` and `--no-tests` keep.
+pub fn scoped_paths(
+    c: &rusqlite::Connection,
+    glob: Option<&globset::GlobMatcher>,
+    lang: Option<&str>,
+    no_tests: bool,
+) -> rusqlite::Result<std::collections::HashSet<String>> {
+    let mut stmt = c.prepare("SELECT path, lang FROM files")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = std::collections::HashSet::new();
+    for row in rows {
+        let (path, l) = row?;
+        if glob.is_some_and(|g| !g.is_match(&path))
+            || lang.is_some_and(|want| want != l)
+            || (no_tests && is_test_path(&path))
+        {
+            continue;
+        }
+        out.insert(path);
+    }
+    Ok(out)
+}
+
+/// The id filter for `--path` and `--no-tests`, from the files table's chunk ranges.
+fn id_filter(store: &Store, req: &SearchRequest) -> Result<IdFilter> {
+    if req.path_glob.is_none() && !req.no_tests {
+        return Ok(IdFilter::default());
+    }
+    let matcher = match &req.path_glob {
+        Some(glob) => Some(path_matcher(glob)?),
+        None => None,
+    };
     let ranges = file_ranges(store, None)?
         .into_iter()
-        .filter(|(p, _)| matcher.is_match(p))
+        .filter(|(p, _)| matcher.as_ref().is_none_or(|m| m.is_match(p)))
+        .filter(|(p, _)| !(req.no_tests && is_test_path(p)))
         .map(|(_, r)| r)
         .collect();
     Ok(IdFilter::ranges(ranges))
@@ -370,6 +441,35 @@ fn file_ranges(store: &Store, lang: Option<&str>) -> Result<Vec<(String, (i64, i
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn test_paths_by_the_usual_layouts() {
+        for p in [
+            "tests/test_app.py",
+            "src/pkg/tests/helpers.py",
+            "conftest.py",
+            "pkg/test_models.py",
+            "pkg/models_test.py",
+            "mux_test.go",
+            "src/ky.test.ts",
+            "web/app.spec.js",
+            "src/test/java/org/AppTest.java",
+            "testdata/real/a.jsonl",
+            "__tests__/x.js",
+        ] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in [
+            "src/app.py",
+            "src/testing_utils_are_code.py",
+            "latest.py",
+            "src/contest/run.go",
+            "docs/testing.md",
+            "src/Tester.java",
+        ] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
 
     #[test]
     fn id_filters_test_inclusive_ranges() {

@@ -292,6 +292,7 @@ fn labelled_questions_route_and_abstain_as_labelled() {
                 k: None,
                 no_cache: true,
                 no_llm: true,
+                scope: Default::default(),
             },
         )
         .expect("ask runs");
@@ -679,4 +680,62 @@ mod with_llm {
             .collect();
         assert_eq!(warning_lines.len(), 1, "{}", stderr(&out));
     }
+}
+
+#[test]
+fn path_lang_and_no_tests_narrow_what_an_answer_cites() {
+    let s = python();
+    // A test next to the code it exercises, and a Markdown page about it.
+    s.write(
+        "tests/test_models.py",
+        "from inventory.models import shelf_weight\n\n\ndef test_shelf_weight_of_an_empty_shelf():\n    \"\"\"The weight of a shelf with no items is zero.\"\"\"\n    assert shelf_weight(None) == 0\n",
+    );
+    s.index();
+    let paths = |v: &Value| -> Vec<String> {
+        v["sources"]
+            .as_array()
+            .expect("sources")
+            .iter()
+            .filter_map(|s| s["path"].as_str().map(str::to_string))
+            .collect()
+    };
+    let q = "how is the weight of a shelf computed?";
+    let (all, _) = ask_json(s.path(), &[q]);
+    assert!(
+        paths(&all).iter().any(|p| p.starts_with("tests/")),
+        "the test is a source without a filter: {all:#}"
+    );
+    let (v, code) = ask_json(s.path(), &[q, "--no-tests"]);
+    assert_eq!(code, 0, "{v:#}");
+    let p = paths(&v);
+    assert!(
+        !p.is_empty() && p.iter().all(|p| !p.starts_with("tests/")),
+        "{p:?}"
+    );
+    let (v, _) = ask_json(s.path(), &[q, "--path", "inventory/**"]);
+    let p = paths(&v);
+    assert!(
+        !p.is_empty() && p.iter().all(|p| p.starts_with("inventory/")),
+        "{p:?}"
+    );
+    let (v, _) = ask_json(s.path(), &[q, "--lang", "markdown"]);
+    assert!(paths(&v).iter().all(|p| p.ends_with(".md")), "{v:#}");
+    // Callers are narrowed the same way.
+    let (v, _) = ask_json(s.path(), &["who calls shelf_weight?", "--no-tests"]);
+    let r = rows(&v, "callers");
+    assert!(
+        !r.is_empty() && r.iter().all(|r| !r.starts_with("tests/")),
+        "{r:?}"
+    );
+    // A bad glob or an unknown language is a usage error.
+    let out = llmc_in(s.path(), &["ask", q, "--path", "["]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is not a valid glob"),
+        "{}",
+        stderr(&out)
+    );
+    let out = llmc_in(s.path(), &["ask", q, "--lang", "cobol"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no indexed file is in that language"));
 }

@@ -18,6 +18,7 @@ fn req(query: &str, mode: Mode, k: usize) -> SearchRequest {
         k,
         lang: None,
         path_glob: None,
+        no_tests: false,
     }
 }
 
@@ -372,4 +373,29 @@ fn the_ollama_embedder_talks_to_an_ollama_compatible_server() {
         format!("{err:#}").contains("cannot reach Ollama"),
         "{err:#}"
     );
+}
+
+#[test]
+fn no_tests_leaves_tests_and_fixtures_out_of_search() {
+    let s = Scratch::empty();
+    s.write(
+        "src/billing.py",
+        "def refund_invoice(invoice):\n    \"\"\"Refund an invoice.\"\"\"\n    return invoice\n",
+    );
+    s.write(
+        "tests/test_billing.py",
+        "def test_refund_invoice():\n    \"\"\"Refund an invoice twice.\"\"\"\n    assert refund_invoice(1) == 1\n",
+    );
+    s.write(
+        "billing_test.go",
+        "package billing\n\n// refund invoice test\nfunc TestRefundInvoice() {}\n",
+    );
+    s.index();
+    let all = stdout(&s.llmc(&["search", "refund invoice", "--json"]));
+    assert!(all.contains("tests/test_billing.py"), "{all}");
+    let out = s.llmc(&["search", "refund invoice", "--json", "--no-tests"]);
+    let text = stdout(&out);
+    assert!(text.contains("src/billing.py"), "{text}");
+    assert!(!text.contains("tests/test_billing.py"), "{text}");
+    assert!(!text.contains("billing_test.go"), "{text}");
 }
