@@ -183,75 +183,29 @@ fn render(
     let s = |n: usize| if n == 1 { "" } else { "s" };
     if !answer.through_trait.is_empty() {
         let rows = &answer.through_trait;
-        let mut traits: Vec<&str> = rows
-            .iter()
-            .map(|r| {
-                r.target
-                    .split_once(':')
-                    .map_or(r.target.as_str(), |(_, q)| q)
-            })
-            .collect();
+        let mut traits: Vec<&str> = rows.iter().map(graph::Row::target_symbol).collect();
         traits.dedup();
-        let _ = writeln!(
-            out,
-            "{}",
-            style.header(&format!(
-                "called through {} ({} place{}; dispatch may reach this implementation or another):",
-                traits
-                    .iter()
-                    .map(|t| format!("`{t}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                rows.len(),
-                s(rows.len())
-            ))
+        let traits: Vec<String> = traits.iter().map(|t| format!("`{t}`")).collect();
+        let header = format!(
+            "called through {} ({} place{}; dispatch may reach this implementation or another):",
+            traits.join(", "),
+            rows.len(),
+            s(rows.len())
         );
-        for r in rows.iter().take(args.limit) {
-            let at = format!("{}:{}", r.path, r.line);
-            let _ = writeln!(
-                out,
-                "  {}  {}  {}",
-                style.path(&at),
-                r.symbol,
-                style.dim(&format!("[through trait, {}]", r.resolution))
-            );
-        }
-        if rows.len() > args.limit {
-            let _ = writeln!(
-                out,
-                "  … and {} more (--json lists all)",
-                rows.len() - args.limit
-            );
-        }
+        list_apart(&mut out, style, &header, rows, args.limit, |r| {
+            format!("through trait, {}", r.resolution)
+        });
     }
     if !answer.references.is_empty() {
         let refs = &answer.references;
-        let _ = writeln!(
-            out,
-            "{}",
-            style.header(&format!(
-                "also used without being called ({} place{}):",
-                refs.len(),
-                s(refs.len())
-            ))
+        let header = format!(
+            "also used without being called ({} place{}):",
+            refs.len(),
+            s(refs.len())
         );
-        for r in refs.iter().take(args.limit) {
-            let at = format!("{}:{}", r.path, r.line);
-            let _ = writeln!(
-                out,
-                "  {}  {}  {}",
-                style.path(&at),
-                r.symbol,
-                style.dim(&format!("[{} {}]", r.usage.as_str(), r.resolution))
-            );
-        }
-        if refs.len() > args.limit {
-            let _ = writeln!(
-                out,
-                "  … and {} more (--json lists all)",
-                refs.len() - args.limit
-            );
-        }
+        list_apart(&mut out, style, &header, refs, args.limit, |r| {
+            format!("{} {}", r.usage.as_str(), r.resolution)
+        });
     }
     if !answer.also_named.is_empty() {
         let others = &answer.also_named;
@@ -286,4 +240,35 @@ fn render(
         let _ = writeln!(out, "{}", style.dim(&line));
     }
     out
+}
+
+/// Rows listed apart from the callers (calls through a trait, uses that are not calls): a
+/// header, at most `limit` rows each with its `[label]`, and how many more.
+fn list_apart(
+    out: &mut String,
+    style: Style,
+    header: &str,
+    rows: &[graph::Row],
+    limit: usize,
+    label: impl Fn(&graph::Row) -> String,
+) {
+    use std::fmt::Write as _;
+    let _ = writeln!(out, "{}", style.header(header));
+    for r in rows.iter().take(limit) {
+        let at = format!("{}:{}", r.path, r.line);
+        let _ = writeln!(
+            out,
+            "  {}  {}  {}",
+            style.path(&at),
+            r.symbol,
+            style.dim(&format!("[{}]", label(r)))
+        );
+    }
+    if rows.len() > limit {
+        let _ = writeln!(
+            out,
+            "  … and {} more (--json lists all)",
+            rows.len() - limit
+        );
+    }
 }

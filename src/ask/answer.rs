@@ -14,7 +14,7 @@ use super::{
     AbstainReason, Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State,
     Status, Synthesized,
 };
-use crate::graph::SetAside;
+use crate::graph::{Row, SetAside};
 use crate::model::DefKind;
 
 /// Rows listed per fact before "… and N more".
@@ -168,44 +168,34 @@ fn graph_text(f: &GraphFact) -> String {
                 let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
             }
             s.push_str(&more(f.rows.len()));
-            if !f.through_trait.is_empty() {
-                let _ = writeln!(
-                    s,
+            // Rows listed apart from the callers, each with what it is.
+            let mut apart = |header: String, rows: &[Row], label: &dyn Fn(&Row) -> String| {
+                if rows.is_empty() {
+                    return;
+                }
+                let _ = writeln!(s, "{header}");
+                for r in rows.iter().take(ROWS_SHOWN) {
+                    let _ = writeln!(s, "  {}:{}  in {} ({})", r.path, r.line, r.symbol, label(r));
+                }
+                s.push_str(&more(rows.len()));
+            };
+            apart(
+                format!(
                     "Called through the trait or interface method it implements in {} place(s) \
                      (dispatch may reach this implementation or another):",
                     f.through_trait.len()
-                );
-                for r in f.through_trait.iter().take(ROWS_SHOWN) {
-                    let via = r
-                        .target
-                        .split_once(':')
-                        .map_or(r.target.as_str(), |(_, q)| q);
-                    let _ = writeln!(
-                        s,
-                        "  {}:{}  in {} (through {via})",
-                        r.path, r.line, r.symbol
-                    );
-                }
-                s.push_str(&more(f.through_trait.len()));
-            }
-            if !f.references.is_empty() {
-                let _ = writeln!(
-                    s,
+                ),
+                &f.through_trait,
+                &|r| format!("through {}", r.target_symbol()),
+            );
+            apart(
+                format!(
                     "Used without being called in {} place(s):",
                     f.references.len()
-                );
-                for r in f.references.iter().take(ROWS_SHOWN) {
-                    let _ = writeln!(
-                        s,
-                        "  {}:{}  in {} ({})",
-                        r.path,
-                        r.line,
-                        r.symbol,
-                        r.usage.as_str()
-                    );
-                }
-                s.push_str(&more(f.references.len()));
-            }
+                ),
+                &f.references,
+                &|r| r.usage.as_str().to_string(),
+            );
             s.push_str(&set_aside_text(&f.target, f.set_aside));
         }
         Intent::Callees if f.rows.is_empty() => {

@@ -158,20 +158,20 @@ fn ask_once(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
             None => None,
         };
         let lang = req.scope.lang.as_deref();
-        if let Some(l) = lang {
-            let known = crate::search::indexed_languages(root)?;
-            if !known.iter().any(|k| k == l) {
-                return Err(crate::error::LlmcError::Usage(format!(
-                    "--lang {l:?}: no indexed file is in that language (indexed: {})",
-                    known.join(", ")
-                ))
-                .into());
-            }
-        }
         let no_tests = req.scope.no_tests;
-        let allowed = state
+        let (allowed, known) = state
             .memories
             .read(|c| crate::search::scoped_paths(c, glob.as_ref(), lang, no_tests))?;
+        if let Some(l) = lang
+            && !known.contains(l)
+        {
+            let known: Vec<String> = known.into_iter().collect();
+            return Err(crate::error::LlmcError::Usage(format!(
+                "--lang {l:?}: no indexed file is in that language (indexed: {})",
+                known.join(", ")
+            ))
+            .into());
+        }
         state.allowed = Some(allowed);
     }
     route(&mut state, config)?;

@@ -71,6 +71,15 @@ pub struct Row {
     next: Option<i64>,
 }
 
+impl Row {
+    /// The symbol part of [`Row::target`] (`Matcher::find` of `src/lib.rs:Matcher::find`).
+    pub fn target_symbol(&self) -> &str {
+        self.target
+            .split_once(':')
+            .map_or(self.target.as_str(), |(_, q)| q)
+    }
+}
+
 /// The answer to a graph question.
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {

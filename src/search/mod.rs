@@ -365,18 +365,26 @@ pub fn is_test_path(path: &str) -> bool {
     false
 }
 
-/// The indexed paths that `--path`, `--lang` and `--no-tests` keep.
+/// The indexed paths that `--path`, `--lang` and `--no-tests` keep, and every indexed
+/// language (to name them when `--lang` names none of them).
 pub fn scoped_paths(
     c: &rusqlite::Connection,
     glob: Option<&globset::GlobMatcher>,
     lang: Option<&str>,
     no_tests: bool,
-) -> rusqlite::Result<std::collections::HashSet<String>> {
+) -> rusqlite::Result<(
+    std::collections::HashSet<String>,
+    std::collections::BTreeSet<String>,
+)> {
     let mut stmt = c.prepare("SELECT path, lang FROM files")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
     let mut out = std::collections::HashSet::new();
+    let mut langs = std::collections::BTreeSet::new();
     for row in rows {
         let (path, l) = row?;
+        if !langs.contains(&l) {
+            langs.insert(l.clone());
+        }
         if glob.is_some_and(|g| !g.is_match(&path))
             || lang.is_some_and(|want| want != l)
             || (no_tests && is_test_path(&path))
@@ -385,7 +393,7 @@ pub fn scoped_paths(
         }
         out.insert(path);
     }
-    Ok(out)
+    Ok((out, langs))
 }
 
 /// The id filter for `--path` and `--no-tests`, from the files table's chunk ranges.

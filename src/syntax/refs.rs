@@ -697,17 +697,14 @@ impl<'s> Walker<'s> {
                     .or_else(|| value.child_by_field_name("name"))?;
                 Some(Receiver::Type(simple_type(self.text(t))))
             }
-            // A literal: a value of the language's own type, never a repository class
-            // (`kwargs = {}` then `kwargs.get(k)` is `dict.get`).
-            kind if literal_type(self.lang, kind).is_some() => {
-                literal_type(self.lang, kind).map(|t| Receiver::Type(t.to_string()))
-            }
             // Go's `f.(VisibleFlag)`.
             "type_assertion_expression" => {
                 let t = simple_type(self.text(value.child_by_field_name("type")?));
                 (!t.is_empty()).then_some(Receiver::Type(t))
             }
-            _ => None,
+            // A literal: a value of the language's own type, never a repository class
+            // (`kwargs = {}` then `kwargs.get(k)` is `dict.get`).
+            kind => literal_type(self.lang, kind).map(|t| Receiver::Type(t.to_string())),
         }
     }
 }
