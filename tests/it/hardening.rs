@@ -885,6 +885,32 @@ fn a_partial_clone_is_read_without_fetching() {
     assert_eq!(crate::util::json(&out)["history"]["partial"], true);
 }
 
+// A plain clone of a partial clone keeps its `.promisor` packs but is not partial (no
+// promisor remote): its history is read in full, definitions included.
+#[test]
+fn a_promisor_pack_without_a_promisor_remote_is_not_a_partial_clone() {
+    let src = history_source(6);
+    let gc = git_in(src.path(), &["gc", "-q"]);
+    assert!(gc.status.success(), "{}", stderr(&gc));
+    let pack_dir = src.path().join(".git/objects/pack");
+    let pack = std::fs::read_dir(&pack_dir)
+        .expect("pack dir")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "pack"))
+        .expect("a pack after gc");
+    std::fs::write(pack.with_extension("promisor"), "").expect("promisor file");
+    let out = llmc_env(src.path(), &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(crate::util::json(&out)["history"]["partial"], false);
+    let out = llmc_env(src.path(), &["log", "f2", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let commits = crate::util::json(&out)["commits"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!(commits > 0, "{}", String::from_utf8_lossy(&out.stdout));
+}
+
 // 3. A damaged lexical index (a segment file gone) is found and rebuilt by the next run.
 #[test]
 fn a_damaged_lexical_index_is_rebuilt_by_the_next_run() {

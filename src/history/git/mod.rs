@@ -118,14 +118,42 @@ pub fn git(root: &Path) -> Command {
 
 /// Whether the repository whose git directory is `git_dir` is a partial clone (objects
 /// left on a promisor remote, `git clone --filter=...`): its old file versions are not on
-/// this machine. Such a clone's fetched packs are marked with a `.promisor` file.
+/// this machine. Git's own test: `extensions.partialClone` is set, or a remote is marked
+/// `promisor`. A `.promisor` pack alone is not enough: a plain `git clone` of a partial
+/// clone copies those files and has every object it can reach locally.
 pub fn is_partial_clone(git_dir: &Path) -> bool {
     let common = std::fs::read_to_string(git_dir.join("commondir"))
         .map(|c| git_dir.join(c.trim()))
         .unwrap_or_else(|_| git_dir.to_path_buf());
-    std::fs::read_dir(common.join("objects").join("pack")).is_ok_and(|rd| {
-        rd.flatten()
-            .any(|e| e.file_name().to_string_lossy().ends_with(".promisor"))
+    let out = Command::new("git")
+        .arg("--git-dir")
+        .arg(&common)
+        .args([
+            "config",
+            "--get-regexp",
+            r"^(extensions\.partialclone|remote\..*\.promisor)$",
+        ])
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_CONFIG_PARAMETERS")
+        .env("LC_ALL", "C")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output();
+    let Ok(out) = out else {
+        return false;
+    };
+    String::from_utf8_lossy(&out.stdout).lines().any(|line| {
+        let mut kv = line.splitn(2, ' ');
+        let key = kv.next().unwrap_or_default();
+        let value = kv.next().unwrap_or_default().trim();
+        if key.ends_with(".promisor") {
+            matches!(
+                value.to_ascii_lowercase().as_str(),
+                "true" | "yes" | "on" | "1"
+            )
+        } else {
+            !value.is_empty()
+        }
     })
 }
 
