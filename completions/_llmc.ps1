@@ -163,6 +163,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Also ask every question through each retriever alone and through `llmc search --mode hybrid`, and print MRR@k of each beside ask''s, per intent')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout: metrics overall, per intent and per question')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')

@@ -189,7 +189,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__eval)
-            opts="-k -C -q -v -h --k --json --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --k --compare --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -153,6 +153,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --dir 'Run as if llmc was started in DIR'
             cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
             cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --compare 'Also ask every question through each retriever alone and through `llmc search --mode hybrid`, and print MRR@k of each beside ask''s, per intent'
             cand --json 'Print one JSON document on stdout: metrics overall, per intent and per question'
             cand -q 'Print nothing on stderr but errors'
             cand --quiet 'Print nothing on stderr but errors'

@@ -133,6 +133,7 @@ complete -c llmc -n "__fish_llmc_using_subcommand eval" -l config -d 'Set a conf
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
 always\t'Always, even into a pipe (never in JSON)'
 never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand eval" -l compare -d 'Also ask every question through each retriever alone and through `llmc search --mode hybrid`, and print MRR@k of each beside ask\'s, per intent'
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -l json -d 'Print one JSON document on stdout: metrics overall, per intent and per question'
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'

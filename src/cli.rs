@@ -285,6 +285,11 @@ pub struct EvalArgs {
     #[arg(long, short = 'k', default_value_t = 10, value_name = "N", value_parser = count::<usize>(MAX_K))]
     pub k: usize,
 
+    /// Also ask every question through each retriever alone and through `llmc search
+    /// --mode hybrid`, and print MRR@k of each beside ask's, per intent
+    #[arg(long)]
+    pub compare: bool,
+
     /// Print one JSON document on stdout: metrics overall, per intent and per question
     #[arg(long)]
     pub json: bool,

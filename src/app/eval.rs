@@ -39,7 +39,10 @@ pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
         &ctx.config,
         &file,
         &cases,
-        EvalOptions { k: args.k },
+        EvalOptions {
+            k: args.k,
+            compare: args.compare,
+        },
         &mut |_| bar.inc(1),
     )?;
     bar.finish();
@@ -112,6 +115,10 @@ pub fn render(r: &Report) -> String {
          call sites and import lines; route: intents as labelled; abst: abstentions on \
          out-of-scope questions; f.abst: abstentions on answerable ones"
     );
+    if r.overall.compare.values().next().is_some() {
+        compared(&mut s, r);
+    }
+    reliability(&mut s, r);
     let misses: Vec<String> = r.results.iter().filter_map(|q| miss(&r.file, q)).collect();
     if !misses.is_empty() {
         let _ = writeln!(s, "\nMisses ({}):", misses.len());
@@ -120,6 +127,76 @@ pub fn render(r: &Report) -> String {
         }
     }
     s
+}
+
+/// MRR@k of ask beside `llmc search` and each single route, per intent.
+fn compared(s: &mut String, r: &Report) {
+    let k = r.k;
+    let _ = writeln!(s, "\nask beside its parts, MRR@{k} on the same questions:");
+    let mut head = format!("{:<12} {:>4} {:>7}", "intent", "n", "ask");
+    for name in eval::COMPARED {
+        let _ = write!(head, " {name:>8}");
+    }
+    let _ = writeln!(s, "{head} {:>8}", "ask-best");
+    let line = |s: &mut String, name: &str, m: &Metrics| {
+        let mut out = format!("{name:<12} {:>4} {:>7}", m.ranked, num(m.mrr_at_k));
+        for part in eval::COMPARED {
+            let _ = write!(out, " {:>8}", num(m.compare.get(part).copied()));
+        }
+        let best = m
+            .compare
+            .values()
+            .copied()
+            .fold(None, |b: Option<f64>, v| Some(b.map_or(v, |b| b.max(v))));
+        let gap = match (m.mrr_at_k, best) {
+            (Some(a), Some(b)) => format!("{:+.3}", a - b),
+            _ => "-".into(),
+        };
+        let _ = writeln!(s, "{out} {gap:>8}");
+    };
+    for (name, m) in &r.intents {
+        if m.ranked > 0 {
+            line(s, name, m);
+        }
+    }
+    line(s, "overall", &r.overall);
+    let _ = writeln!(
+        s,
+        "search: llmc search --mode hybrid; graph, history, lexical, semantic: ask with that \
+         retriever alone; ask-best: ask minus the best of them"
+    );
+}
+
+/// How often each confidence label's answers have a right first source, and the ECE.
+fn reliability(s: &mut String, r: &Report) {
+    let c = &r.calibration;
+    let _ = writeln!(
+        s,
+        "\nreliability ({} answers; abstentions and questions without gold aside):",
+        c.answers
+    );
+    let _ = writeln!(
+        s,
+        "{:<10} {:>7} {:>7} {:>9} {:>10}",
+        "label", "answers", "right", "accuracy", "mean conf"
+    );
+    for l in &c.labels {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>7} {:>7} {:>9} {:>10}",
+            l.label,
+            l.answers,
+            l.right,
+            num(l.accuracy),
+            num(l.mean_confidence)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "expected calibration error {} (ten bins of the score); right: the first source or \
+         commit is a gold item, an answered out-of-scope question never is",
+        num(c.ece)
+    );
 }
 
 /// What went wrong with one question, if anything.

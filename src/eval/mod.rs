@@ -17,7 +17,9 @@ use serde::Serialize;
 
 use crate::ask::classify::Intent;
 use crate::ask::{self, AskRequest, Candidate, Outcome, Status};
-use crate::config::Config;
+use crate::config::{Config, RouteEntry};
+use crate::model::{ChunkLoc, Memory};
+use crate::search::{self, Mode, SearchRequest};
 pub use cases::{Case, Gold, Target, load, parse};
 
 /// Options of a run.
@@ -25,7 +27,15 @@ pub use cases::{Case, Gold, Target, load, parse};
 pub struct EvalOptions {
     /// Cut-off for Recall@k, MRR@k and nDCG@k (and the sources each answer lists).
     pub k: usize,
+    /// Also ask every question through each single route alone and through
+    /// `llmc search --mode hybrid`, for the comparison per intent ([`COMPARED`]).
+    pub compare: bool,
 }
+
+/// What `--compare` sets beside `ask`: `search` is `llmc search --mode hybrid` on the
+/// question; each memory is `ask` with a plan of that retriever alone (weight 1, never
+/// widened).
+pub const COMPARED: [&str; 5] = ["search", "graph", "history", "lexical", "semantic"];
 
 /// How one question did.
 #[derive(Debug, Clone, Serialize)]
@@ -47,6 +57,15 @@ pub struct QuestionResult {
     /// For callers, callees and imports questions with gold lines.
     pub structural: Option<Structural>,
     pub confidence: f64,
+    /// The label of the confidence, as the answer shows it.
+    pub label: String,
+    /// The answer's first source (or commit) is a gold item: what the label promises.
+    /// `None` for abstentions and for answerable questions without gold.
+    pub top_right: Option<bool>,
+    /// With `--compare`: the reciprocal rank each of [`COMPARED`] reaches on this question
+    /// (answerable questions with gold only).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub compare: BTreeMap<String, f64>,
     pub ms: f64,
 }
 
@@ -89,6 +108,35 @@ pub struct Metrics {
     pub false_abstention_rate: Option<f64>,
     pub latency_median_ms: Option<f64>,
     pub latency_p95_ms: Option<f64>,
+    /// With `--compare`: MRR@k of each of [`COMPARED`] on the same questions.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub compare: BTreeMap<String, f64>,
+}
+
+/// How often answers with one confidence label have a right first source.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Reliability {
+    pub label: String,
+    /// Answers with this label (abstentions and answerable questions without gold aside).
+    pub answers: usize,
+    /// Of those, answers whose first source (or commit) is a gold item; an answered
+    /// out-of-scope question is never right.
+    pub right: usize,
+    pub accuracy: Option<f64>,
+    /// The mean confidence score of these answers.
+    pub mean_confidence: Option<f64>,
+}
+
+/// Calibration of the confidence over every answer of the run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Calibration {
+    /// One row per label, highest first.
+    pub labels: Vec<Reliability>,
+    /// Expected calibration error: the answers binned by score in ten equal-width bins,
+    /// the mean of |share right − mean score| weighted by the bin's size.
+    pub ece: Option<f64>,
+    /// Answers counted.
+    pub answers: usize,
 }
 
 /// A whole run.
@@ -100,6 +148,7 @@ pub struct Report {
     /// Per expected intent (a question labelled with two counts in both); `unlabelled`
     /// for questions without one.
     pub intents: BTreeMap<String, Metrics>,
+    pub calibration: Calibration,
     pub results: Vec<QuestionResult>,
 }
 
@@ -114,6 +163,14 @@ pub fn run(
     each: &mut dyn FnMut(&QuestionResult),
 ) -> Result<Report> {
     let k = opts.k.max(1);
+    let singles: Vec<(Memory, Config)> = if opts.compare {
+        Memory::ALL
+            .into_iter()
+            .map(|m| (m, single_route(config, m)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut results = Vec::with_capacity(cases.len());
     for case in cases {
         let req = AskRequest {
@@ -127,11 +184,102 @@ pub fn run(
         let outcome = ask::ask(root, config, &req)
             .with_context(|| format!("{file}:{}: asking {:?}", case.line, case.question))?;
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        let result = judge(case, &outcome, k, ms);
+        let mut result = judge(case, &outcome, k, ms);
+        if opts.compare && result.reciprocal_rank.is_some() {
+            result.compare = compare(root, config, case, k, &singles)
+                .with_context(|| format!("{file}:{}: comparing {:?}", case.line, case.question))?;
+        }
         each(&result);
         results.push(result);
     }
     Ok(score(file, k, results))
+}
+
+/// `config` with every intent routed to `memory` alone, never widened.
+fn single_route(config: &Config, memory: Memory) -> Config {
+    let mut c = config.clone();
+    let only = || RouteEntry(vec![(memory, 1.0)]);
+    let r = &mut c.route;
+    for e in [
+        &mut r.callers,
+        &mut r.callees,
+        &mut r.definition,
+        &mut r.imports,
+        &mut r.history,
+        &mut r.concept,
+        &mut r.howto,
+        &mut r.locate,
+        &mut r.compare,
+    ] {
+        *e = only();
+    }
+    r.widen_below = 0.0;
+    c
+}
+
+/// The reciprocal rank of `llmc search --mode hybrid` and of each single-route `ask` on
+/// one question.
+fn compare(
+    root: &Path,
+    config: &Config,
+    case: &Case,
+    k: usize,
+    singles: &[(Memory, Config)],
+) -> Result<BTreeMap<String, f64>> {
+    let mut out = BTreeMap::new();
+    let found = search::search(
+        root,
+        config,
+        &SearchRequest {
+            query: case.question.clone(),
+            mode: Mode::Hybrid,
+            k,
+            lang: None,
+            path_glob: None,
+            no_tests: false,
+        },
+    )?;
+    let locs: Vec<&ChunkLoc> = found.hits.iter().map(|h| &h.loc).collect();
+    let ranks = rank_gold(case, &locs, &[]);
+    out.insert("search".to_string(), reciprocal(&ranks));
+    for (memory, cfg) in singles {
+        let req = AskRequest {
+            question: case.question.clone(),
+            k: Some(k),
+            no_cache: true,
+            no_llm: true,
+            scope: Default::default(),
+        };
+        let o = ask::ask(root, cfg, &req)?;
+        let r = judge(case, &o, k, 0.0);
+        out.insert(
+            memory.as_str().to_string(),
+            r.reciprocal_rank.unwrap_or(0.0),
+        );
+    }
+    Ok(out)
+}
+
+fn reciprocal(ranks: &[Option<usize>]) -> f64 {
+    ranks
+        .iter()
+        .flatten()
+        .min()
+        .map_or(0.0, |r| 1.0 / *r as f64)
+}
+
+/// Per gold item, the 1-based rank of the first source (or commit) that finds it.
+fn rank_gold(case: &Case, sources: &[&ChunkLoc], commits: &[&str]) -> Vec<Option<usize>> {
+    case.gold
+        .iter()
+        .map(|g| match &g.target {
+            Target::Commit { commit } => commits
+                .iter()
+                .position(|c| c.starts_with(commit.as_str()))
+                .map(|r| r + 1),
+            t => sources.iter().position(|s| covers(t, s)).map(|r| r + 1),
+        })
+        .collect()
 }
 
 /// Scores one outcome against its case.
@@ -153,25 +301,12 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
         }
     }
     commits.truncate(k);
-    let ranks: Vec<Option<usize>> = case
-        .gold
-        .iter()
-        .map(|g| match &g.target {
-            Target::Commit { commit } => commits
-                .iter()
-                .position(|c| c.starts_with(commit.as_str()))
-                .map(|r| r + 1),
-            t => sources.iter().position(|s| covers(t, s)).map(|r| r + 1),
-        })
-        .collect();
+    let locs: Vec<&ChunkLoc> = sources.iter().map(|c| &c.loc).collect();
+    let ranks = rank_gold(case, &locs, &commits);
     let ranked = case.answerable && !case.gold.is_empty();
     let (recall, reciprocal_rank, ndcg) = if ranked {
         let found = ranks.iter().filter(|r| r.is_some()).count();
-        let rr = ranks
-            .iter()
-            .flatten()
-            .min()
-            .map_or(0.0, |r| 1.0 / *r as f64);
+        let rr = reciprocal(&ranks);
         (
             Some(found as f64 / ranks.len() as f64),
             Some(rr),
@@ -189,6 +324,11 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
         structural(&case.gold, o, &sources)
     } else {
         None
+    };
+    let top_right = match (abstained, case.answerable) {
+        (true, _) => None,
+        (false, false) => Some(false),
+        (false, true) => ranked.then(|| ranks.contains(&Some(1))),
     };
     let mut got = o.intents.clone();
     got.sort();
@@ -211,6 +351,9 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
         ndcg,
         structural,
         confidence: o.confidence.score,
+        label: o.confidence.label.clone(),
+        top_right,
+        compare: BTreeMap::new(),
         ms,
     }
 }
@@ -220,24 +363,23 @@ fn is_structural(i: Intent) -> bool {
 }
 
 /// Whether a source finds a gold target (commits are matched elsewhere).
-fn covers(t: &Target, s: &Candidate) -> bool {
+fn covers(t: &Target, s: &ChunkLoc) -> bool {
     match t {
         Target::Line { path, line } => {
-            s.loc.path == *path && s.loc.start_line <= *line && *line <= s.loc.end_line
+            s.path == *path && s.start_line <= *line && *line <= s.end_line
         }
         Target::Range {
             path,
             start_line,
             end_line,
-        } => s.loc.path == *path && s.loc.start_line <= *end_line && *start_line <= s.loc.end_line,
+        } => s.path == *path && s.start_line <= *end_line && *start_line <= s.end_line,
         Target::Symbol { symbol, path } => {
-            path.as_ref().is_none_or(|p| *p == s.loc.path)
-                && s.loc
-                    .symbol
+            path.as_ref().is_none_or(|p| *p == s.path)
+                && s.symbol
                     .as_deref()
                     .is_some_and(|got| same_symbol(got, symbol))
         }
-        Target::Path { path } => s.loc.path == *path,
+        Target::Path { path } => s.path == *path,
         Target::Commit { .. } => false,
     }
 }
@@ -334,6 +476,7 @@ fn structural(gold: &[Gold], o: &Outcome, sources: &[&Candidate]) -> Option<Stru
 /// Aggregates results overall and per expected intent.
 pub fn score(file: &str, k: usize, results: Vec<QuestionResult>) -> Report {
     let overall = metrics(results.iter());
+    let calibration = calibration(&results);
     let mut groups: BTreeMap<String, Vec<&QuestionResult>> = BTreeMap::new();
     for r in &results {
         if r.expected_intents.is_empty() {
@@ -352,7 +495,61 @@ pub fn score(file: &str, k: usize, results: Vec<QuestionResult>) -> Report {
         k,
         overall,
         intents,
+        calibration,
         results,
+    }
+}
+
+/// The labels in the order the answers show them, highest first.
+const LABELS: [&str; 4] = ["High", "Medium", "Low", "Very Low"];
+
+/// The reliability of each label and the expected calibration error.
+fn calibration(results: &[QuestionResult]) -> Calibration {
+    let judged: Vec<(&QuestionResult, bool)> = results
+        .iter()
+        .filter_map(|r| r.top_right.map(|t| (r, t)))
+        .collect();
+    let mut labels: Vec<Reliability> = Vec::new();
+    let mut names: Vec<&str> = LABELS.to_vec();
+    for (r, _) in &judged {
+        if !names.contains(&r.label.as_str()) {
+            names.push(&r.label);
+        }
+    }
+    for name in names {
+        let group: Vec<&(&QuestionResult, bool)> =
+            judged.iter().filter(|(r, _)| r.label == name).collect();
+        let right = group.iter().filter(|(_, t)| *t).count();
+        let scores: Vec<f64> = group.iter().map(|(r, _)| r.confidence).collect();
+        labels.push(Reliability {
+            label: name.to_string(),
+            answers: group.len(),
+            right,
+            accuracy: rate(right, group.len()),
+            mean_confidence: mean(&scores),
+        });
+    }
+    let mut bins = [(0usize, 0usize, 0.0f64); 10];
+    for (r, t) in &judged {
+        let b = ((r.confidence.clamp(0.0, 1.0) * 10.0) as usize).min(9);
+        bins[b].0 += 1;
+        bins[b].1 += usize::from(*t);
+        bins[b].2 += r.confidence;
+    }
+    let n = judged.len();
+    let ece = (n > 0).then(|| {
+        bins.iter()
+            .filter(|b| b.0 > 0)
+            .map(|(count, right, sum)| {
+                let c = *count as f64;
+                (c / n as f64) * (*right as f64 / c - sum / c).abs()
+            })
+            .sum()
+    });
+    Calibration {
+        labels,
+        ece,
+        answers: n,
     }
 }
 
@@ -390,6 +587,13 @@ fn metrics<'a>(rs: impl Iterator<Item = &'a QuestionResult>) -> Metrics {
         |v: &[&&QuestionResult]| v.iter().filter(|r| r.status == Status::Abstained).count();
     let mut ms: Vec<f64> = rs.iter().map(|r| r.ms).collect();
     ms.sort_by(f64::total_cmp);
+    let mut compare: BTreeMap<String, f64> = BTreeMap::new();
+    for name in COMPARED {
+        let v = pick(&|r| r.compare.get(name).copied());
+        if let Some(m) = mean(&v) {
+            compare.insert(name.to_string(), m);
+        }
+    }
     Metrics {
         questions: rs.len(),
         ranked: recall.len(),
@@ -407,6 +611,7 @@ fn metrics<'a>(rs: impl Iterator<Item = &'a QuestionResult>) -> Metrics {
         false_abstention_rate: rate(abstained(&ans), ans.len()),
         latency_median_ms: quantile(&ms, 0.5),
         latency_p95_ms: quantile(&ms, 0.95),
+        compare,
     }
 }
 

@@ -169,6 +169,63 @@ fn a_broken_retriever_lowers_the_metrics_it_should() {
     assert!(b < a, "{a} -> {b}");
 }
 
+/// `--compare` puts ask beside search and each retriever alone; every run reports how
+/// often each confidence label is right and the calibration error.
+#[test]
+fn compare_and_reliability_are_reported() {
+    let v = eval_json("python", &[]);
+    assert!(
+        v["overall"].get("compare").is_none(),
+        "compare only when asked"
+    );
+    let cal = &v["calibration"];
+    let labels = cal["labels"].as_array().expect("labels");
+    assert_eq!(labels[0]["label"], "High");
+    let answers: u64 = labels
+        .iter()
+        .map(|l| l["answers"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(Some(answers), cal["answers"].as_u64());
+    let judged = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| !r["top_right"].is_null())
+        .count() as u64;
+    assert_eq!(answers, judged);
+    let ece = cal["ece"].as_f64().expect("an ECE");
+    assert!((0.0..=1.0).contains(&ece), "{ece}");
+
+    let s = Scratch::fixture("python");
+    let file = testdata().join("eval/python.jsonl");
+    let out = llmc_in(
+        s.path(),
+        &["eval", file.to_str().expect("utf-8"), "--compare", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    // Callers questions are answered by the graph: the graph alone finds them, history
+    // alone finds nothing.
+    let callers = &v["intents"]["callers"]["compare"];
+    let graph = callers["graph"].as_f64().expect("graph alone");
+    assert!(graph > 0.5, "{callers}");
+    assert_eq!(callers["history"].as_f64(), Some(0.0), "{callers}");
+    assert!(callers["search"].as_f64().is_some(), "{callers}");
+
+    let out = llmc_in(
+        s.path(),
+        &["eval", file.to_str().expect("utf-8"), "--compare"],
+    );
+    let text = stdout(&out);
+    assert!(text.contains("ask beside its parts"), "{text}");
+    assert!(text.contains("expected calibration error"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("High") && l.split_whitespace().count() == 5),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_table_names_every_intent_and_the_misses() {
     let s = Scratch::fixture("python");
