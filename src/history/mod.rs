@@ -34,9 +34,9 @@ pub mod meta {
 }
 
 /// What a partial clone's history lacks, and how to get it.
-pub const PARTIAL_NOTE: &str = "partial clone: the definitions each commit touched are not \
-     read, since their old versions are on the remote and llmc never fetches (a full \
-     clone, or `git fetch --refetch` without a filter, brings them)";
+pub const PARTIAL_NOTE: &str = "partial clone or objects missing: the definitions each \
+     commit touched are not read, since old file versions are not on this machine and llmc \
+     never fetches (a full clone, or `git fetch --refetch` without a filter, brings them)";
 
 /// What one ingestion did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -141,7 +141,16 @@ pub fn ingest(
 ) -> Result<HistoryStats> {
     let started = Instant::now();
     conn.execute_batch("SAVEPOINT history")?;
-    match ingest_in(root, conn, opts, progress) {
+    let mut result = ingest_in(root, conn, opts, progress, false);
+    if let Err(e) = &result
+        && objects_missing(e)
+    {
+        // A repository that lacks some old file versions (copied from a partial clone,
+        // pruned by hand) cannot be read with patches: read it as a partial clone is.
+        conn.execute_batch("ROLLBACK TO history")?;
+        result = ingest_in(root, conn, opts, progress, true);
+    }
+    match result {
         Ok(stats) => {
             conn.execute_batch("RELEASE history")?;
             Ok(stats)
@@ -158,11 +167,18 @@ pub fn ingest(
     }
 }
 
+/// Whether git failed because an object is not in the repository.
+fn objects_missing(e: &anyhow::Error) -> bool {
+    let text = format!("{e:#}");
+    text.contains("unable to read") || text.contains("missing blob") || text.contains("bad object")
+}
+
 fn ingest_in(
     root: &Path,
     conn: &Connection,
     opts: IngestOptions,
     progress: &dyn Progress,
+    objects_missing: bool,
 ) -> Result<HistoryStats> {
     let started = Instant::now();
     let mut stats = HistoryStats::default();
@@ -249,7 +265,7 @@ fn ingest_in(
 
     // A partial clone keeps old file versions on its remote: commits and the files they
     // changed are read, the definitions they touched are not (that would fetch).
-    let partial = git_dir.as_deref().is_some_and(git::is_partial_clone);
+    let partial = objects_missing || git_dir.as_deref().is_some_and(git::is_partial_clone);
     stats.partial = partial;
     if partial {
         set_meta(conn, meta::PARTIAL, "1")?;

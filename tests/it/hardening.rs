@@ -911,6 +911,28 @@ fn a_promisor_pack_without_a_promisor_remote_is_not_a_partial_clone() {
     assert!(commits > 0, "{}", String::from_utf8_lossy(&out.stdout));
 }
 
+// A repository that lacks an old file version (no promisor remote to say so) still has
+// its history read: commits and files, as a partial clone's, and said so.
+#[test]
+fn a_missing_old_object_reads_the_history_as_a_partial_clone() {
+    let src = history_source(6);
+    let blob = String::from_utf8_lossy(&git_in(src.path(), &["rev-parse", "HEAD~3:a.py"]).stdout)
+        .trim()
+        .to_string();
+    let loose = src
+        .path()
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::remove_file(&loose).expect("the old blob is a loose object");
+    let out = llmc_env(src.path(), &["index", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = crate::util::json(&out);
+    assert_eq!(v["history"]["partial"], true, "{v}");
+    assert!(v["history"]["error"].is_null(), "{v}");
+    assert_eq!(commits_in_log(src.path()), 6);
+}
+
 // 3. A damaged lexical index (a segment file gone) is found and rebuilt by the next run.
 #[test]
 fn a_damaged_lexical_index_is_rebuilt_by_the_next_run() {

@@ -442,7 +442,7 @@ fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
 }
 
 #[test]
-fn a_broken_repository_keeps_the_history_it_had_and_rebuild_reads_it_all_again() {
+fn a_lost_blob_keeps_the_history_it_had_and_reads_the_new_commits_without_definitions() {
     let repo = fixture_history();
     let dir = repo_dir(&repo);
     let out = crate::util::llmc_in(&dir, &["index", "--rebuild", "--json"]);
@@ -450,7 +450,8 @@ fn a_broken_repository_keeps_the_history_it_had_and_rebuild_reads_it_all_again()
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["history"]["new_commits"], 14);
 
-    // A new commit whose blob is then lost: git log cannot diff it.
+    // A new commit whose blob is then lost: git log cannot diff it, so the new commits
+    // are read as a partial clone's are (commits and files, not definitions).
     std::fs::write(dir.join("calc/arith.py"), "def add(a, b):\n    return 0\n").expect("write");
     let git = |args: &[&str]| {
         Command::new("git")
@@ -472,7 +473,14 @@ fn a_broken_repository_keeps_the_history_it_had_and_rebuild_reads_it_all_again()
     let out = crate::util::llmc_in(&dir, &["index", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
-    assert!(v["history"]["error"].is_string(), "{v}");
-    assert_eq!(v["history"]["commits"], 14, "the old history is kept");
-    assert_eq!(rows(&repo, &["add"]).len(), 4);
+    assert!(v["history"]["error"].is_null(), "{v}");
+    assert_eq!(v["history"]["partial"], true, "{v}");
+    assert_eq!(
+        v["history"]["commits"], 15,
+        "the old history is kept, the new read"
+    );
+    assert_eq!(rows(&repo, &["add"]).len(), 4, "what `add` was is kept");
+    let out = crate::util::llmc_in(&dir, &["log", "calc/arith.py", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(v["commits"][0]["author"], "Eve", "{v}");
 }
