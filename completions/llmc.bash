@@ -457,7 +457,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__log)
-            opts="-n -C -q -v -h --since --until --author --grep --limit --json --dir --config --quiet --verbose --color --help"
+            opts="-n -C -q -v -h --since --until --author --grep --limit --reverse --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -119,6 +119,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --dir 'Run as if llmc was started in DIR'
             cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
             cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand --reverse 'Oldest first: the commit that introduced a definition or file at the top'
             cand --json 'Print as JSON on stdout'
             cand -q 'Print nothing on stderr but errors'
             cand --quiet 'Print nothing on stderr but errors'

@@ -107,6 +107,7 @@ complete -c llmc -n "__fish_llmc_using_subcommand log" -l config -d 'Set a confi
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
 always\t'Always, even into a pipe (never in JSON)'
 never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l reverse -d 'Oldest first: the commit that introduced a definition or file at the top'
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l json -d 'Print as JSON on stdout'
 complete -c llmc -n "__fish_llmc_using_subcommand log" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand log" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'

@@ -236,6 +236,10 @@ pub struct LogArgs {
     #[arg(short = 'n', long, value_name = "N", value_parser = count::<usize>(1_000_000))]
     pub limit: Option<usize>,
 
+    /// Oldest first: the commit that introduced a definition or file at the top
+    #[arg(long)]
+    pub reverse: bool,
+
     /// Print as JSON on stdout
     #[arg(long)]
     pub json: bool,

@@ -74,6 +74,12 @@ pub fn notice(ctx: &Ctx, n: Notice) {
 /// The human rendering.
 pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
     let mut s = String::new();
+    for r in &o.readings {
+        let _ = writeln!(s, "{}", style.dim(&format!("({r})")));
+    }
+    if !o.readings.is_empty() {
+        s.push('\n');
+    }
     if let Some(a) = &o.answer {
         if let Some(syn) = &a.synthesis {
             let _ = writeln!(s, "{}", syn.text.trim_end());

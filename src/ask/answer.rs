@@ -68,7 +68,13 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
                     None
                 } else {
                     kinds.push("history");
-                    Some(facts.iter().map(|h| history_text(h)).collect::<String>())
+                    let why = state.why;
+                    Some(
+                        facts
+                            .iter()
+                            .map(|h| history_text(h, why))
+                            .collect::<String>(),
+                    )
                 }
             }
             _ => None,
@@ -94,6 +100,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     kinds.dedup();
     Outcome {
         question: state.question.clone(),
+        readings: state.readings.clone(),
         status: Status::Answered,
         intents: state.classification.intents.clone(),
         entities: state.classification.entities.clone(),
@@ -286,7 +293,10 @@ fn compare_text(state: &mut State, facts: &[&GraphFact]) -> String {
     s
 }
 
-fn history_text(h: &HistoryFact) -> String {
+/// Commits listed per history fact.
+const COMMITS_SHOWN: usize = 10;
+
+fn history_text(h: &HistoryFact, why: bool) -> String {
     let mut s = String::new();
     let what = if h.target == "*" {
         "the repository".to_string()
@@ -297,28 +307,112 @@ fn history_text(h: &HistoryFact) -> String {
     if let Some(a) = &h.author {
         let _ = write!(window, " by {a}");
     }
-    if let Some(d) = &h.since {
-        let _ = write!(window, " since {d}");
+    match (&h.since, &h.until) {
+        (Some(a), Some(b)) => {
+            let _ = write!(window, " from {a} to {b}");
+        }
+        (Some(a), None) => {
+            let _ = write!(window, " since {a}");
+        }
+        (None, Some(b)) => {
+            let _ = write!(window, " until {b}");
+        }
+        (None, None) => {}
     }
-    if let Some(d) = &h.until {
-        let _ = write!(window, " until {d}");
-    }
-    let n = h.commits.len();
-    if n == 0 {
+    let total = h.total.max(h.commits.len());
+    if h.commits.is_empty() {
         let _ = writeln!(s, "No commit touched {what}{window}.");
         return s;
     }
-    let _ = writeln!(
-        s,
-        "{n}{} commit(s) touched {what}{window}, newest first:",
-        if n >= 20 { "+" } else { "" }
-    );
-    for c in h.commits.iter().take(10) {
-        let short: String = c.commit.chars().take(10).collect();
-        let date: String = c.date.chars().take(10).collect();
-        let _ = writeln!(s, "  {short} {date} {}: {}", c.author, c.subject);
+    if h.oldest_first {
+        let c = &h.commits[0];
+        let _ = writeln!(
+            s,
+            "{what} was introduced in {} on {} by {}: {}",
+            short(&c.commit),
+            day(&c.date),
+            c.author,
+            c.subject
+        );
+        if total > 1 {
+            let _ = writeln!(s, "{total} commit(s) touched it{window}, oldest first:");
+        }
+    } else {
+        let _ = writeln!(s, "{total} commit(s) touched {what}{window}, newest first:");
+    }
+    for c in h.commits.iter().take(COMMITS_SHOWN) {
+        let _ = writeln!(
+            s,
+            "  {} {} {}: {}",
+            short(&c.commit),
+            day(&c.date),
+            c.author,
+            c.subject
+        );
+        if why {
+            for line in c
+                .body
+                .lines()
+                .map(str::trim_end)
+                .filter(|l| !l.trim().is_empty())
+                .take(6)
+            {
+                let _ = writeln!(s, "      {}", clip(line.trim()));
+            }
+        }
+    }
+    let shown = h.commits.len().min(COMMITS_SHOWN);
+    if total > shown {
+        let _ = writeln!(
+            s,
+            "  … and {} more: {}",
+            total - shown,
+            log_command(h, total)
+        );
     }
     s
+}
+
+/// The `llmc log` command that lists every commit of a history fact.
+fn log_command(h: &HistoryFact, total: usize) -> String {
+    let mut cmd = String::from("llmc log");
+    if h.target != "*" {
+        let _ = write!(cmd, " {}", shell_word(&h.target));
+    }
+    if let Some(a) = &h.author {
+        let _ = write!(cmd, " --author {}", shell_word(a));
+    }
+    if let Some(d) = &h.since {
+        let _ = write!(cmd, " --since {d}");
+    }
+    if let Some(d) = &h.until {
+        let _ = write!(cmd, " --until {d}");
+    }
+    if h.oldest_first {
+        cmd.push_str(" --reverse");
+    }
+    let _ = write!(cmd, " -n {total}");
+    cmd
+}
+
+/// A word as a POSIX shell reads it back: quoted unless it is plain.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:@".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+fn short(commit: &str) -> String {
+    commit.chars().take(10).collect()
+}
+
+fn day(date: &str) -> String {
+    date.chars().take(10).collect()
 }
 
 fn sources_text(sources: &[Candidate]) -> String {
@@ -454,6 +548,7 @@ fn abstain(
     let nearest: Vec<Candidate> = nearest.into_iter().take(3).collect();
     Outcome {
         question: state.question.clone(),
+        readings: state.readings.clone(),
         status: Status::Abstained,
         intents: state.classification.intents.clone(),
         entities: state.classification.entities.clone(),

@@ -2,6 +2,7 @@
 //! rules on the words (backticks, case styles, separators, date shapes). Pure.
 
 use super::classify::{Entity, EntityKind};
+use crate::history::dates::MONTHS;
 
 /// The most entities taken from one question (the first ones): each is looked up in
 /// the graph, the history and the vocabulary.
@@ -186,6 +187,7 @@ fn is_proper_name(w: &str) -> bool {
             .skip(1)
             .all(|c| c.is_lowercase() || c.is_ascii_digit())
         && !COMMON.contains(&w)
+        && !MONTHS.contains(&w.to_lowercase().as_str())
 }
 
 fn is_date(w: &str) -> bool {
@@ -208,20 +210,10 @@ fn relative_dates(lower: &str) -> Vec<String> {
     const UNITS: &[&str] = &[
         "day", "days", "week", "weeks", "month", "months", "year", "years", "hour", "hours",
     ];
-    const MONTHS: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
+    let is_month = |w: &str| MONTHS.contains(&w);
+    let is_year = |w: &str| {
+        w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()) && matches!(&w[..2], "19" | "20")
+    };
     for (i, w) in words.iter().enumerate() {
         match *w {
             "yesterday" | "today" => out.push((*w).to_string()),
@@ -231,13 +223,41 @@ fn relative_dates(lower: &str) -> Vec<String> {
             "ago" if i >= 2 && UNITS.contains(&words[i - 1]) => {
                 out.push(format!("{} {} ago", words[i - 2], words[i - 1]));
             }
+            // "since March 2024", "before 2020", "until June".
             "since" | "after" | "before" | "until" => {
                 if let Some(next) = words.get(i + 1)
-                    && (MONTHS.contains(next)
-                        || next.chars().all(|c| c.is_ascii_digit()) && next.len() == 4)
+                    && (is_month(next) || is_year(next))
                 {
-                    out.push(format!("{w} {next}"));
+                    match words.get(i + 2) {
+                        Some(y) if is_month(next) && is_year(y) => {
+                            out.push(format!("{w} {next} {y}"));
+                        }
+                        _ => out.push(format!("{w} {next}")),
+                    }
                 }
+            }
+            // "in March 2024", "December 2018", "in 2010", "during June".
+            m if is_month(m) => {
+                let bound = i > 0 && matches!(words[i - 1], "since" | "after" | "before" | "until");
+                match words.get(i + 1) {
+                    Some(y) if is_year(y) && !bound => out.push(format!("{m} {y}")),
+                    _ if !bound
+                        && i > 0
+                        && matches!(words[i - 1], "in" | "during" | "throughout" | "of") =>
+                    {
+                        out.push(m.to_string());
+                    }
+                    _ => {}
+                }
+            }
+            y if is_year(y)
+                && i > 0
+                && matches!(
+                    words[i - 1],
+                    "in" | "during" | "throughout" | "of" | "from" | "for"
+                ) =>
+            {
+                out.push(y.to_string());
             }
             _ => {}
         }
@@ -267,6 +287,15 @@ mod tests {
         );
         assert_eq!(ents("what changed since 2024-03-01"), ["2024-03-01"]);
         assert_eq!(ents("what changed 3 months ago"), ["3 months ago"]);
+        assert_eq!(
+            ents("what did Jo Kim change in March 2024?"),
+            ["Kim", "march 2024"]
+        );
+        assert_eq!(ents("commits from December 2018"), ["december 2018"]);
+        assert_eq!(ents("what changed in 2010"), ["2010"]);
+        assert_eq!(ents("what changed since March 2024"), ["since march 2024"]);
+        assert_eq!(ents("what landed during June?"), ["june"]);
+        assert!(ents("read 2010 lines").is_empty());
         assert_eq!(ents("How does the Scheduler work?"), ["Scheduler"]);
         assert_eq!(ents("How does retry work?"), Vec::<String>::new());
         assert_eq!(ents("who calls parseArgs"), ["parseArgs"]);

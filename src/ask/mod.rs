@@ -22,6 +22,7 @@ pub mod names;
 pub mod outcome;
 pub mod pass;
 pub mod prototype;
+pub mod readings;
 pub mod refine;
 pub mod retrieve;
 pub mod route;
@@ -58,6 +59,17 @@ pub struct State<'a> {
     pub terms: Vec<String>,
     pub since: Option<i64>,
     pub until: Option<i64>,
+    /// Only commits by this author: a name of the repository's authors the question gives.
+    pub author: Option<String>,
+    /// The question asks when something was added: its oldest commit answers.
+    pub introduced: bool,
+    /// The question asks why something changed: commit messages in full.
+    pub why: bool,
+    /// Commits whose message holds this text first (a quoted message in the question).
+    pub grep: Option<String>,
+    /// How the question's words were read, shown in the answer ("read `David Lord` as an
+    /// author").
+    pub readings: Vec<String>,
     pub best: Option<Pass>,
     pub attempts: Vec<Attempt>,
     pub trace: Vec<StageTrace>,
@@ -174,6 +186,7 @@ fn ask_once(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
         }
         state.allowed = Some(allowed);
     }
+    readings::read(&mut state)?;
     route(&mut state, config)?;
     let first = first_query(&mut state)?;
     let pass = run_pass(&mut state, first, None)?;
@@ -258,6 +271,11 @@ fn classify<'a>(
         terms,
         since: None,
         until: None,
+        author: None,
+        introduced: false,
+        why: false,
+        grep: None,
+        readings: Vec::new(),
         best: None,
         attempts: Vec::new(),
         trace: Vec::new(),
@@ -298,7 +316,6 @@ fn route(state: &mut State, config: &Config) -> Result<()> {
     let t = Instant::now();
     state.plan = route::route(&state.classification, &config.route)
         .map_err(|e| crate::error::LlmcError::Config(format!("[route]: {e}")))?;
-    dates(state);
     let mut reasons = Vec::new();
     if state.plan.widened {
         reasons.push(format!(
@@ -386,12 +403,36 @@ fn answer(state: &mut State, k: usize, slot: &mut LlmSlot) -> Outcome {
     outcome
 }
 
-/// Reads date entities into `since`/`until` ("before …" and "until …" bound from above).
+/// Reads date entities into `since`/`until` ("before …" and "until …" bound from above;
+/// a period in words, "in March 2024" or "in 2010", is its whole window).
 fn dates(state: &mut State) {
     let now = jiff::Timestamp::now();
     let lower = state.question.to_lowercase();
     for e in &state.classification.entities {
         if e.kind != EntityKind::Date {
+            continue;
+        }
+        let text = e.text.to_lowercase();
+        let (bound, rest) = match text.split_once(' ') {
+            Some((b @ ("since" | "after" | "before" | "until"), rest)) => (Some(b), rest),
+            _ => (None, text.as_str()),
+        };
+        if let Some((start, end)) = crate::history::dates::period(rest, now) {
+            let (start, last) = (start.as_second(), end.as_second() - 1);
+            match bound {
+                Some("since" | "after") => state.since = Some(start),
+                Some(_) => state.until = Some(start - 1),
+                None => {
+                    state.since = Some(start);
+                    state.until = Some(last);
+                    state.readings.push(format!(
+                        "read `{}` as {} to {}",
+                        e.text,
+                        retrieve::day(start),
+                        retrieve::day(last)
+                    ));
+                }
+            }
             continue;
         }
         let Ok(ts) = crate::history::dates::parse(&e.text, now) else {

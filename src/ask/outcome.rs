@@ -287,6 +287,10 @@ pub struct Freshness {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Outcome {
     pub question: String,
+    /// How the question's words were read ("read `David Lord` as an author"), shown
+    /// before the answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<String>,
     pub status: Status,
     pub intents: Vec<Intent>,
     pub entities: Vec<Entity>,
@@ -341,5 +345,11 @@ pub struct HistoryFact {
     pub since: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
+    /// Oldest first: the question asks when the target was introduced.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub oldest_first: bool,
+    /// Commits that match, of which `commits` holds the first ones.
+    #[serde(default)]
+    pub total: usize,
     pub commits: Vec<LogCommit>,
 }

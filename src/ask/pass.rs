@@ -117,6 +117,9 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                     targets: &query.targets,
                     terms: &state.terms,
                     since: state.since,
+                    author: state.author.as_deref(),
+                    oldest_first: state.introduced,
+                    grep: state.grep.as_deref(),
                     until: state.until,
                 };
                 let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;

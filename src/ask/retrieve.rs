@@ -166,6 +166,12 @@ pub struct HistoryAsk<'q> {
     pub terms: &'q [String],
     pub since: Option<i64>,
     pub until: Option<i64>,
+    /// Only commits by this author (read from the question against the repository's).
+    pub author: Option<&'q str>,
+    /// The introducing commit first: the question asks when something was added.
+    pub oldest_first: bool,
+    /// Commits whose message holds this text come first (a message the question quotes).
+    pub grep: Option<&'q str>,
 }
 
 /// The graph retriever: definitions, callers, callees or imports of each target, as
@@ -352,7 +358,9 @@ pub fn history_facts(
     let mut filter = LogFilter {
         since: q.since,
         until: q.until,
+        author: q.author.map(str::to_string),
         limit: Some(limit),
+        oldest_first: q.oldest_first,
         ..LogFilter::default()
     };
     let mut conn_targets: Vec<(String, Target)> = Vec::new();
@@ -403,14 +411,31 @@ pub fn history_facts(
                 }
             }
         }
-        if rest.is_empty() {
+        // A window (an author, a period) with no other subject is about the repository.
+        let window = q.since.is_some() || q.until.is_some() || filter.author.is_some();
+        if rest.is_empty() || (conn_targets.is_empty() && window) {
             conn_targets.push(("*".to_string(), Target::All));
         }
     }
     let window = q.since.is_some() || q.until.is_some() || filter.author.is_some();
     let mut ranked: Vec<(i64, f32)> = Vec::new();
     for (name, target) in conn_targets {
-        let log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
+        let mut log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
+        if let Some(text) = q.grep {
+            let wanted = LogFilter {
+                grep: Some(text.to_string()),
+                ..filter.clone()
+            };
+            let first = m.read(|c| Ok(hq::log(c, &target, &wanted)))??;
+            let mut commits = first.commits;
+            for c in log.commits {
+                if !commits.iter().any(|x| x.commit == c.commit) {
+                    commits.push(c);
+                }
+            }
+            commits.truncate(limit);
+            log.commits = commits;
+        }
         // No commit in a window is an answer; no commit at all for a name is not.
         if log.commits.is_empty() && !window {
             continue;
@@ -442,6 +467,8 @@ pub fn history_facts(
             author: filter.author.clone(),
             since: q.since.map(day),
             until: q.until.map(day),
+            total: log.total,
+            oldest_first: q.oldest_first,
             commits: log.commits,
         });
     }

@@ -31,6 +31,73 @@ pub fn parse(text: &str, now: Timestamp) -> Result<Timestamp> {
     )
 }
 
+/// The month names, lowercase, January first.
+pub const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// A calendar period named in words, as the half-open window `[start, end)` in UTC:
+/// `March 2024`, `2010`, or a month alone (`March`: the latest March that has begun by
+/// `now`). `None` for anything else.
+pub fn period(text: &str, now: Timestamp) -> Option<(Timestamp, Timestamp)> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let month = |w: &str| {
+        MONTHS
+            .iter()
+            .position(|m| *m == w || (w.len() >= 3 && m.starts_with(w)))
+    };
+    let year = |w: &str| {
+        (w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| w.parse::<i16>().ok())
+            .flatten()
+            .filter(|y| (1970..=2200).contains(y))
+    };
+    let start_of = |y: i16, m: i8| jiff::civil::date(y, m, 1).to_zoned(TimeZone::UTC).ok();
+    let (start, end) = match words.as_slice() {
+        [m, y] => {
+            let (m, y) = (month(m)?, year(y)?);
+            let m = m as i8 + 1;
+            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            (start_of(y, m)?, start_of(ny, nm)?)
+        }
+        [w] if year(w).is_some() => {
+            let y = year(w)?;
+            (start_of(y, 1)?, start_of(y + 1, 1)?)
+        }
+        [w] => {
+            let m = month(w)? as i8 + 1;
+            let today = now.to_zoned(TimeZone::UTC);
+            let y = if today.month() >= m {
+                today.year()
+            } else {
+                today.year() - 1
+            };
+            let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+            (start_of(y, m)?, start_of(ny, nm)?)
+        }
+        _ => return None,
+    };
+    Some((start.timestamp(), end.timestamp()))
+}
+
 fn apply(now: &jiff::Zoned, interval: interim::Interval) -> Option<jiff::Zoned> {
     let span = match interval {
         interim::Interval::Seconds(s) => jiff::Span::new().try_seconds(s).ok()?,
@@ -69,5 +136,31 @@ mod tests {
             assert_eq!(got.ok().as_deref(), Some(want), "{text}");
         }
         assert!(parse("not a date", now).is_err());
+    }
+
+    #[test]
+    fn periods_in_words_are_half_open_windows() {
+        let now = at("2024-06-15T12:00:00Z");
+        let p = |t: &str| period(t, now).map(|(a, b)| (a.to_string(), b.to_string()));
+        let w = |a: &str, b: &str| Some((a.to_string(), b.to_string()));
+        assert_eq!(
+            p("March 2024"),
+            w("2024-03-01T00:00:00Z", "2024-04-01T00:00:00Z")
+        );
+        assert_eq!(
+            p("december 2018"),
+            w("2018-12-01T00:00:00Z", "2019-01-01T00:00:00Z")
+        );
+        assert_eq!(p("2010"), w("2010-01-01T00:00:00Z", "2011-01-01T00:00:00Z"));
+        // A month alone: the latest one that has begun.
+        assert_eq!(p("June"), w("2024-06-01T00:00:00Z", "2024-07-01T00:00:00Z"));
+        assert_eq!(p("July"), w("2023-07-01T00:00:00Z", "2023-08-01T00:00:00Z"));
+        assert_eq!(
+            p("Sept 2020"),
+            w("2020-09-01T00:00:00Z", "2020-10-01T00:00:00Z")
+        );
+        assert_eq!(p("1492"), None);
+        assert_eq!(p("march madness"), None);
+        assert_eq!(p("last week"), None);
     }
 }

@@ -36,6 +36,8 @@ pub struct LogFilter {
     /// Substring of the commit message, any case.
     pub grep: Option<String>,
     pub limit: Option<usize>,
+    /// Oldest first (the introducing commit at the top) instead of newest first.
+    pub oldest_first: bool,
 }
 
 /// One commit of a log.
@@ -88,6 +90,8 @@ pub struct LogSymbol {
 pub struct Log {
     pub target: Target,
     pub commits: Vec<LogCommit>,
+    /// How many commits match before the limit cuts the list.
+    pub total: usize,
     /// For a symbol: every distinct `path:qualname` the name matched in the history.
     pub matched: Vec<String>,
 }
@@ -223,10 +227,12 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
     };
 
     let mut commits = Vec::new();
+    let mut total = 0;
     match &hits {
         None => {
+            let order = if filter.oldest_first { "ASC" } else { "DESC" };
             let mut stmt = conn.prepare_cached(&format!(
-                "{COMMIT_COLUMNS} ORDER BY commit_time DESC, id DESC"
+                "{COMMIT_COLUMNS} ORDER BY commit_time {order}, id {order}"
             ))?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
@@ -234,9 +240,10 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                 if !keep(&c, time, filter) {
                     continue;
                 }
-                commits.push((time, id, c));
-                if filter.limit.is_some_and(|l| commits.len() >= l) {
-                    break;
+                // Past the limit the rest are only counted.
+                total += 1;
+                if filter.limit.is_none_or(|l| commits.len() < l) {
+                    commits.push((time, id, c));
                 }
             }
         }
@@ -251,6 +258,10 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                 }
             }
             commits.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
+            if filter.oldest_first {
+                commits.reverse();
+            }
+            total = commits.len();
             if let Some(l) = filter.limit {
                 commits.truncate(l);
             }
@@ -302,6 +313,7 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
     Ok(Log {
         target: target.clone(),
         commits: out,
+        total,
         matched: matched.into_iter().collect(),
     })
 }

@@ -67,6 +67,15 @@ pub fn author_named(c: &Connection, word: &str) -> rusqlite::Result<Option<Strin
     .optional()
 }
 
+/// Every author name of the history with its commit count, most commits first.
+pub fn authors(c: &Connection) -> rusqlite::Result<Vec<(String, u64)>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT author, count(*) FROM commits GROUP BY author ORDER BY count(*) DESC, author",
+    )?;
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?
+        .collect()
+}
+
 /// Files with a path segment (or its stem) that is `word`, up to three.
 pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
     if word.len() < 3 {

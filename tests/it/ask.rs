@@ -155,6 +155,123 @@ fn history_questions_are_answered_from_commits_newest_first() {
     );
 }
 
+fn subjects(v: &Value) -> Vec<String> {
+    v["history"][0]["commits"]
+        .as_array()
+        .map(|cs| {
+            cs.iter()
+                .filter_map(|c| c["subject"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn answer_text(v: &Value) -> String {
+    v["answer"]["text"].as_str().unwrap_or("").to_string()
+}
+
+/// History asked in plain words: an author and a month are read as such (and the
+/// answer says how it read them), "when was X added" names the introducing commit, a
+/// quoted message picks the commit for "why", and a cut list says how to see the rest.
+#[test]
+fn history_in_words_reads_authors_months_and_introductions() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+
+    let (v, code) = ask_json(&dir, &["what did Carol change in January 2024?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["history"]), "{v}");
+    assert_eq!(
+        v["readings"],
+        serde_json::json!([
+            "read `january 2024` as 2024-01-01 to 2024-01-31",
+            "read `Carol` as an author, of 4 commit(s)"
+        ])
+    );
+    assert_eq!(
+        subjects(&v),
+        [
+            "Check t in lerp",
+            "Bring util back with a stable lerp",
+            "Add mul",
+            "Move clamp into calc"
+        ]
+    );
+    // Shown in the human answer too, before it.
+    let out = llmc_in(
+        &dir,
+        &[
+            "ask",
+            "--no-cache",
+            "what did Carol change in January 2024?",
+        ],
+    );
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("(read `january 2024` as 2024-01-01 to 2024-01-31)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("by Carol from 2024-01-01 to 2024-01-31"),
+        "{text}"
+    );
+
+    // A month with no commit is an exact answer.
+    let (v, code) = ask_json(&dir, &["which commits landed in March 2024?"]);
+    assert_eq!(code, 0, "{v}");
+    assert!(subjects(&v).is_empty(), "{v}");
+    assert!(
+        answer_text(&v).starts_with("No commit touched the repository from 2024-03-01"),
+        "{v}"
+    );
+
+    // The introducing commit, oldest first, following the rename of its file.
+    let (v, code) = ask_json(&dir, &["when was `sub` added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(subjects(&v)[0], "Add calculator and helpers", "{v}");
+    assert!(
+        answer_text(&v).starts_with("`sub` was introduced in "),
+        "{}",
+        answer_text(&v)
+    );
+    let (v, _) = ask_json(&dir, &["which commit introduced `mul`?"]);
+    assert_eq!(subjects(&v)[0], "Add mul", "{v}");
+
+    // "Why", with the message quoted: that commit first.
+    let (v, code) = ask_json(&dir, &["why did `lerp` change in \"Clamp t in lerp\"?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(subjects(&v)[0], "Clamp t in lerp", "{v}");
+
+    // A cut list says how many more and the command that lists them all.
+    let (v, _) = ask_json(&dir, &["what changed in January 2024?"]);
+    let text = answer_text(&v);
+    let total = v["history"][0]["total"].as_u64().expect("a total");
+    assert!(total > 10, "{v}");
+    let more = format!(
+        "… and {} more: llmc log --since 2024-01-01 --until 2024-01-31 -n {total}",
+        total - 10
+    );
+    assert!(text.contains(&more), "{text}");
+    let out = llmc_in(
+        &dir,
+        &[
+            "log",
+            "--since",
+            "2024-01-01",
+            "--until",
+            "2024-01-31",
+            "-n",
+            &total.to_string(),
+            "--json",
+        ],
+    );
+    let log: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(
+        log["commits"].as_array().map(Vec::len),
+        Some(total as usize)
+    );
+}
+
 #[test]
 fn a_question_with_two_intents_answers_both() {
     let repo = fixture_history();

@@ -1,0 +1,212 @@
+//! How the question's plain words are read against this repository before routing:
+//! author names (matched against the repository's own authors, never taken for
+//! identifiers), periods in words ("in March 2024", "in 2010"), "when was X added"
+//! (the introducing commit) and "why" (commit messages in full). Every reading is kept
+//! in `State::readings` and shown in the answer.
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::classify::{EntityKind, Intent};
+use super::{Stage, State};
+use crate::store::lookups;
+
+/// Words that only say "a change happened": never the subject of a history question.
+const HISTORY_WORDS: &[&str] = &[
+    "change",
+    "changed",
+    "changes",
+    "changing",
+    "commit",
+    "commits",
+    "committed",
+    "make",
+    "made",
+    "work",
+    "worked",
+    "contribute",
+    "contributed",
+    "contribution",
+    "contributions",
+    "author",
+    "authored",
+    "land",
+    "landed",
+    "touch",
+    "touched",
+    "show",
+    "list",
+    "did",
+    "done",
+    "history",
+    "added",
+    "introduced",
+    "introduce",
+    "created",
+    "written",
+    "wrote",
+    "happened",
+];
+
+/// Reads authors, periods, "introduced" and "why"; narrows the intents to history when
+/// the question names an author or a period and no code.
+pub fn read(state: &mut State) -> Result<()> {
+    let t = Instant::now();
+    super::dates(state);
+    let lower = state.question.to_lowercase();
+    if let Some((author, commits, words)) = author_in(state, &lower)? {
+        state.classification.entities.retain(|e| {
+            !(e.kind == EntityKind::Identifier && words.contains(&e.text.to_lowercase()))
+        });
+        state.terms.retain(|t| !words.contains(&t.to_lowercase()));
+        state.readings.push(format!(
+            "read `{author}` as an author, of {commits} commit(s)"
+        ));
+        state.author = Some(author);
+    }
+    let window = state.author.is_some() || state.since.is_some() || state.until.is_some();
+    let names_code = state
+        .classification
+        .entities
+        .iter()
+        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
+    if window && !names_code {
+        state.classification.intents = vec![Intent::History];
+        state.classification.confidence = state.classification.confidence.max(0.9);
+    } else if state.author.is_some() && !state.classification.intents.contains(&Intent::History) {
+        state.classification.intents.push(Intent::History);
+    }
+    let history = state.classification.intents.contains(&Intent::History);
+    if history {
+        state
+            .terms
+            .retain(|t| !HISTORY_WORDS.contains(&t.to_lowercase().as_str()));
+        state.introduced = asks_introduction(&lower);
+        state.why = lower.split_whitespace().any(|w| w == "why");
+        // "why did X change in \"add typing\"": the commit with that message.
+        if let Some(q) = state
+            .classification
+            .entities
+            .iter()
+            .find(|e| e.kind == EntityKind::Quoted)
+        {
+            state.grep = Some(q.text.clone());
+            state
+                .readings
+                .push(format!("read \"{}\" as a commit message", q.text));
+        }
+        if state.introduced {
+            state
+                .readings
+                .push("read as: when it was introduced (its oldest commit first)".into());
+        }
+    }
+    if !state.readings.is_empty() {
+        let decision = state.readings.join("; ");
+        state.record(Stage::Route, t, decision, Vec::new());
+    }
+    Ok(())
+}
+
+/// The longest author name of the repository the question contains as whole words,
+/// with its commit count and its words (lowercase). A name of one word is taken only
+/// when the question writes it capitalised ("what did Bob change") and it is not a
+/// history word, so that "make" or "work" never become authors.
+fn author_in(state: &State, lower: &str) -> Result<Option<(String, u64, Vec<String>)>> {
+    let authors = state.memories.read(lookups::authors)?;
+    let q: Vec<String> = question_words(lower);
+    let capitalised: Vec<String> = question_words(&state.question)
+        .into_iter()
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .map(|w| w.to_lowercase())
+        .collect();
+    let mut best: Option<(String, u64, Vec<String>)> = None;
+    for (name, commits) in authors {
+        let words: Vec<String> = question_words(&name.to_lowercase());
+        if words.is_empty() || !contains_run(&q, &words) {
+            continue;
+        }
+        if words.len() == 1
+            && (words[0].chars().count() < 3
+                || !capitalised.contains(&words[0])
+                || HISTORY_WORDS.contains(&words[0].as_str()))
+        {
+            continue;
+        }
+        let longer = best.as_ref().is_none_or(|(_, c, w)| {
+            words.len() > w.len() || (words.len() == w.len() && commits > *c)
+        });
+        if longer {
+            best = Some((name, commits, words));
+        }
+    }
+    Ok(best)
+}
+
+/// The words of a text, possessives dropped ("Lord's" is "lord").
+fn question_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .map(|w| w.trim_matches(|c: char| c == '\'' || c == '-'))
+        .map(|w| w.strip_suffix("'s").unwrap_or(w))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `words` occur in `q` one after the other.
+fn contains_run(q: &[String], words: &[String]) -> bool {
+    q.windows(words.len()).any(|w| w == words)
+}
+
+/// "when was X added", "which commit introduced X", "who wrote X", "first appeared".
+fn asks_introduction(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |w: &str| words.contains(&w);
+    let introduced = has("introduced") || has("introduce") || has("introducing");
+    let added = has("added") || has("created") || has("written") || has("wrote");
+    let asks = has("when") || has("which") || has("who") || has("what");
+    let first = lower.contains("first appear") || lower.contains("first added");
+    first || introduced || (added && asks && !has("since") && !has("recently"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn introductions_are_told_from_other_history_questions() {
+        for q in [
+            "when was `Command.format_help_text` added?",
+            "which commit introduced `FloatParamType`?",
+            "who wrote parse_args?",
+            "when did `Lexer` first appear?",
+            "what commit added the retry option?",
+        ] {
+            assert!(asks_introduction(&q.to_lowercase()), "{q}");
+        }
+        for q in [
+            "what changed in `src/termui.py` recently?",
+            "who changed `BytesIOCopy` and when?",
+            "what was added since last week?",
+            "why did `parse` change?",
+        ] {
+            assert!(!asks_introduction(&q.to_lowercase()), "{q}");
+        }
+    }
+
+    #[test]
+    fn names_are_matched_as_whole_word_runs() {
+        let q = question_words("what did david lord's team change?");
+        assert!(contains_run(&q, &question_words("david lord")));
+        assert!(!contains_run(&q, &question_words("david lordson")));
+        assert!(!contains_run(&q, &question_words("lord david")));
+        assert!(contains_run(
+            &question_words("what did john t. wodder ii work on?"),
+            &question_words(&"John T. Wodder II".to_lowercase())
+        ));
+    }
+}
