@@ -169,8 +169,16 @@ pub fn classify(question: &str) -> Classification {
         .iter()
         .filter(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path))
         .count();
+    // Words besides the names: a name with a word or two ("the `Lexer` struct") is a
+    // lookup of the name; a sentence that mentions one ("Add a `--version` option whose
+    // output is produced by `callback`") describes code to locate.
+    let other_words = question
+        .split(|c: char| c.is_whitespace() || c == '`')
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '_'))
+        .filter(|w| !w.is_empty() && !entities.iter().any(|e| e.text == *w))
+        .count();
     let confidence = if intents.is_empty() {
-        intents.push(if identifiers > 0 {
+        intents.push(if identifiers > 0 && other_words <= 3 {
             Intent::Definition
         } else {
             Intent::Locate
@@ -207,6 +215,16 @@ mod tests {
 
     fn intents(q: &str) -> Vec<&'static str> {
         classify(q).intents.iter().map(|i| i.as_str()).collect()
+    }
+
+    #[test]
+    fn a_name_alone_is_a_lookup_and_a_sentence_naming_one_is_located() {
+        assert_eq!(intents("`FloatParamType`"), ["definition"]);
+        assert_eq!(intents("the `Lexer` struct"), ["definition"]);
+        assert_eq!(
+            intents("Add a `--version` option whose output is produced by `callback`."),
+            ["locate"]
+        );
     }
 
     #[test]

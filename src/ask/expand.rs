@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 
+use super::classify::Intent;
 use super::{Candidate, Evidence, Route, State, retrieve};
 
 /// Adds neighbours to `candidates`; returns how many, and the reasons for the trace.
@@ -80,8 +81,35 @@ pub fn expand(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<(usi
             reasons.push(format!("{name}: {n} neighbour(s) at × {decay}"));
         }
     }
+    // A question about where something is or what it is answers with the code that
+    // matches it: a neighbour never outranks a direct hit among the sources shown.
+    let primary = state.classification.intents.first().copied();
+    if matches!(
+        primary,
+        Some(Intent::Locate | Intent::Definition | Intent::Concept)
+    ) && !added.is_empty()
+    {
+        let k = cfg.k.max(1);
+        if let Some(floor) = candidates.iter().take(k).map(|c| c.score).reduce(f64::min) {
+            let cap = floor * (1.0 - 1e-9);
+            let mut capped = 0;
+            for a in &mut added {
+                if a.score >= cap {
+                    a.score = cap;
+                    capped += 1;
+                }
+            }
+            if capped > 0 {
+                reasons.push(format!(
+                    "{capped} neighbour(s) kept below the direct hits ({} question)",
+                    primary.map_or("", |i| i.as_str())
+                ));
+            }
+        }
+    }
     let count = added.len();
     candidates.extend(added);
+    // Stable: a capped neighbour stays after the direct hit it ties with.
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     Ok((count, reasons))
 }

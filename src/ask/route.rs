@@ -59,8 +59,10 @@ pub fn route(c: &Classification, cfg: &RouteConfig) -> Result<Plan, String> {
     let widened = c.confidence < cfg.widen_below;
     if widened {
         let intent = c.intents.first().copied().unwrap_or(Intent::Locate);
+        // The history lifts chunks whose commits share a word with the question: that is
+        // evidence only for a question about history, never added by widening.
         for memory in Memory::ALL {
-            if !steps.iter().any(|s| s.memory == memory) {
+            if memory != Memory::History && !steps.iter().any(|s| s.memory == memory) {
                 steps.push(Step {
                     memory,
                     weight: cfg.widen_weight,
@@ -116,7 +118,10 @@ mod tests {
         let p = route(&c, &RouteConfig::default()).expect("plan");
         assert!(c.confidence < RouteConfig::default().widen_below);
         assert!(p.widened);
-        assert_eq!(p.steps.len(), 4);
+        // Every retriever but the history, which only history questions consult.
+        let memories: Vec<Memory> = p.steps.iter().map(|s| s.memory).collect();
+        assert_eq!(memories.len(), 3, "{memories:?}");
+        assert!(!memories.contains(&Memory::History), "{memories:?}");
     }
 
     #[test]
