@@ -15,6 +15,10 @@ scripts/truth/README.md) and then pools the per-question results of every reposi
   answer is gold, and the expected calibration error (ten equal-width bins), with the same
   rules as `llmc eval`.
 
+With `--callers`, the callers sets of `testdata/real/callers/` (gold from language servers
+and compilers) join in, split by line: odd lines are the tune half, even lines the test
+half (the checkout of each is named in scripts/truth/repos.toml).
+
 With `--nodoc DIR`, the doc-comment questions are asked of `DIR/<repo>`, a copy of the
 checkout with its doc comments removed (`scripts/truth/questions_strip_docs.py`; made and
 indexed here when missing), from `<repo>.nodoc/<split>.jsonl`.
@@ -28,6 +32,8 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
+import tomllib
 from collections import defaultdict
 from pathlib import Path
 
@@ -40,6 +46,25 @@ LABELS = ["High", "Medium", "Low", "Very Low"]
 
 def repos() -> list[str]:
     return sorted(p.name.split(".")[0] for p in SETS.glob("*.stats.json"))
+
+
+CALLERS = ROOT / "testdata" / "real" / "callers"
+
+
+def callers_sets() -> list[tuple[str, str]]:
+    """(set name, checkout folder) of every callers set."""
+    repos = tomllib.loads((ROOT / "scripts" / "truth" / "repos.toml").read_text())["repo"]
+    return sorted((r["output"], r["checkout"]) for r in repos
+                  if (CALLERS / f"{r['output']}.jsonl").exists())
+
+
+def callers_half(name: str, split: str, into: Path) -> Path:
+    """The odd (tune) or even (test) lines of a callers set, as a file of their own."""
+    lines = (CALLERS / f"{name}.jsonl").read_text().splitlines()
+    keep = [l for i, l in enumerate(lines, 1) if (i % 2 == 1) == (split == "tune")]
+    out = into / f"{name}.callers.{split}.jsonl"
+    out.write_text("\n".join(keep) + "\n")
+    return out
 
 
 def run_eval(llmc: str, checkout: Path, set_file: Path, compare: bool) -> dict:
@@ -149,6 +174,8 @@ def main() -> None:
     ap.add_argument("--nodoc", help="folder of doc-stripped copies, one per repository")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--repos", help="comma-separated subset")
+    ap.add_argument("--callers", action="store_true",
+                    help="also the callers sets of testdata/real/callers, split by line")
     ap.add_argument("--json", help="write the pooled figures and every result here")
     args = ap.parse_args()
     names = args.repos.split(",") if args.repos else repos()
@@ -173,6 +200,21 @@ def main() -> None:
             rs.extend(report["results"])
         per_repo[name] = pool(rs)
         results.extend(rs)
+    if args.callers and not args.nodoc:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, checkout in callers_sets():
+                if args.repos and name not in names and checkout not in names:
+                    continue
+                rs = []
+                for split in splits:
+                    f = callers_half(name, split, Path(tmp))
+                    report = run_eval(args.llmc, Path(args.checkouts) / checkout, f, args.compare)
+                    for r in report["results"]:
+                        r["repo"] = f"{name} (callers)"
+                        r["split"] = split
+                    rs.extend(report["results"])
+                per_repo[f"{name} (callers)"] = pool(rs)
+                results.extend(rs)
     pooled = pool(results)
     kind = "doc comments removed" if args.nodoc else "as checked out"
     show(f"{', '.join(names)} ({'+'.join(splits)}, {kind})", pooled)

@@ -30,7 +30,21 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     for s in &mut sources {
         s.lines = lines_that_matter(state, s);
     }
-    if best.confidence.score < abstain_below {
+    // A question that names a definition the index has is answered with what is known
+    // of it (however little: "no proven callers, 1 matched by name only"); abstaining
+    // is for questions nothing here answers.
+    let named_found = best.graph.iter().any(|f| !f.definitions.is_empty())
+        || sources.first().is_some_and(|top| {
+            top.loc.symbol.as_deref().is_some_and(|sym| {
+                state.classification.entities.iter().any(|e| {
+                    e.kind == EntityKind::Identifier
+                        && (sym == e.text
+                            || sym.ends_with(&format!(".{}", e.text))
+                            || sym.ends_with(&format!("::{}", e.text)))
+                })
+            })
+        });
+    if best.confidence.score < abstain_below && !named_found {
         let mut o = abstain(state, sources, best.graph, best.history, k);
         o.confidence = best.confidence;
         return o;

@@ -13,6 +13,7 @@
 
 pub mod answer;
 pub mod cache;
+pub mod calibration;
 pub mod classify;
 pub mod cues;
 pub mod entities;

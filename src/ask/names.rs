@@ -50,8 +50,9 @@ pub fn nearest_names(name: &str, vocab: &[String], n: usize) -> Vec<String> {
         .iter()
         .filter(|v| v.len().abs_diff(target.len()) <= max)
         .filter_map(|v| {
-            // strsim gives the full distance; the cut-off is applied here.
-            let d = strsim::levenshtein(&target, &v.to_lowercase());
+            // strsim gives the full distance (a swap of two letters counts once); the
+            // cut-off is applied here.
+            let d = strsim::damerau_levenshtein(&target, &v.to_lowercase());
             (d <= max).then_some((d, v))
         })
         .collect();

@@ -209,15 +209,28 @@ pub struct Candidate {
 /// The confidence and its parts.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Confidence {
-    /// 0.30 × retrieval + 0.15 × coverage + 0.55 × grounding.
+    /// The estimated probability that the first source (or commit) is right: a logistic
+    /// function of the signals below, fitted on real repositories (`ask::calibration`).
     pub score: f64,
-    /// High ≥ 0.80, Medium ≥ 0.60, Low ≥ 0.35, else Very Low.
+    /// High ≥ 0.90, Medium ≥ 0.70, else Low.
     pub label: String,
     pub retrieval: f64,
     pub coverage: f64,
     pub grounding: f64,
     /// (best − second) ÷ best of the fused scores.
     pub margin: f64,
+    /// The share of the question's words that no chunk of the repository holds.
+    #[serde(default)]
+    pub unknown: f64,
+    /// 1 when more than one retriever found the first source.
+    #[serde(default)]
+    pub agree: f64,
+    /// 1 when the answer is read from commits (a history question with commits).
+    #[serde(default)]
+    pub history: f64,
+    /// 1 when the answer is read from the graph (a structural question with a fact).
+    #[serde(default)]
+    pub graph: f64,
 }
 
 /// Why llmc did not answer.

@@ -77,7 +77,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
         confidence: verify::unverified(),
         weak: Vec::new(),
     };
-    verify(state, &mut pass, stage(Stage::Verify));
+    verify(state, &mut pass, stage(Stage::Verify))?;
     Ok(pass)
 }
 
@@ -267,17 +267,20 @@ fn expand(state: &mut State, candidates: &mut Vec<Candidate>, stage: Stage) -> R
 
 /// The verify stage: the pass's confidence, and whether its evidence is weak (unless
 /// `ask.verify = false`, when the first retrieval is trusted).
-fn verify(state: &mut State, pass: &mut Pass, stage: Stage) {
+fn verify(state: &mut State, pass: &mut Pass, stage: Stage) -> Result<()> {
     let t = Instant::now();
     if state.memories.config.ask.verify {
-        let reasons = verify::verify(state, pass);
+        let reasons = verify::verify(state, pass)?;
+        let c = &pass.confidence;
         let decision = format!(
-            "confidence {:.2} ({}) = 0.30 × {:.2} retrieval + 0.15 × {:.2} coverage + 0.55 × {:.2} grounding{}",
-            pass.confidence.score,
-            pass.confidence.label,
-            pass.confidence.retrieval,
-            pass.confidence.coverage,
-            pass.confidence.grounding,
+            "confidence {:.2} ({}): retrieval {:.2}, coverage {:.2}, grounding {:.2}, margin {:.2}, unknown words {:.2}{}",
+            c.score,
+            c.label,
+            c.retrieval,
+            c.coverage,
+            c.grounding,
+            c.margin,
+            c.unknown,
             if pass.weak.is_empty() { "" } else { "; weak" }
         );
         state.record(stage, t, decision, reasons);
@@ -290,6 +293,7 @@ fn verify(state: &mut State, pass: &mut Pass, stage: Stage) {
             Vec::new(),
         );
     }
+    Ok(())
 }
 
 /// The intents the graph retriever answers: structural ones, or definitions.

@@ -65,6 +65,8 @@ pub fn read(state: &mut State) -> Result<()> {
         ));
         state.author = Some(author);
     }
+    // After the authors: "David Lord" is never corrected into `load`.
+    spelling(state)?;
     let window = state.author.is_some() || state.since.is_some() || state.until.is_some();
     let names_code = state
         .classification
@@ -105,6 +107,68 @@ pub fn read(state: &mut State) -> Result<()> {
     if !state.readings.is_empty() {
         let decision = state.readings.join("; ");
         state.record(Stage::Route, t, decision, Vec::new());
+    }
+    Ok(())
+}
+
+/// Names the index lacks, read as the nearest defined name ("`jsonfy`" as `jsonify`,
+/// "Flaks" as `Flask`) when no chunk holds the word as written: the identifiers the
+/// question gives and, for a question about names (callers, callees, a definition,
+/// imports) that gives none, its plain words.
+fn spelling(state: &mut State) -> Result<()> {
+    let structural = state.classification.intents.iter().any(|i| {
+        matches!(
+            i,
+            Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
+        )
+    });
+    let mut asked: Vec<(Option<usize>, String)> = state
+        .classification
+        .entities
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == EntityKind::Identifier)
+        .map(|(i, e)| (Some(i), e.text.clone()))
+        .collect();
+    if asked.is_empty() && structural {
+        asked = state.terms.iter().map(|t| (None, t.clone())).collect();
+    }
+    if asked.is_empty() {
+        return Ok(());
+    }
+    let mut vocab: Option<Vec<String>> = None;
+    for (entity, word) in asked {
+        if word.chars().count() < 4
+            || state.memories.read(|c| lookups::is_defined(c, &word))?
+            || state
+                .memories
+                .unknown_share(&word)?
+                .is_none_or(|u| u == 0.0)
+        {
+            continue;
+        }
+        if vocab.is_none() {
+            vocab = Some(state.memories.read(lookups::vocabulary)?);
+        }
+        let Some(name) = vocab
+            .as_deref()
+            .and_then(|v| super::names::nearest_names(&word, v, 1).into_iter().next())
+        else {
+            continue;
+        };
+        match entity {
+            Some(i) => state.classification.entities[i].text = name.clone(),
+            None => {
+                state.terms.retain(|t| *t != word);
+                state.classification.entities.push(super::classify::Entity {
+                    text: name.clone(),
+                    kind: EntityKind::Identifier,
+                });
+            }
+        }
+        state.readings.push(format!(
+            "read `{word}` as `{name}`, a name this repository defines"
+        ));
     }
     Ok(())
 }

@@ -23,6 +23,9 @@ pub const STRATEGIES: [Strategy; 4] = [
     Strategy::WidenRoute,
 ];
 
+/// The least gain of confidence for which an attempt replaces the best pass.
+const MIN_GAIN: f64 = 0.02;
+
 /// Runs the refine stage on `state.best`.
 pub fn refine(state: &mut State) -> Result<()> {
     let t = Instant::now();
@@ -90,7 +93,8 @@ pub fn refine(state: &mut State) -> Result<()> {
             .iter()
             .filter(|c| !before.contains(&c.loc.chunk_id))
             .count();
-        let improved = pass.confidence.score > best.confidence.score + 1e-9;
+        // A gain within the noise of the fitted confidence does not replace the pass.
+        let improved = pass.confidence.score > best.confidence.score + MIN_GAIN;
         state.attempts.push(Attempt {
             strategy,
             query: pass.query.text.clone(),

@@ -69,12 +69,42 @@ impl<'a> Memories<'a> {
         }
     }
 
+    /// The share of the words of `text` that no chunk holds, weighed by how many chunks
+    /// there are (`None` without a lexical index): how much of a question names nothing
+    /// in this repository.
+    pub fn unknown_share(&mut self, text: &str) -> Result<Option<f64>> {
+        if !self.indexes.built.has(Memory::Lexical) {
+            return Ok(None);
+        }
+        self.open_lexical()?;
+        let Some(l) = self.lexical.as_ref().and_then(Option::as_ref) else {
+            return Ok(None);
+        };
+        let (dfs, docs) = l.doc_freqs(text)?;
+        if dfs.is_empty() {
+            return Ok(None);
+        }
+        let unknown = dfs.iter().filter(|(_, df)| *df == 0).count();
+        // A word absent from a few dozen chunks says little; absent from thousands, that
+        // the repository does not deal with it: weighed by the size of the corpus.
+        let weight = ((docs.max(1) as f64).ln() / 3000f64.ln()).min(1.0);
+        Ok(Some(weight * unknown as f64 / dfs.len() as f64))
+    }
+
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
         if !self.indexes.built.has(Memory::Lexical) {
             self.warn_off(Memory::Lexical);
             return Ok(Vec::new());
         }
+        self.open_lexical()?;
+        match self.lexical.as_ref().and_then(Option::as_ref) {
+            Some(l) => l.search(query, k, None, &IdFilter::default()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    fn open_lexical(&mut self) -> Result<()> {
         if self.lexical.is_none() {
             let lex = match self.indexes.lexical()? {
                 Opened::Ready {
@@ -94,10 +124,7 @@ impl<'a> Memories<'a> {
             };
             self.lexical = Some(lex);
         }
-        match self.lexical.as_ref().and_then(Option::as_ref) {
-            Some(l) => l.search(query, k, None, &IdFilter::default()),
-            None => Ok(Vec::new()),
-        }
+        Ok(())
     }
 
     /// Nearest chunks by embedding.

@@ -3,35 +3,59 @@
 //! evidence states. A structural answer read straight from the graph, and a history
 //! answer read from commits, are grounded by construction.
 //!
-//! Confidence = 0.30 × retrieval strength + 0.15 × coverage + 0.55 × grounding.
+//! The confidence is the probability, fitted on real repositories, that the first
+//! source is right given these signals and the share of the question's words that no
+//! chunk holds (`calibration`).
 
 use super::classify::{EntityKind, Intent};
 use super::text::{covered, stems};
 use super::{Confidence, Pass, State};
 
-/// The label of a confidence score.
+/// The label of a confidence score (a probability that the first source is right).
 pub fn label(score: f64) -> &'static str {
-    if score >= 0.80 {
+    if score >= 0.90 {
         "High"
-    } else if score >= 0.60 {
+    } else if score >= 0.70 {
         "Medium"
-    } else if score >= 0.35 {
-        "Low"
     } else {
-        "Very Low"
+        "Low"
     }
 }
 
-fn confidence(retrieval: f64, coverage: f64, grounding: f64, margin: f64) -> Confidence {
-    let score = (0.30 * retrieval + 0.15 * coverage + 0.55 * grounding).clamp(0.0, 1.0);
-    Confidence {
-        score: round(score),
-        label: label(score).into(),
-        retrieval: round(retrieval),
-        coverage: round(coverage),
-        grounding: round(grounding),
-        margin: round(margin),
-    }
+/// The measured signals of a confidence, before its score.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Signals {
+    pub retrieval: f64,
+    pub coverage: f64,
+    pub grounding: f64,
+    pub margin: f64,
+    pub unknown: f64,
+    pub agree: f64,
+    pub history: f64,
+    pub graph: f64,
+}
+
+fn confidence(s: Signals) -> Confidence {
+    let mut c = Confidence {
+        score: 0.0,
+        label: String::new(),
+        retrieval: round(s.retrieval),
+        coverage: round(s.coverage),
+        grounding: round(s.grounding),
+        margin: round(s.margin),
+        unknown: round(s.unknown),
+        agree: s.agree,
+        history: s.history,
+        graph: s.graph,
+    };
+    let score = if s.retrieval == 0.0 && s.grounding == 0.0 {
+        0.0
+    } else {
+        super::calibration::probability(&c)
+    };
+    c.score = round(score);
+    c.label = label(score).into();
+    c
 }
 
 fn round(x: f64) -> f64 {
@@ -40,17 +64,25 @@ fn round(x: f64) -> f64 {
 
 /// Before verification.
 pub fn unverified() -> Confidence {
-    confidence(0.0, 0.0, 0.0, 0.0)
+    confidence(Signals::default())
 }
 
 /// With verification off: whatever was found is trusted.
 pub fn trusted(pass: &Pass) -> Confidence {
     let x = if pass.candidates.is_empty() { 0.0 } else { 1.0 };
-    confidence(x, x, x, 0.0)
+    let mut c = confidence(Signals {
+        retrieval: x,
+        coverage: x,
+        grounding: x,
+        ..Signals::default()
+    });
+    c.score = x;
+    c.label = label(x).into();
+    c
 }
 
 /// Scores `pass` and marks it weak with reasons; returns the reasons for the trace.
-pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
+pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>> {
     let mut reasons = Vec::new();
     let cfg = &state.memories.config.ask;
     let (rrf_k, refine_below, k) = (cfg.rrf_k, cfg.refine_below, cfg.k.max(3));
@@ -222,7 +254,35 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    pass.confidence = confidence(retrieval, coverage, grounding, margin);
+    let unknown = state
+        .memories
+        .unknown_share(&pass.query.text)?
+        .unwrap_or(0.0);
+    if unknown > 0.0 {
+        reasons.push(format!(
+            "unknown {unknown:.2}: the share of the question's words no chunk holds"
+        ));
+    }
+    let history = f64::from(u8::from(
+        state.classification.intents.contains(&Intent::History)
+            && pass.history.iter().any(|h| !h.commits.is_empty()),
+    ));
+    let graph = f64::from(u8::from(pass.graph.iter().any(|f| {
+        matches!(
+            f.intent,
+            Intent::Callers | Intent::Callees | Intent::Imports
+        ) && !f.definitions.is_empty()
+    })));
+    pass.confidence = confidence(Signals {
+        retrieval,
+        coverage,
+        grounding,
+        margin,
+        unknown,
+        agree: f64::from(u8::from(routes_on_top > 1)),
+        history,
+        graph,
+    });
     if pass.candidates.is_empty() {
         pass.weak.push("nothing retrieved".into());
     }
@@ -233,7 +293,7 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> Vec<String> {
         ));
     }
     reasons.extend(pass.weak.iter().map(|w| format!("weak: {w}")));
-    reasons
+    Ok(reasons)
 }
 
 #[cfg(test)]
@@ -242,20 +302,30 @@ mod tests {
 
     #[test]
     fn labels_follow_the_documented_thresholds() {
-        assert_eq!(label(0.80), "High");
-        assert_eq!(label(0.79), "Medium");
-        assert_eq!(label(0.60), "Medium");
-        assert_eq!(label(0.59), "Low");
-        assert_eq!(label(0.35), "Low");
-        assert_eq!(label(0.34), "Very Low");
+        assert_eq!(label(0.90), "High");
+        assert_eq!(label(0.89), "Medium");
+        assert_eq!(label(0.70), "Medium");
+        assert_eq!(label(0.69), "Low");
+        assert_eq!(label(0.0), "Low");
     }
 
     #[test]
-    fn confidence_weighs_grounding_most() {
-        let c = confidence(1.0, 1.0, 0.0, 0.0);
-        assert_eq!(c.score, 0.45);
-        let c = confidence(0.0, 0.0, 1.0, 0.0);
-        assert_eq!(c.score, 0.55);
-        assert_eq!(confidence(1.0, 1.0, 1.0, 1.0).label, "High");
+    fn nothing_found_is_no_confidence() {
+        assert_eq!(unverified().score, 0.0);
+        let strong = confidence(Signals {
+            retrieval: 1.0,
+            coverage: 1.0,
+            grounding: 1.0,
+            margin: 0.5,
+            agree: 1.0,
+            ..Signals::default()
+        });
+        let weak = confidence(Signals {
+            retrieval: 0.2,
+            coverage: 0.5,
+            grounding: 0.2,
+            ..Signals::default()
+        });
+        assert!(strong.score > weak.score, "{strong:?} {weak:?}");
     }
 }

@@ -59,6 +59,8 @@ pub struct QuestionResult {
     pub confidence: f64,
     /// The label of the confidence, as the answer shows it.
     pub label: String,
+    /// The signals behind the confidence (what `scripts/calibrate.py` fits on).
+    pub signals: crate::ask::Confidence,
     /// The answer's first source (or commit) is a gold item: what the label promises.
     /// `None` for abstentions and for answerable questions without gold.
     pub top_right: Option<bool>,
@@ -352,6 +354,7 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
         structural,
         confidence: o.confidence.score,
         label: o.confidence.label.clone(),
+        signals: o.confidence.clone(),
         top_right,
         compare: BTreeMap::new(),
         ms,

@@ -293,6 +293,31 @@ impl LexicalIndex {
             .and_then(|p| p.parse().ok())
     }
 
+    /// How many chunks hold each token of `text` (in any field), and how many chunks
+    /// there are: a word of a question that no chunk holds names nothing here.
+    pub fn doc_freqs(&self, text: &str) -> Result<(Vec<(String, u64)>, u64)> {
+        let mut terms: Vec<String> = tokens(text).into_iter().map(|t| t.text).collect();
+        terms.sort();
+        terms.dedup();
+        let reader = self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .context("reading the lexical index")?;
+        let searcher = reader.searcher();
+        let f = &self.fields;
+        let mut out = Vec::with_capacity(terms.len());
+        for t in terms {
+            let mut df = 0;
+            for field in [f.symbol, f.path, f.doc, f.body] {
+                df = df.max(searcher.doc_freq(&Term::from_field_text(field, &t))?);
+            }
+            out.push((t, df));
+        }
+        Ok((out, searcher.num_docs()))
+    }
+
     /// The `k` best chunks for `query` by BM25, as (chunk id, score), best first.
     pub fn search(
         &self,

@@ -68,7 +68,8 @@ fn callers_are_read_from_the_graph_with_their_enclosing_function() {
             "inventory/models.py:77 shelf_weight"
         ]
     );
-    assert_eq!(v["confidence"]["label"], "High");
+    // Read from the graph: at least Medium (right 70 % of the time or more).
+    assert_ne!(v["confidence"]["label"], "Low", "{}", v["confidence"]);
     assert_eq!(v["confidence"]["grounding"], 1.0);
     assert!(
         v["answer"]["text"]
@@ -355,17 +356,23 @@ fn an_out_of_scope_question_abstains_with_exit_code_1() {
 #[test]
 fn refine_recovers_a_misspelled_or_restyled_name() {
     let s = python();
+    // A misspelled name is read as the nearest defined one before retrieval, and the
+    // answer says so.
     let (v, code) = ask_json(s.path(), &["who calls shelf_wieght?"]);
     assert_eq!(code, 0, "{v}");
-    let kept: Vec<&str> = v["refine"]
-        .as_array()
-        .expect("refine")
-        .iter()
-        .filter(|a| a["kept"] == true)
-        .filter_map(|a| a["strategy"].as_str())
-        .collect();
-    assert_eq!(kept, ["repository-vocabulary"], "{}", v["refine"]);
+    assert_eq!(
+        v["readings"],
+        serde_json::json!([
+            "read `shelf_wieght` as `shelf_weight`, a name this repository defines"
+        ])
+    );
     assert!(rows(&v, "callers").contains(&"app/report.py:19 shelf_report".to_string()));
+    let out = llmc_in(s.path(), &["ask", "--no-cache", "who calls shelf_wieght?"]);
+    assert!(
+        stdout(&out).starts_with("(read `shelf_wieght` as `shelf_weight`"),
+        "{}",
+        stdout(&out)
+    );
 
     // camelCase for a snake_case name: split-identifiers finds it.
     let (v, code) = ask_json(s.path(), &["who calls shelfWeight?"]);
