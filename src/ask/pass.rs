@@ -69,6 +69,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     let found = retrieve(state, &query, stage(Stage::Retrieve))?;
     let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
+    demote_tests(state, &mut candidates);
     let mut pass = Pass {
         query,
         candidates,
@@ -294,6 +295,65 @@ fn verify(state: &mut State, pass: &mut Pass, stage: Stage) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A test, fixture or example ranks at this share of its score below the code it
+/// exercises, for a question about how or where something is done.
+const TEST_DEMOTION: f64 = 0.5;
+
+/// Tests, fixtures and examples below the implementation for how/where/concept
+/// questions, unless the question asks about tests or examples.
+fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
+    let about_code = matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    let lower = state.question.to_lowercase();
+    let asks_tests = lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "test"
+                | "tests"
+                | "tested"
+                | "testing"
+                | "fixture"
+                | "fixtures"
+                | "spec"
+                | "specs"
+                | "mock"
+                | "mocks"
+                | "conftest"
+                | "example"
+                | "examples"
+        )
+    });
+    if !about_code || asks_tests {
+        return;
+    }
+    let mut demoted = 0;
+    for c in candidates.iter_mut() {
+        if is_test_or_example(&c.loc.path) {
+            c.score *= TEST_DEMOTION;
+            demoted += 1;
+        }
+    }
+    if demoted > 0 {
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+        if let Some(last) = state.trace.last_mut() {
+            last.reasons.push(format!(
+                "{demoted} test, fixture or example chunk(s) at × {TEST_DEMOTION}: the question is not about tests"
+            ));
+        }
+    }
+}
+
+fn is_test_or_example(path: &str) -> bool {
+    crate::search::is_test_path(path)
+        || path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|seg| matches!(seg, "example" | "examples" | "_examples"))
 }
 
 /// The intents the graph retriever answers: structural ones, or definitions.

@@ -823,7 +823,8 @@ fn path_lang_and_no_tests_narrow_what_an_answer_cites() {
             .filter_map(|s| s["path"].as_str().map(str::to_string))
             .collect()
     };
-    let q = "how is the weight of a shelf computed?";
+    // About tests, so the test is not demoted: without a filter it is a source.
+    let q = "which test checks the weight of a shelf?";
     let (all, _) = ask_json(s.path(), &[q]);
     assert!(
         paths(&all).iter().any(|p| p.starts_with("tests/")),
@@ -862,4 +863,61 @@ fn path_lang_and_no_tests_narrow_what_an_answer_cites() {
     let out = llmc_in(s.path(), &["ask", q, "--lang", "cobol"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no indexed file is in that language"));
+}
+
+/// For a question about how or where something is done, a test helper that repeats the
+/// implementation's words ranks below the implementation; a question about tests keeps
+/// the tests where their words put them.
+#[test]
+fn a_test_helper_does_not_outrank_the_implementation() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "tests/test_pricing.py",
+        "from inventory.pricing import apply_vat\n\n\n\
+         def add_vat_to_net_amount_rounded_to_cents(amount):\n    \
+         \"\"\"Add VAT to a net amount, rounded to cents (add VAT to net amount).\"\"\"\n    \
+         return apply_vat(amount)\n\n\n\
+         def test_vat_is_added_to_a_net_amount():\n    \
+         assert add_vat_to_net_amount_rounded_to_cents(10.0) == 12.0\n",
+    );
+    s.index();
+    let (v, code) = ask_json(
+        s.path(),
+        &["where do we add VAT to a net amount, rounded to cents?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    let paths: Vec<&str> = v["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter_map(|c| c["path"].as_str())
+        .collect();
+    assert_eq!(paths.first(), Some(&"inventory/pricing.py"), "{paths:?}");
+    let first_test = paths.iter().position(|p| p.starts_with("tests/"));
+    let implementation = paths.iter().position(|p| *p == "inventory/pricing.py");
+    assert!(
+        implementation < first_test || first_test.is_none(),
+        "{paths:?}"
+    );
+    let demoted = v["trace"]
+        .as_array()
+        .expect("trace")
+        .iter()
+        .flat_map(|t| t["reasons"].as_array().into_iter().flatten())
+        .any(|r| {
+            r.as_str()
+                .is_some_and(|r| r.contains("test, fixture or example"))
+        });
+    assert!(demoted, "the trace says why");
+
+    // Asked about the tests, the test comes first.
+    let (v, _) = ask_json(
+        s.path(),
+        &["which test checks that VAT is added to a net amount?"],
+    );
+    assert_eq!(
+        v["sources"][0]["path"], "tests/test_pricing.py",
+        "{}",
+        v["sources"]
+    );
 }
