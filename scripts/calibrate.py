@@ -6,7 +6,7 @@
 Runs `llmc eval` on every `testdata/real/ask/<repo>.tune.jsonl` and the tune half of the
 callers sets (through ask_real.py --callers),
 takes each question's signals (`results[].signals`: retrieval, coverage, grounding,
-margin, unknown, agree, history, graph) and whether its first source or commit is gold
+margin, unknown, agree, history, graph, absent) and whether its first source or commit is gold
 (an out-of-scope question never is), and fits a logistic regression (L2, gradient
 descent, no randomness). With `--write` the weights replace the fitted block of
 src/ask/calibration.rs.
@@ -30,7 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "src" / "ask" / "calibration.rs"
-FEATURES = ["retrieval", "coverage", "grounding", "margin", "unknown", "agree", "history", "graph"]
+FEATURES = ["retrieval", "coverage", "grounding", "margin", "unknown", "agree", "history", "graph",
+            "absent"]
 
 
 def samples(llmc: str, checkouts: str) -> list[tuple[list[float], int]]:

@@ -25,7 +25,10 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     let Some(best) = state.best.clone() else {
         return abstain(state, Vec::new(), Vec::new(), Vec::new(), k);
     };
-    let abstain_below = state.memories.config.ask.abstain_below;
+    // In a small repository many ordinary words are absent and the signals are thin:
+    // abstaining there takes weaker evidence of a question being out of scope.
+    let weight = state.memories.absence_weight().unwrap_or(1.0);
+    let abstain_below = state.memories.config.ask.abstain_below * weight;
     let mut sources: Vec<Candidate> = best.candidates.iter().take(k).cloned().collect();
     for s in &mut sources {
         s.lines = lines_that_matter(state, s);

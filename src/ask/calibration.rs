@@ -7,7 +7,7 @@
 use super::Confidence;
 
 /// The signals, in the order of [`WEIGHTS`].
-pub const FEATURES: [&str; 8] = [
+pub const FEATURES: [&str; 9] = [
     "retrieval",
     "coverage",
     "grounding",
@@ -16,30 +16,31 @@ pub const FEATURES: [&str; 8] = [
     "agree",
     "history",
     "graph",
+    "absent",
 ];
 
 // BEGIN fitted by scripts/calibrate.py
-pub const WEIGHTS: [f64; 8] = [
-    0.1750, 1.1262, 2.1667, -0.7103, -0.7907, -0.1307, 1.1246, -0.4556,
+pub const WEIGHTS: [f64; 9] = [
+    0.2041, 0.7620, 2.0016, -0.7549, -0.5131, 0.0588, 1.0358, -0.6428, -1.2297,
 ];
-pub const BIAS: f64 = -2.3708;
+pub const BIAS: f64 = -1.8508;
 pub const KNOTS: [(f64, f64); 11] = [
-    (0.2197, 0.0000),
-    (0.3726, 0.0833),
-    (0.5279, 0.3529),
-    (0.6160, 0.5833),
-    (0.6183, 0.7391),
-    (0.6197, 0.7742),
-    (0.6202, 0.8000),
-    (0.6769, 0.8367),
-    (0.7287, 0.8438),
-    (0.8252, 0.9167),
-    (0.8483, 1.0000),
+    (0.1868, 0.0000),
+    (0.3990, 0.1429),
+    (0.5400, 0.3770),
+    (0.6210, 0.6667),
+    (0.6227, 0.7121),
+    (0.6241, 0.7812),
+    (0.6246, 0.8000),
+    (0.7082, 0.8646),
+    (0.7704, 0.8710),
+    (0.8378, 0.9167),
+    (0.8611, 1.0000),
 ];
 // END fitted by scripts/calibrate.py
 
 /// The signals of a confidence as numbers, in the order of [`FEATURES`].
-pub fn features(c: &Confidence) -> [f64; 8] {
+pub fn features(c: &Confidence) -> [f64; 9] {
     [
         c.retrieval,
         c.coverage,
@@ -49,6 +50,7 @@ pub fn features(c: &Confidence) -> [f64; 8] {
         c.agree,
         c.history,
         c.graph,
+        c.absent,
     ]
 }
 
@@ -102,6 +104,7 @@ mod tests {
             agree: 1.0,
             history: 0.0,
             graph: 0.0,
+            absent: 0.0,
         }
     }
 

@@ -231,6 +231,10 @@ pub struct Confidence {
     /// 1 when the answer is read from the graph (a structural question with a fact).
     #[serde(default)]
     pub graph: f64,
+    /// When a word of the question is in no chunk: how much that says, by the size of
+    /// the repository (1 from a few thousand chunks up); else 0.
+    #[serde(default)]
+    pub absent: f64,
 }
 
 /// Why llmc did not answer.

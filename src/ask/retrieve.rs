@@ -73,6 +73,25 @@ impl<'a> Memories<'a> {
     /// there are (`None` without a lexical index): how much of a question names nothing
     /// in this repository.
     pub fn unknown_share(&mut self, text: &str) -> Result<Option<f64>> {
+        Ok(self.unknown_words(text)?.map(|(share, _)| share))
+    }
+
+    /// How much a word absent from every chunk says in this repository: 1 from a few
+    /// thousand chunks up, less in a small one (where many ordinary words are absent).
+    pub fn absence_weight(&mut self) -> Result<f64> {
+        if !self.indexes.built.has(Memory::Lexical) {
+            return Ok(1.0);
+        }
+        self.open_lexical()?;
+        let Some(l) = self.lexical.as_ref().and_then(Option::as_ref) else {
+            return Ok(1.0);
+        };
+        Ok(absence_weight(l.num_docs()?))
+    }
+
+    /// [`Self::unknown_share`], and the same weight when any word is unknown (0 when
+    /// every word is held somewhere).
+    pub fn unknown_words(&mut self, text: &str) -> Result<Option<(f64, f64)>> {
         if !self.indexes.built.has(Memory::Lexical) {
             return Ok(None);
         }
@@ -87,8 +106,9 @@ impl<'a> Memories<'a> {
         let unknown = dfs.iter().filter(|(_, df)| *df == 0).count();
         // A word absent from a few dozen chunks says little; absent from thousands, that
         // the repository does not deal with it: weighed by the size of the corpus.
-        let weight = ((docs.max(1) as f64).ln() / 3000f64.ln()).min(1.0);
-        Ok(Some(weight * unknown as f64 / dfs.len() as f64))
+        let weight = absence_weight(docs);
+        let any = if unknown > 0 { weight } else { 0.0 };
+        Ok(Some((weight * unknown as f64 / dfs.len() as f64, any)))
     }
 
     /// BM25 over the chunks.
@@ -179,6 +199,11 @@ impl<'a> Memories<'a> {
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         self.indexes.store.read(f)
     }
+}
+
+/// See [`Memories::absence_weight`].
+fn absence_weight(docs: u64) -> f64 {
+    ((docs.max(1) as f64).ln() / 3000f64.ln()).min(1.0)
 }
 
 /// A retriever's ranked chunk ids with its own scores, best first.

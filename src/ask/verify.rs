@@ -33,6 +33,7 @@ pub struct Signals {
     pub agree: f64,
     pub history: f64,
     pub graph: f64,
+    pub absent: f64,
 }
 
 fn confidence(s: Signals) -> Confidence {
@@ -47,6 +48,7 @@ fn confidence(s: Signals) -> Confidence {
         agree: s.agree,
         history: s.history,
         graph: s.graph,
+        absent: s.absent,
     };
     let score = if s.retrieval == 0.0 && s.grounding == 0.0 {
         0.0
@@ -254,10 +256,10 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    let unknown = state
+    let (unknown, absent) = state
         .memories
-        .unknown_share(&pass.query.text)?
-        .unwrap_or(0.0);
+        .unknown_words(&pass.query.text)?
+        .unwrap_or((0.0, 0.0));
     if unknown > 0.0 {
         reasons.push(format!(
             "unknown {unknown:.2}: the share of the question's words no chunk holds"
@@ -282,6 +284,7 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         agree: f64::from(u8::from(routes_on_top > 1)),
         history,
         graph,
+        absent,
     });
     if pass.candidates.is_empty() {
         pass.weak.push("nothing retrieved".into());

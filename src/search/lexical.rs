@@ -293,6 +293,17 @@ impl LexicalIndex {
             .and_then(|p| p.parse().ok())
     }
 
+    /// How many chunks the index holds.
+    pub fn num_docs(&self) -> Result<u64> {
+        let reader: tantivy::IndexReader = self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .context("reading the lexical index")?;
+        Ok(reader.searcher().num_docs())
+    }
+
     /// How many chunks hold each token of `text` (in any field), and how many chunks
     /// there are: a word of a question that no chunk holds names nothing here.
     pub fn doc_freqs(&self, text: &str) -> Result<(Vec<(String, u64)>, u64)> {
