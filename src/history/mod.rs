@@ -215,6 +215,18 @@ fn ingest_in(
     let boundary = git::shallow_boundary(git_dir.clone());
     let boundary_text = boundary.join(" ");
     stats.shallow = !boundary.is_empty();
+    // A partial clone keeps old file versions on its remote: commits and the files they
+    // changed are read, the definitions they touched are not (that would fetch). `1`
+    // marks a partial clone, `missing` a repository that lacked an object.
+    let config_partial = git_dir.as_deref().is_some_and(git::is_partial_clone);
+    let partial = objects_missing || config_partial;
+    if !partial && get_meta(conn, meta::PARTIAL)?.as_deref() == Some("1") {
+        // Read as a partial clone before and not now (its objects fetched, or an older
+        // llmc that took a `.promisor` pack for one): the definitions every commit
+        // touched are read again.
+        stats.dropped_commits += known_commits(conn)?.len() as u64;
+        clear(conn)?;
+    }
     let old_head = get_meta(conn, meta::HEAD)?;
     let old_boundary = get_meta(conn, meta::SHALLOW)?.unwrap_or_default();
 
@@ -263,12 +275,13 @@ fn ingest_in(
             revs
         };
 
-    // A partial clone keeps old file versions on its remote: commits and the files they
-    // changed are read, the definitions they touched are not (that would fetch).
-    let partial = objects_missing || git_dir.as_deref().is_some_and(git::is_partial_clone);
     stats.partial = partial;
     if partial {
-        set_meta(conn, meta::PARTIAL, "1")?;
+        set_meta(
+            conn,
+            meta::PARTIAL,
+            if config_partial { "1" } else { "missing" },
+        )?;
     } else {
         conn.execute("DELETE FROM meta WHERE key = ?1", [meta::PARTIAL])?;
     }

@@ -911,6 +911,29 @@ fn a_promisor_pack_without_a_promisor_remote_is_not_a_partial_clone() {
     assert!(commits > 0, "{}", String::from_utf8_lossy(&out.stdout));
 }
 
+// A history read as a partial clone's is read again, definitions included, once the
+// repository is no longer one.
+#[test]
+fn a_history_read_as_partial_is_read_again_when_the_clone_is_whole() {
+    let src = history_source(6);
+    let git = |args: &[&str]| {
+        let out = git_in(src.path(), args);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    git(&["config", "extensions.partialClone", "origin"]);
+    let out = llmc_env(src.path(), &["index", "--json"], &[]);
+    assert_eq!(crate::util::json(&out)["history"]["partial"], true);
+    let out = llmc_env(src.path(), &["log", "f2", "--json"], &[]);
+    assert!(!out.status.success(), "no definitions in a partial history");
+    git(&["config", "--unset", "extensions.partialClone"]);
+    let out = llmc_env(src.path(), &["index", "--json"], &[]);
+    let v = crate::util::json(&out);
+    assert_eq!(v["history"]["partial"], false, "{v}");
+    assert_eq!(v["history"]["new_commits"], 6, "{v}");
+    let out = llmc_env(src.path(), &["log", "f2", "--json"], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 // A repository that lacks an old file version (no promisor remote to say so) still has
 // its history read: commits and files, as a partial clone's, and said so.
 #[test]
