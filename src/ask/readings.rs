@@ -55,7 +55,16 @@ pub fn read(state: &mut State) -> Result<()> {
     let t = Instant::now();
     super::dates(state);
     let lower = state.question.to_lowercase();
-    if let Some((author, commits, words)) = author_in(state, &lower)? {
+    // Authors are looked for in questions about history (or about a period) only.
+    let about_history = state.classification.intents.contains(&Intent::History)
+        || state.since.is_some()
+        || state.until.is_some();
+    let author = if about_history {
+        author_in(state, &lower)?
+    } else {
+        None
+    };
+    if let Some((author, commits, words)) = author {
         state.classification.entities.retain(|e| {
             !(e.kind == EntityKind::Identifier && words.contains(&e.text.to_lowercase()))
         });

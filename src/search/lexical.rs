@@ -238,6 +238,8 @@ pub struct LexicalIndex {
     index: Index,
     fields: Fields,
     dir: PathBuf,
+    /// One reader for every query of this handle (made on the first).
+    reader: std::sync::OnceLock<tantivy::IndexReader>,
 }
 
 impl LexicalIndex {
@@ -252,6 +254,7 @@ impl LexicalIndex {
             index,
             fields,
             dir: dir.to_path_buf(),
+            reader: std::sync::OnceLock::new(),
         }))
     }
 
@@ -293,15 +296,23 @@ impl LexicalIndex {
             .and_then(|p| p.parse().ok())
     }
 
-    /// How many chunks the index holds.
-    pub fn num_docs(&self) -> Result<u64> {
-        let reader: tantivy::IndexReader = self
+    /// The reader of this handle, made on first use.
+    fn reader(&self) -> Result<&tantivy::IndexReader> {
+        if let Some(r) = self.reader.get() {
+            return Ok(r);
+        }
+        let r: tantivy::IndexReader = self
             .index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .context("reading the lexical index")?;
-        Ok(reader.searcher().num_docs())
+        Ok(self.reader.get_or_init(|| r))
+    }
+
+    /// How many chunks the index holds.
+    pub fn num_docs(&self) -> Result<u64> {
+        Ok(self.reader()?.searcher().num_docs())
     }
 
     /// How many chunks hold each token of `text` (in any field), and how many chunks
@@ -310,13 +321,7 @@ impl LexicalIndex {
         let mut terms: Vec<String> = tokens(text).into_iter().map(|t| t.text).collect();
         terms.sort();
         terms.dedup();
-        let reader = self
-            .index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .context("reading the lexical index")?;
-        let searcher = reader.searcher();
+        let searcher = self.reader()?.searcher();
         let f = &self.fields;
         let mut out = Vec::with_capacity(terms.len());
         for t in terms {
@@ -374,13 +379,7 @@ impl LexicalIndex {
             ])),
             None => text_query,
         };
-        let reader = self
-            .index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .context("reading the lexical index")?;
-        let searcher = reader.searcher();
+        let searcher = self.reader()?.searcher();
         let filter = filter.clone();
         let collector = FilterCollector::new(
             "id".to_string(),
