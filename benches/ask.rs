@@ -50,6 +50,10 @@ fn main() {
         ("history", "who changed `urlparse` last?", Some("urlparse")),
         ("concept", "how does the json decoder scan strings?", None),
     ];
+    let has_rg = Command::new("rg").arg("--version").output().is_ok();
+    if !has_rg {
+        println!("rg is not installed: the rg columns stay empty");
+    }
     println!(
         "\n{:<11} {:>10} {:>10} {:>8} {:>8}  question",
         "kind", "ask ms", "cached ms", "rg ms", "ask/rg"
@@ -74,7 +78,9 @@ fn main() {
             cached.push(time(
                 Command::new(&bin).args(["-q", "ask", q]).current_dir(&tree),
             ));
-            if let Some(w) = word {
+            if let Some(w) = word
+                && has_rg
+            {
                 rg.push(time(Command::new("rg").args(["-w", w]).current_dir(&tree)));
             }
         }
