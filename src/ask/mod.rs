@@ -369,8 +369,16 @@ fn first_query(state: &mut State) -> Result<Query> {
         }
         targets = named;
     }
+    // A question that describes code to locate is searched with its words as written,
+    // as `llmc search` does (BM25 weighs the common ones down); the subject words alone
+    // lose words like "file" in "end-of-file".
+    let text = if state.classification.intents.first() == Some(&Intent::Locate) {
+        state.question.clone()
+    } else {
+        lexical_text(&state.classification, &state.terms)
+    };
     Ok(Query {
-        text: lexical_text(&state.classification, &state.terms),
+        text,
         targets,
         plan: state.plan.clone(),
     })
