@@ -15,6 +15,7 @@ use super::{
     Status, Synthesized,
 };
 use crate::graph::{Row, SetAside};
+use crate::history::query::LogCommit;
 use crate::model::DefKind;
 
 /// Rows listed per fact before "… and N more".
@@ -41,9 +42,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
             top.loc.symbol.as_deref().is_some_and(|sym| {
                 state.classification.entities.iter().any(|e| {
                     e.kind == EntityKind::Identifier
-                        && (sym == e.text
-                            || sym.ends_with(&format!(".{}", e.text))
-                            || sym.ends_with(&format!("::{}", e.text)))
+                        && crate::history::query::qualname_matches(sym, &e.text)
                 })
             })
         });
@@ -343,14 +342,7 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
     }
     if h.oldest_first {
         let c = &h.commits[0];
-        let _ = writeln!(
-            s,
-            "{what} was introduced in {} on {} by {}: {}",
-            short(&c.commit),
-            day(&c.date),
-            c.author,
-            c.subject
-        );
+        let _ = writeln!(s, "{what} was introduced in {}", commit_line_words(c));
         if total > 1 {
             let _ = writeln!(s, "{total} commit(s) touched it{window}, oldest first:");
         }
@@ -358,14 +350,7 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
         let _ = writeln!(s, "{total} commit(s) touched {what}{window}, newest first:");
     }
     for c in h.commits.iter().take(COMMITS_SHOWN) {
-        let _ = writeln!(
-            s,
-            "  {} {} {}: {}",
-            short(&c.commit),
-            day(&c.date),
-            c.author,
-            c.subject
-        );
+        let _ = writeln!(s, "  {}", commit_line(c));
         if why {
             for line in c
                 .body
@@ -422,6 +407,28 @@ fn shell_word(w: &str) -> String {
     } else {
         format!("'{}'", w.replace('\'', "'\\''"))
     }
+}
+
+/// `abc1234567 2024-03-01 Ann: subject`
+fn commit_line(c: &LogCommit) -> String {
+    format!(
+        "{} {} {}: {}",
+        short(&c.commit),
+        day(&c.date),
+        c.author,
+        c.subject
+    )
+}
+
+/// `abc1234567 on 2024-03-01 by Ann: subject`
+fn commit_line_words(c: &LogCommit) -> String {
+    format!(
+        "{} on {} by {}: {}",
+        short(&c.commit),
+        day(&c.date),
+        c.author,
+        c.subject
+    )
 }
 
 fn short(commit: &str) -> String {

@@ -175,13 +175,7 @@ pub fn run(
     };
     let mut results = Vec::with_capacity(cases.len());
     for case in cases {
-        let req = AskRequest {
-            question: case.question.clone(),
-            k: Some(k),
-            no_cache: true,
-            no_llm: true,
-            scope: Default::default(),
-        };
+        let req = request(case, k);
         let t = Instant::now();
         let outcome = ask::ask(root, config, &req)
             .with_context(|| format!("{file}:{}: asking {:?}", case.line, case.question))?;
@@ -195,6 +189,17 @@ pub fn run(
         results.push(result);
     }
     Ok(score(file, k, results))
+}
+
+/// A case as eval asks it: cache off, no LLM, the whole repository.
+fn request(case: &Case, k: usize) -> AskRequest {
+    AskRequest {
+        question: case.question.clone(),
+        k: Some(k),
+        no_cache: true,
+        no_llm: true,
+        scope: Default::default(),
+    }
 }
 
 /// `config` with every intent routed to `memory` alone, never widened.
@@ -245,14 +250,7 @@ fn compare(
     let ranks = rank_gold(case, &locs, &[]);
     out.insert("search".to_string(), reciprocal(&ranks));
     for (memory, cfg) in singles {
-        let req = AskRequest {
-            question: case.question.clone(),
-            k: Some(k),
-            no_cache: true,
-            no_llm: true,
-            scope: Default::default(),
-        };
-        let o = ask::ask(root, cfg, &req)?;
+        let o = ask::ask(root, cfg, &request(case, k))?;
         let r = judge(case, &o, k, 0.0);
         out.insert(
             memory.as_str().to_string(),

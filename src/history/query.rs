@@ -406,7 +406,7 @@ fn last_component(name: &str) -> &str {
 }
 
 /// `Stack::push` matches `Stack::push` and `outer::Stack::push`; `push` matches any.
-fn qualname_matches(qualname: &str, wanted: &str) -> bool {
+pub fn qualname_matches(qualname: &str, wanted: &str) -> bool {
     qualname == wanted
         || qualname
             .strip_suffix(wanted)
