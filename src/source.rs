@@ -9,9 +9,10 @@
 //! (a file with old Mac line endings, `\r` alone, is lines, not one line).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Why a file could not be read as a source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +221,47 @@ pub fn lines(text: &str) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// The text of repository files by line range, each file read (with [`read`]) once and
+/// at most `max` bytes; an unreadable file has no lines.
+#[derive(Debug)]
+pub struct SourceText {
+    root: PathBuf,
+    max: u64,
+    files: HashMap<String, Option<Vec<String>>>,
+}
+
+impl SourceText {
+    pub fn new(root: &Path, max: u64) -> SourceText {
+        SourceText {
+            root: root.to_path_buf(),
+            max,
+            files: HashMap::new(),
+        }
+    }
+
+    /// Lines `start..=end` (1-based) of `path`, or nothing when the file is unreadable.
+    pub fn lines(&mut self, path: &str, start: u32, end: u32) -> &[String] {
+        let (root, max) = (&self.root, self.max);
+        let lines = self.files.entry(path.to_string()).or_insert_with(|| {
+            let bytes = read(root, path, max).ok()?;
+            Some(lines(&String::from_utf8_lossy(&bytes)))
+        });
+        match lines {
+            Some(l) => {
+                let lo = (start.max(1) as usize - 1).min(l.len());
+                let hi = (end as usize).clamp(lo, l.len());
+                &l[lo..hi]
+            }
+            None => &[],
+        }
+    }
+
+    /// The joined text of a range.
+    pub fn text(&mut self, path: &str, start: u32, end: u32) -> String {
+        self.lines(path, start, end).join("\n")
+    }
 }
 
 #[cfg(test)]

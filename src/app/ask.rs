@@ -27,7 +27,7 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         k: args.k,
         no_cache: args.no_cache,
         no_llm: args.no_llm,
-        scope: llmc_scope(args),
+        scope: llmc_scope(ctx, args),
     };
     let progress = || bar(ctx, !args.json);
     let say = |n: Notice| notice(ctx, n);
@@ -174,9 +174,9 @@ fn source_line(c: &ask::Candidate, style: Style) -> String {
     s
 }
 
-fn llmc_scope(args: &AskArgs) -> crate::ask::Scope {
+fn llmc_scope(ctx: &Ctx, args: &AskArgs) -> crate::ask::Scope {
     crate::ask::Scope {
-        path: args.path.clone(),
+        path: args.path.as_deref().map(|g| ctx.scope_glob(g)),
         lang: args.lang.clone(),
         no_tests: args.no_tests,
     }

@@ -10,6 +10,7 @@ use super::{Ctx, print_json, print_out};
 use crate::cli::{GraphArgs, GraphRelation};
 use crate::error::{Exit, LlmcError};
 use crate::graph::{self, Answer, GraphQuery, Relation};
+use crate::source::SourceText;
 use crate::store::Store;
 
 /// Answers a graph question.
@@ -26,15 +27,29 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
     if relation != Relation::Defs && !store.memories()?.graph {
         return Err(LlmcError::MemoryOff(crate::model::Memory::Graph).into());
     }
-    let answer = graph::query(
-        &store,
-        &GraphQuery {
-            relation,
-            target: args.target.clone(),
-            depth: args.depth.max(1),
-            min_resolution: args.resolution,
-        },
-    )?;
+    let ask = |target: &str| {
+        graph::query(
+            &store,
+            &GraphQuery {
+                relation,
+                target: target.to_string(),
+                depth: args.depth.max(1),
+                min_resolution: args.resolution,
+            },
+        )
+    };
+    // A path (imports, importers, `path:name`) is read from the directory llmc was started
+    // in first, then from the root.
+    let names_path = matches!(relation, Relation::Imports | Relation::Importers)
+        || graph::split_path_target(&args.target).0.is_some();
+    let from_start = match ctx.from_start(&args.target) {
+        Some(t) if names_path => Some(ask(&t)?).filter(|a| !a.candidates.is_empty()),
+        _ => None,
+    };
+    let answer = match from_start {
+        Some(a) => a,
+        None => ask(&args.target)?,
+    };
     let total = answer.results.len();
     let page_end = (args.offset + args.limit).min(total);
     let page = answer
@@ -74,7 +89,11 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
         }))?;
         return Ok(exit);
     }
-    print_out(&render(&answer, relation, args, page, total, ctx.out))?;
+    // Rows show their line as the working tree has it, read no further than an index would.
+    let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
+    print_out(&render(
+        &answer, relation, args, page, total, ctx.out, &mut text,
+    ))?;
     Ok(exit)
 }
 
@@ -95,6 +114,7 @@ fn render(
     page: &[graph::Row],
     total: usize,
     style: Style,
+    text: &mut SourceText,
 ) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -106,7 +126,11 @@ fn render(
         let _ = writeln!(out, "{what} `{}`", answer.target);
         return out;
     }
-    if answer.candidates.len() > 1 && relation != Relation::Defs {
+    if relation == Relation::Defs {
+        render_defs(&mut out, answer, args, style, text);
+        return out;
+    }
+    if answer.candidates.len() > 1 {
         let _ = writeln!(
             out,
             "{}",
@@ -135,12 +159,22 @@ fn render(
         }
     }
     let mut group: Option<&str> = None;
-    for r in page {
+    for (i, r) in page.iter().enumerate() {
         if answer.candidates.len() > 1 && group != Some(r.target.as_str()) {
             let _ = writeln!(out, "{}", style.header(&format!("{}:", r.target)));
             group = Some(r.target.as_str());
         }
-        let indent = "  ".repeat(r.depth.saturating_sub(1) as usize);
+        // Deeper rows sit under the row they continue from; a page that starts inside a
+        // branch names it.
+        if i == 0
+            && let Some(via) = &r.via
+        {
+            let _ = writeln!(out, "{}", style.dim(&format!("(continuing under {via})")));
+        }
+        let indent = match r.depth {
+            0 | 1 => String::new(),
+            d => format!("{}└ ", "  ".repeat(d as usize - 2)),
+        };
         let extra = match (&r.defined_at, relation) {
             (Some(at), Relation::Callees | Relation::Imports) => format!("  -> {at}"),
             _ => String::new(),
@@ -148,10 +182,11 @@ fn render(
         let at = format!("{}:{}", r.path, r.line);
         let _ = writeln!(
             out,
-            "{indent}{}  {}  {}{extra}",
+            "{indent}{}  {}  {}{extra}{}",
             style.path(&at),
             r.symbol,
-            style.dim(&format!("[{}]", r.resolution))
+            style.dim(&format!("[{}]", r.resolution)),
+            code_of(text, style, r, relation)
         );
     }
     let aside = answer.set_aside;
@@ -192,7 +227,7 @@ fn render(
             rows.len(),
             s(rows.len())
         );
-        list_apart(&mut out, style, &header, rows, args.limit, |r| {
+        list_apart(&mut out, style, text, &header, rows, args.limit, |r| {
             format!("through trait, {}", r.resolution)
         });
     }
@@ -203,7 +238,7 @@ fn render(
             refs.len(),
             s(refs.len())
         );
-        list_apart(&mut out, style, &header, refs, args.limit, |r| {
+        list_apart(&mut out, style, text, &header, refs, args.limit, |r| {
             format!("{} {}", r.usage.as_str(), r.resolution)
         });
     }
@@ -247,6 +282,7 @@ fn render(
 fn list_apart(
     out: &mut String,
     style: Style,
+    text: &mut SourceText,
     header: &str,
     rows: &[graph::Row],
     limit: usize,
@@ -258,10 +294,11 @@ fn list_apart(
         let at = format!("{}:{}", r.path, r.line);
         let _ = writeln!(
             out,
-            "  {}  {}  {}",
+            "  {}  {}  {}{}",
             style.path(&at),
             r.symbol,
-            style.dim(&format!("[{}]", label(r)))
+            style.dim(&format!("[{}]", label(r))),
+            code_of(text, style, r, Relation::Callers)
         );
     }
     if rows.len() > limit {
@@ -269,6 +306,66 @@ fn list_apart(
             out,
             "  … and {} more (--json lists all)",
             rows.len() - limit
+        );
+    }
+}
+
+/// `  | code` for a row: the line it stands on, with the name the row is about marked.
+fn code_of(text: &mut SourceText, style: Style, r: &graph::Row, relation: Relation) -> String {
+    let Some(line) = text.lines(&r.path, r.line, r.line).first() else {
+        return String::new();
+    };
+    let bare = |s: &str| s.rsplit(['.', ':']).next().unwrap_or(s).to_string();
+    let name = match relation {
+        // A deeper caller calls the definition it continues from, not the target.
+        Relation::Callers => Some(bare(r.via.as_deref().unwrap_or(r.target_symbol()))),
+        Relation::Callees => Some(bare(&r.symbol)),
+        _ => None,
+    };
+    let code = style.code(line, name.as_deref());
+    if code.is_empty() {
+        String::new()
+    } else {
+        format!("  {} {code}", style.dim("|"))
+    }
+}
+
+/// `graph defs`: each definition as what it is, where it spans, and its first line.
+fn render_defs(
+    out: &mut String,
+    answer: &Answer,
+    args: &GraphArgs,
+    style: Style,
+    text: &mut SourceText,
+) {
+    use std::fmt::Write as _;
+    let defs = &answer.candidates;
+    let end = (args.offset + args.limit).min(defs.len());
+    for d in defs.get(args.offset.min(end)..end).unwrap_or_default() {
+        let at = format!("{}:{}-{}", d.path, d.line, d.end_line);
+        let first = text
+            .lines(&d.path, d.line, d.line)
+            .first()
+            .map(|l| style.code(l, None))
+            .filter(|c| !c.is_empty())
+            .map(|c| format!("  {} {c}", style.dim("|")))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{}  {} {}{first}",
+            style.path(&at),
+            style.dim(&d.kind.to_string()),
+            style.header(&d.symbol)
+        );
+    }
+    if end - args.offset.min(end) < defs.len() {
+        let shown_to = end;
+        let _ = writeln!(
+            out,
+            "showing {}-{shown_to} of {}; see more with --offset {shown_to} (or --limit {})",
+            args.offset.min(end) + 1,
+            defs.len(),
+            defs.len()
         );
     }
 }

@@ -60,8 +60,13 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
         ctx.note("llmc: HEAD moved since the last index: run `llmc index` for the newest commits");
     }
     let text = args.target.clone().unwrap_or_default();
+    // A path is read from the directory llmc was started in first, then from the root.
+    let from_start = ctx.from_start(&text);
     let log = store
-        .read(|c| Ok(query::resolve(c, &ctx.root, &text).and_then(|t| query::log(c, &t, &filter))))?
+        .read(|c| {
+            Ok(resolve_target(c, &ctx.root, &text, from_start.as_deref())
+                .and_then(|t| query::log(c, &t, &filter)))
+        })?
         .context("reading the history")?;
     // One definition followed across renames and moves keeps its qualified name; several
     // qualified names mean the target is ambiguous.
@@ -179,4 +184,22 @@ pub fn render(log: &Log, style: Style) -> String {
         }
     }
     out
+}
+
+/// The history target an argument names: read from the directory llmc was started in when
+/// that names a path (or `path:name`) the history knows, else from the root or as a name.
+fn resolve_target(
+    c: &rusqlite::Connection,
+    root: &std::path::Path,
+    text: &str,
+    from_start: Option<&str>,
+) -> Result<Target> {
+    if let Some(t) = from_start {
+        match query::resolve(c, root, t)? {
+            t @ (Target::All | Target::File { .. } | Target::Dir { .. }) => return Ok(t),
+            t @ Target::Symbol { path: Some(_), .. } => return Ok(t),
+            Target::Symbol { .. } => {}
+        }
+    }
+    query::resolve(c, root, text)
 }

@@ -27,6 +27,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// What every command needs.
 pub struct Ctx {
     pub root: PathBuf,
+    /// Where llmc was started (`-C DIR` or the current directory) as a path from the root,
+    /// `/`-separated, empty at the root: paths on the command line are read from there.
+    pub prefix: String,
     pub config: Config,
     pub quiet: bool,
     /// `--verbose`: [`Ctx::detail`] prints.
@@ -50,6 +53,36 @@ impl Ctx {
         if !self.quiet {
             print_err(&format!("{} {msg}", self.err.warn("warning:")));
         }
+    }
+
+    /// A path given on the command line as a path from the root, read from the directory
+    /// llmc was started in (an absolute path inside the root is accepted too). `None` when
+    /// that reading is the one the argument already has (started at the root) or when it
+    /// leaves the root: the caller then takes the argument as a path from the root.
+    pub fn from_start(&self, arg: &str) -> Option<String> {
+        let arg = arg.trim();
+        if arg.is_empty() {
+            return None;
+        }
+        if std::path::Path::new(arg).is_absolute() {
+            let rel = relative_dir(&self.root, std::path::Path::new(arg));
+            return (!rel.is_empty() || same_dir(&self.root, std::path::Path::new(arg)))
+                .then_some(rel);
+        }
+        if self.prefix.is_empty() {
+            return None;
+        }
+        join_lexically(&self.prefix, arg)
+    }
+
+    /// A `--path` glob read from the directory llmc was started in and, as well, from the
+    /// root: `*.rs` in `src/` matches `src/*.rs` and `*.rs`.
+    pub fn scope_glob(&self, glob: &str) -> String {
+        // A comma outside a group would split the alternation.
+        if self.prefix.is_empty() || glob.starts_with('/') || glob.contains(',') {
+            return glob.to_string();
+        }
+        format!("{{{}/{glob},{glob}}}", globset::escape(&self.prefix))
     }
 
     /// Prints a line of extra detail on stderr under `--verbose`.
@@ -88,6 +121,7 @@ pub fn run(cli: Cli) -> Result<Exit> {
     let root = crate::root::find_root(&start)?;
     let (config, sources) = config::load_with_sources(&root, std::env::vars(), &cli.config)?;
     let ctx = Ctx {
+        prefix: relative_dir(&root, &start),
         root,
         config,
         quiet: cli.quiet,
@@ -123,6 +157,43 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
         Command::Completions(args) => docs::cmd_completions(args),
         Command::Man => docs::cmd_man(),
     }
+}
+
+/// `dir` as a `/`-separated path from `root`; empty when it is the root or outside it.
+fn relative_dir(root: &std::path::Path, dir: &std::path::Path) -> String {
+    let canon = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let (root, dir) = (canon(root), canon(dir));
+    match dir.strip_prefix(&root) {
+        Ok(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Err(_) => String::new(),
+    }
+}
+
+fn same_dir(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// `base/rel` with `.` and `..` taken away lexically (as a shell user means them), or
+/// `None` when `..` climbs above the root.
+fn join_lexically(base: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for seg in rel.split(['/', '\\']) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Writes to stdout; a closed pipe is not an error. Control characters that are not

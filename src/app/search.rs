@@ -7,6 +7,7 @@ use super::{Ctx, print_json, print_out};
 use crate::cli::SearchArgs;
 use crate::error::{Exit, LlmcError};
 use crate::search::{self, Mode, SearchRequest, SearchResult};
+use crate::source::SourceText;
 
 /// Searches and prints the hits (exit 1 when there are none).
 pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
@@ -37,7 +38,7 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
         mode,
         k,
         lang: args.lang.clone(),
-        path_glob: args.path.clone(),
+        path_glob: args.path.as_deref().map(|g| ctx.scope_glob(g)),
         no_tests: args.no_tests,
     };
     let result = search::search(&ctx.root, &ctx.config, &req)?;
@@ -62,7 +63,8 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
             "timings_ms": result.timings.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
         }))?;
     } else {
-        print_out(&render(&result, ctx.out))?;
+        let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
+        print_out(&render(&result, ctx.out, &mut text))?;
         if result.hits.is_empty() {
             ctx.note(&format!("nothing found for {:?}", result.query));
         }
@@ -85,9 +87,13 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
     })
 }
 
+/// How many of a hit's lines the human form shows.
+const LINES_SHOWN: usize = 2;
+
 /// The human form: one line per hit, `path:start-end  symbol  (kind)`, then its rank and
-/// score in each route.
-pub fn render(r: &SearchResult, style: Style) -> String {
+/// score in each route, then the hit's best lines ([`search::best_lines`]) as the working
+/// tree has them.
+pub fn render(r: &SearchResult, style: Style, text: &mut SourceText) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let width = r.hits.len().to_string().len();
@@ -115,6 +121,17 @@ pub fn render(r: &SearchResult, style: Style) -> String {
             h.loc.kind,
             style.dim(&format!("score {:.4}  [{}]", h.score, routes.join(", ")))
         );
+        let lines = text.lines(&h.loc.path, h.loc.start_line, h.loc.end_line);
+        for (n, line) in search::best_lines(lines, h.loc.start_line, &r.query, LINES_SHOWN) {
+            let _ = writeln!(
+                out,
+                "{:>width$}  {} {} {}",
+                "",
+                style.dim(&format!("{n:>6}")),
+                style.dim("|"),
+                style.code(&line, None)
+            );
+        }
     }
     out
 }

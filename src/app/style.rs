@@ -12,6 +12,9 @@ use std::io::IsTerminal as _;
 
 use crate::cli::ColorChoice;
 
+/// The most characters of a source line a row shows.
+pub const CODE_WIDTH: usize = 120;
+
 /// Styles for one output stream; all of them are the identity when colour is off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
@@ -83,6 +86,35 @@ impl Style {
     /// The `error:` label: bold red.
     pub fn error(self, s: &str) -> String {
         self.paint("1;31", s)
+    }
+
+    /// A line of source as a row shows it, as `rg` does: trimmed, tabs as spaces, at most
+    /// [`CODE_WIDTH`] characters, and each whole-word occurrence of `name` in bold red
+    /// when this style is on.
+    pub fn code(self, line: &str, name: Option<&str>) -> String {
+        let line = line.trim().replace('\t', " ");
+        let line = match line.char_indices().nth(CODE_WIDTH) {
+            Some((cut, _)) => format!("{}…", &line[..cut]),
+            None => line,
+        };
+        let Some(name) = name.filter(|n| self.on && !n.is_empty()) else {
+            return one_line(&line).into_owned();
+        };
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let mut out = String::with_capacity(line.len() + 16);
+        let mut rest = line.as_str();
+        while let Some(at) = rest.find(name) {
+            let (before, after) = (&rest[..at], &rest[at + name.len()..]);
+            if word(before.chars().next_back()) || word(after.chars().next()) {
+                out.push_str(&one_line(&rest[..at + name.len()]));
+            } else {
+                out.push_str(&one_line(before));
+                out.push_str(&self.paint("1;31", name));
+            }
+            rest = after;
+        }
+        out.push_str(&one_line(rest));
+        out
     }
 
     /// `s` as one line (see [`one_line`]), coloured when this style is on.
@@ -186,6 +218,24 @@ mod tests {
         let on = Style::decide(ColorChoice::Always, false, false);
         assert_eq!(on.path("src/a.rs"), "\x1b[36msrc/a.rs\x1b[0m");
         assert_eq!(on.path(""), "");
+    }
+
+    #[test]
+    fn code_is_trimmed_clipped_and_its_name_marked_as_a_whole_word() {
+        let plain = Style::PLAIN.code("\t  return apply_vat(x)  ", Some("apply_vat"));
+        assert_eq!(plain, "return apply_vat(x)");
+        let on = Style { on: true };
+        assert_eq!(
+            on.code("vat = apply_vat(vat)", Some("vat")),
+            "\x1b[1;31mvat\x1b[0m = apply_vat(\x1b[1;31mvat\x1b[0m)"
+        );
+        let long = "x".repeat(CODE_WIDTH + 10);
+        assert_eq!(plain_len(&Style::PLAIN.code(&long, None)), CODE_WIDTH + 1);
+        assert!(Style::PLAIN.code(&long, None).ends_with('…'));
+    }
+
+    fn plain_len(s: &str) -> usize {
+        s.chars().count()
     }
 
     #[test]

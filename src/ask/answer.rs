@@ -17,6 +17,7 @@ use super::{
 use crate::graph::{Row, SetAside};
 use crate::history::query::LogCommit;
 use crate::model::DefKind;
+use crate::source::SourceText;
 
 /// Rows listed per fact before "… and N more".
 const ROWS_SHOWN: usize = 20;
@@ -62,7 +63,12 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
                     None
                 } else {
                     kinds.push("graph");
-                    Some(facts.iter().map(|f| graph_text(f)).collect::<String>())
+                    Some(
+                        facts
+                            .iter()
+                            .map(|f| graph_text(f, &mut state.text))
+                            .collect::<String>(),
+                    )
                 }
             }
             Intent::Compare => {
@@ -138,8 +144,10 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     }
 }
 
-fn graph_text(f: &GraphFact) -> String {
+/// A graph answer: what the target is, then its rows, each with the line it stands on.
+fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
     let mut s = String::new();
+    let mut code = |r: &Row| code_of(text, &r.path, r.line);
     let defs: Vec<String> = f
         .definitions
         .iter()
@@ -188,7 +196,7 @@ fn graph_text(f: &GraphFact) -> String {
                 let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
             }
             for r in f.rows.iter().take(ROWS_SHOWN) {
-                let _ = writeln!(s, "  {}:{}  in {}", r.path, r.line, r.symbol);
+                let _ = writeln!(s, "  {}:{}  in {}{}", r.path, r.line, r.symbol, code(r));
             }
             s.push_str(&more(f.rows.len()));
             // Rows listed apart from the callers, each with what it is.
@@ -198,7 +206,15 @@ fn graph_text(f: &GraphFact) -> String {
                 }
                 let _ = writeln!(s, "{header}");
                 for r in rows.iter().take(ROWS_SHOWN) {
-                    let _ = writeln!(s, "  {}:{}  in {} ({})", r.path, r.line, r.symbol, label(r));
+                    let _ = writeln!(
+                        s,
+                        "  {}:{}  in {} ({}){}",
+                        r.path,
+                        r.line,
+                        r.symbol,
+                        label(r),
+                        code(r)
+                    );
                 }
                 s.push_str(&more(rows.len()));
             };
@@ -231,14 +247,14 @@ fn graph_text(f: &GraphFact) -> String {
                     .defined_at
                     .as_deref()
                     .map_or_else(|| format!(" ({})", r.resolution), |d| format!(" → {d}"));
-                let _ = writeln!(s, "  {}:{}  {}{at}", r.path, r.line, r.symbol);
+                let _ = writeln!(s, "  {}:{}  {}{at}{}", r.path, r.line, r.symbol, code(r));
             }
             s.push_str(&more(f.rows.len()));
         }
         Intent::Imports if f.definitions.iter().any(|d| d.kind == DefKind::File) => {
             let _ = writeln!(s, "{what}: {} import line(s):", f.rows.len());
             for r in f.rows.iter().take(ROWS_SHOWN) {
-                let _ = writeln!(s, "  {}:{}  {}", r.path, r.line, r.symbol);
+                let _ = writeln!(s, "  {}:{}  {}{}", r.path, r.line, r.symbol, code(r));
             }
             s.push_str(&more(f.rows.len()));
         }
@@ -503,6 +519,21 @@ fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
         });
     }
     out
+}
+
+/// `  | code` for a row: the line it stands on, trimmed and clipped, as `rg` shows it.
+fn code_of(text: &mut SourceText, path: &str, line: u32) -> String {
+    match text.lines(path, line, line).first().map(|l| l.trim()) {
+        Some(l) if !l.is_empty() => format!("  | {}", clip_to(&l.replace('\t', " "), 100)),
+        _ => String::new(),
+    }
+}
+
+fn clip_to(l: &str, width: usize) -> String {
+    match l.char_indices().nth(width) {
+        Some((cut, _)) => format!("{}…", &l[..cut]),
+        None => l.to_string(),
+    }
 }
 
 fn clip(l: &str) -> String {

@@ -75,7 +75,7 @@ pub struct State<'a> {
     pub attempts: Vec<Attempt>,
     pub trace: Vec<StageTrace>,
     pub memories: Memories<'a>,
-    pub text: text::SourceText,
+    pub text: crate::source::SourceText,
     /// The paths an answer may cite, when `--path`, `--lang` or `--no-tests` narrow it.
     pub allowed: Option<std::collections::HashSet<String>>,
 }
@@ -281,7 +281,8 @@ fn classify<'a>(
         attempts: Vec::new(),
         trace: Vec::new(),
         memories,
-        text: text::SourceText::new(root),
+        // Never more than an index would read (a file that grew to gigabytes since).
+        text: crate::source::SourceText::new(root, crate::config::MAX_FILE_SIZE),
         allowed: None,
     };
     state.record(Stage::Classify, t, decision, reasons);

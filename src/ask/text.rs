@@ -1,10 +1,6 @@
 //! Words of a question and of source text, compared loosely: lower-cased, identifiers
 //! split into their parts, crude suffixes stripped. Used to build retrieval queries and
-//! to check evidence against the question. Pure, except [`SourceText`], which reads
-//! files once per question.
-
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+//! to check evidence against the question. Pure.
 
 use super::classify::{Classification, EntityKind};
 use crate::search::tokenize;
@@ -263,45 +259,6 @@ pub fn stems(text: &str) -> std::collections::HashSet<String> {
 pub fn covered(term: &str, stems: &std::collections::HashSet<String>) -> bool {
     let parts = split_identifier(term);
     !parts.is_empty() && parts.iter().all(|p| stems.contains(&stem(p)))
-}
-
-/// The text of files, read once per question, by line range.
-#[derive(Debug)]
-pub struct SourceText {
-    root: PathBuf,
-    files: HashMap<String, Option<Vec<String>>>,
-}
-
-impl SourceText {
-    pub fn new(root: &Path) -> SourceText {
-        SourceText {
-            root: root.to_path_buf(),
-            files: HashMap::new(),
-        }
-    }
-
-    /// Lines `start..=end` (1-based) of `path`, or nothing when the file is unreadable.
-    pub fn lines(&mut self, path: &str, start: u32, end: u32) -> &[String] {
-        let root = &self.root;
-        let lines = self.files.entry(path.to_string()).or_insert_with(|| {
-            // Never more than an index would read (a file that grew to gigabytes since).
-            let bytes = crate::source::read(root, path, crate::config::MAX_FILE_SIZE).ok()?;
-            Some(crate::source::lines(&String::from_utf8_lossy(&bytes)))
-        });
-        match lines {
-            Some(l) => {
-                let lo = (start.max(1) as usize - 1).min(l.len());
-                let hi = (end as usize).clamp(lo, l.len());
-                &l[lo..hi]
-            }
-            None => &[],
-        }
-    }
-
-    /// The joined text of a range.
-    pub fn text(&mut self, path: &str, start: u32, end: u32) -> String {
-        self.lines(path, start, end).join("\n")
-    }
 }
 
 #[cfg(test)]

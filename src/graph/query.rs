@@ -67,8 +67,15 @@ pub struct Row {
     /// For `references`: how the name is used there (`decorator`, `value`).
     #[serde(default, skip_serializing_if = "Usage::is_call")]
     pub usage: Usage,
+    /// For rows past depth 1: the definition whose call site (callers) or body (callees)
+    /// the row continues from, so a tree can be read back from the rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     #[serde(skip)]
     next: Option<i64>,
+    /// The definition id the row was reached from.
+    #[serde(skip)]
+    from: Option<i64>,
 }
 
 impl Row {
@@ -170,6 +177,8 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                         defined_at: None,
                         usage: Usage::Call,
                         next: None,
+                        via: None,
+                        from: None,
                     })
                     .collect(),
                 _ => walk(c, q, &candidates)?,
@@ -286,6 +295,8 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
                 defined_at: None,
                 usage: Usage::Call,
                 next: None,
+                via: None,
+                from: None,
             })
         })?;
         for row in rows {
@@ -380,6 +391,8 @@ fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row
                 defined_at: None,
                 usage: Usage::parse(&r.get::<_, String>(5)?),
                 next: None,
+                via: None,
+                from: None,
             })
         })?;
         for row in rows {
@@ -394,6 +407,7 @@ fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row
 fn walk(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<Vec<Row>> {
     let mut out = Vec::new();
     for d in candidates {
+        let mut found = Vec::new();
         let mut seen: HashSet<i64> = HashSet::from([d.id]);
         let mut frontier = vec![d.id];
         for depth in 1..=q.depth.max(1) {
@@ -412,15 +426,72 @@ fn walk(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<
                 {
                     next.push(n);
                 }
-                out.push(r);
+                found.push(r);
             }
             if next.is_empty() {
                 break;
             }
             frontier = next;
         }
+        out.extend(as_tree(found));
     }
     Ok(out)
+}
+
+/// Breadth-first rows put in tree order: each row followed by the rows one level deeper
+/// that continue from the definition it reaches, each of those naming it in `via`.
+fn as_tree(rows: Vec<Row>) -> Vec<Row> {
+    // The rows of each level by the definition they continue from, in their order.
+    let mut children: HashMap<(u32, i64), std::collections::VecDeque<usize>> = HashMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        if let (true, Some(from)) = (r.depth > 1, r.from) {
+            children.entry((r.depth, from)).or_default().push_back(i);
+        }
+    }
+    let mut taken = vec![false; rows.len()];
+    let mut order = Vec::with_capacity(rows.len());
+    for top in 0..rows.len() {
+        if rows[top].depth != 1 {
+            continue;
+        }
+        taken[top] = true;
+        order.push((top, None));
+        // An explicit stack: the depth is the user's to choose.
+        let mut stack = vec![top];
+        while let Some(&parent) = stack.last() {
+            let child = rows[parent].next.and_then(|n| {
+                children
+                    .get_mut(&(rows[parent].depth + 1, n))
+                    .and_then(std::collections::VecDeque::pop_front)
+            });
+            match child {
+                Some(i) => {
+                    taken[i] = true;
+                    order.push((i, Some(parent)));
+                    stack.push(i);
+                }
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+    }
+    // Never lose a row, even one whose parent is not among them.
+    order.extend((0..rows.len()).filter(|&i| !taken[i]).map(|i| (i, None)));
+    let via: Vec<Option<String>> = order
+        .iter()
+        .map(|&(_, parent)| parent.map(|p| rows[p].symbol.clone()))
+        .collect();
+    let mut slots: Vec<Option<Row>> = rows.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .zip(via)
+        .filter_map(|((i, _), via)| {
+            let mut r = slots[i].take()?;
+            r.via = via;
+            Some(r)
+        })
+        .collect()
 }
 
 fn placeholders(n: usize) -> String {
@@ -431,7 +502,7 @@ fn callers_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
     edges(
         c,
         "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates,
-                k.caller_id, NULL
+                k.caller_id, NULL, k.callee_id
          FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
          WHERE k.callee_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
         ids,
@@ -443,7 +514,7 @@ fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
     edges(
         c,
         "SELECT f.path, k.line, coalesce(s.qualname, k.external, k.name), k.resolution, k.candidates,
-                k.callee_id, cf.path || ':' || s.start_line
+                k.callee_id, cf.path || ':' || s.start_line, k.caller_id
          FROM calls k JOIN files f ON f.id = k.file_id
          LEFT JOIN symbols s ON s.id = k.callee_id LEFT JOIN files cf ON cf.id = s.file_id
          WHERE k.caller_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
@@ -453,8 +524,8 @@ fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
 }
 
 /// Runs an edge query whose `{}` takes the ids and whose columns are: path, line, the
-/// symbol at the other end, resolution, candidates, the id to follow next, and where
-/// that symbol is defined.
+/// symbol at the other end, resolution, candidates, the id to follow next, where that
+/// symbol is defined, and the id the edge starts from.
 fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
     let sql = sql.replace("{}", &placeholders(ids.len()));
     let mut stmt = c.prepare(&sql)?;
@@ -473,6 +544,8 @@ fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result
             defined_at: r.get(6)?,
             usage: Usage::Call,
             next: r.get(5)?,
+            via: None,
+            from: r.get(7)?,
         })
     })?;
     rows.collect()
@@ -541,7 +614,7 @@ pub fn find_defs(c: &Connection, target: &str) -> rusqlite::Result<Vec<Def>> {
 }
 
 /// `src/a.rs:name` → (Some(path), name); `Type::method` and `name` → (None, …).
-fn split_path_target(target: &str) -> (Option<&str>, &str) {
+pub fn split_path_target(target: &str) -> (Option<&str>, &str) {
     let bytes = target.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
         if b == b':' {
@@ -607,6 +680,8 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
             defined_at: target,
             usage: Usage::Call,
             next: None,
+            via: None,
+            from: None,
         })
     })?;
     rows.collect()
@@ -634,6 +709,8 @@ fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row
             defined_at: None,
             usage: Usage::Call,
             next: None,
+            via: None,
+            from: None,
         })
     })?;
     rows.collect()

@@ -314,6 +314,52 @@ fn missing(dir: &Path, reason: &str) -> anyhow::Error {
     .into()
 }
 
+/// The lines of a hit worth showing: up to `n` lines of `lines` (the first being line
+/// `first`) that hold the most distinct tokens of `query` ([`tokenize::tokens`], a
+/// plural or `-ing`/`-ed` form counting as its stem), in line order; the hit's first
+/// non-blank line when none holds any.
+pub fn best_lines(lines: &[String], first: u32, query: &str, n: usize) -> Vec<(u32, String)> {
+    fn root(t: &str) -> &str {
+        for suffix in ["ing", "ed", "es", "s"] {
+            if let Some(r) = t.strip_suffix(suffix)
+                && r.len() >= 3
+            {
+                return r;
+            }
+        }
+        t
+    }
+    let wanted: std::collections::HashSet<String> = tokenize::tokens(query)
+        .into_iter()
+        .filter(|t| t.text.len() >= 2)
+        .map(|t| root(&t.text).to_string())
+        .collect();
+    let mut scored: Vec<(usize, usize)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let have: std::collections::HashSet<&str> = tokenize::tokens(l)
+                .iter()
+                .filter_map(|t| wanted.get(root(&t.text)).map(String::as_str))
+                .collect();
+            (!have.is_empty()).then_some((have.len(), i))
+        })
+        .collect();
+    // Most tokens first, then the earlier line; shown in line order.
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut picked: Vec<usize> = scored.into_iter().take(n).map(|(_, i)| i).collect();
+    if picked.is_empty()
+        && let Some(i) = lines.iter().position(|l| !l.trim().is_empty())
+    {
+        picked.push(i);
+    }
+    picked.sort_unstable();
+    picked
+        .into_iter()
+        .map(|i| (first + i as u32, lines[i].clone()))
+        .collect()
+}
+
 /// The `--path` glob as a matcher, or a usage error that says how to write one.
 pub fn path_matcher(glob: &str) -> Result<globset::GlobMatcher> {
     Ok(globset::GlobBuilder::new(glob)

@@ -16,6 +16,8 @@ mod incremental;
 mod layers;
 mod llm;
 mod memories;
+mod paths;
 mod robustness;
+mod rows;
 mod search;
 mod util;
