@@ -2,6 +2,7 @@
 //! result. Only this module writes to stdout and stderr.
 
 pub mod ask;
+pub mod config;
 pub mod docs;
 pub mod eval;
 pub mod graph;
@@ -16,8 +17,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 
-use crate::cli::{Cli, Command};
-use crate::config::{self, Config};
+use crate::cli::{Cli, Command, ConfigCommand};
+use crate::config::Config;
 use crate::error::{Exit, LlmcError};
 use style::{Stream, Style};
 
@@ -28,6 +29,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Ctx {
     pub root: PathBuf,
     pub config: Config,
+    /// Where the settings came from, one line per layer that set something.
+    pub config_sources: Vec<String>,
     pub quiet: bool,
     /// `--verbose`: [`Ctx::detail`] prints.
     pub verbose: bool,
@@ -62,10 +65,14 @@ impl Ctx {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<Exit> {
-    // These describe llmc itself: no repository, no configuration.
+    // These describe llmc itself: no repository, no configuration (a broken llmc.toml
+    // must not stop `llmc config example`, which is how one writes a good one).
     match &cli.command {
         Command::Completions(args) => return docs::cmd_completions(args),
         Command::Man => return docs::cmd_man(),
+        Command::Config(args) if args.command == ConfigCommand::Example => {
+            return config::cmd_example();
+        }
         _ => {}
     }
     let started = std::time::Instant::now();
@@ -86,17 +93,18 @@ pub fn run(cli: Cli) -> Result<Exit> {
         None => std::env::current_dir().context("reading the current directory")?,
     };
     let root = crate::root::find_root(&start)?;
-    let (config, sources) = config::load_with_sources(&root, std::env::vars(), &cli.config)?;
+    let (config, sources) = crate::config::load_with_sources(&root, std::env::vars(), &cli.config)?;
     let ctx = Ctx {
         root,
         config,
+        config_sources: sources,
         quiet: cli.quiet,
         verbose: cli.verbose,
         out: Style::for_stream(cli.color, Stream::Stdout),
         err: Style::for_stream(cli.color, Stream::Stderr),
     };
     ctx.detail(&format!("root: {}", ctx.root.display()));
-    for s in &sources {
+    for s in &ctx.config_sources {
         ctx.detail(&format!("config: {s}"));
     }
     let exit = dispatch(&ctx, &cli.command);
@@ -122,6 +130,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
         Command::Search(args) => search::cmd_search(ctx, args),
         Command::Completions(args) => docs::cmd_completions(args),
         Command::Man => docs::cmd_man(),
+        Command::Config(args) => config::cmd_config(ctx, args),
     }
 }
 

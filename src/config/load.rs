@@ -53,9 +53,8 @@ pub fn load_with_sources(
                     "put it under [{}] (it is `{k}`)",
                     k.split('.').next().unwrap_or_default()
                 ),
-                None => {
-                    "every key belongs to a section like [index]: see llmc.toml.example".to_string()
-                }
+                None => "every key belongs to a section like [index]: see `llmc config example`"
+                    .to_string(),
             };
             return Err(LlmcError::Config(format!(
                 "{}: `{section}` is outside any section: {hint}",
@@ -140,7 +139,7 @@ fn syntax_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
         })
         .unwrap_or_default();
     format!(
-        "{}{at}: not valid TOML: {} (fix the file; every key is shown in llmc.toml.example)",
+        "{}{at}: not valid TOML: {} (fix the file; `llmc config example` shows every key)",
         path.display(),
         e.message().trim()
     )
@@ -241,7 +240,7 @@ fn unknown_key(key: &str, source: &str, known: &[String]) -> LlmcError {
     };
     LlmcError::Config(format!(
         "unknown configuration key `{key}` in {source}: {hint}{listing}; every key is \
-         documented in llmc.toml.example"
+         documented by `llmc config example`"
     ))
 }
 

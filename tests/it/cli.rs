@@ -445,7 +445,7 @@ fn configuration_file_errors_say_where_and_what_to_do() {
     for (toml, needles) in [
         (
             "[index]\nthreads = 2\nmax_file_size = = 3\n",
-            &["llmc.toml:3:", "not valid TOML", "llmc.toml.example"][..],
+            &["llmc.toml:3:", "not valid TOML", "`llmc config example`"][..],
         ),
         (
             "[index]\nmax_filesize = 10\n",
