@@ -512,8 +512,8 @@ fn ask_indexes_a_repository_without_an_index_and_refreshes_a_stale_one() {
 /// seconds, in `ask --json` and `status --json` alike; `status` shows the time to people.
 #[test]
 fn indexed_at_is_rfc3339_with_its_unix_seconds_beside_it() {
-    let s = python();
     let before = jiff::Timestamp::now().as_second();
+    let s = python();
     let (v, code) = ask_json(s.path(), &["who calls apply_vat"]);
     assert_eq!(code, 0);
     let after = jiff::Timestamp::now().as_second();
