@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'The commits that changed a definition, a file or a directory, newest first')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run a labelled set of questions (JSONL) through `ask` and score the answers')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the documented example configuration, or the configuration in effect here')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout (see the README for where to put it)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -174,6 +175,63 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'llmc;config' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('example', 'example', [CompletionResultType]::ParameterValue, 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'llmc;config;example' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'llmc;config;show' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'llmc;config;help' {
+            [CompletionResult]::new('example', 'example', [CompletionResultType]::ParameterValue, 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'llmc;config;help;example' {
+            break
+        }
+        'llmc;config;help;show' {
+            break
+        }
+        'llmc;config;help;help' {
+            break
+        }
         'llmc;completions' {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
@@ -208,6 +266,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'The commits that changed a definition, a file or a directory, newest first')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run a labelled set of questions (JSONL) through `ask` and score the answers')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the documented example configuration, or the configuration in effect here')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout (see the README for where to put it)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -232,6 +291,17 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             break
         }
         'llmc;help;eval' {
+            break
+        }
+        'llmc;help;config' {
+            [CompletionResult]::new('example', 'example', [CompletionResultType]::ParameterValue, 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what')
+            break
+        }
+        'llmc;help;config;example' {
+            break
+        }
+        'llmc;help;config;show' {
             break
         }
         'llmc;help;completions' {

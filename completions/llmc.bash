@@ -22,6 +22,9 @@ _llmc() {
             llmc,completions)
                 cmd="llmc__subcmd__completions"
                 ;;
+            llmc,config)
+                cmd="llmc__subcmd__config"
+                ;;
             llmc,eval)
                 cmd="llmc__subcmd__eval"
                 ;;
@@ -46,11 +49,32 @@ _llmc() {
             llmc,status)
                 cmd="llmc__subcmd__status"
                 ;;
+            llmc__subcmd__config,example)
+                cmd="llmc__subcmd__config__subcmd__example"
+                ;;
+            llmc__subcmd__config,help)
+                cmd="llmc__subcmd__config__subcmd__help"
+                ;;
+            llmc__subcmd__config,show)
+                cmd="llmc__subcmd__config__subcmd__show"
+                ;;
+            llmc__subcmd__config__subcmd__help,example)
+                cmd="llmc__subcmd__config__subcmd__help__subcmd__example"
+                ;;
+            llmc__subcmd__config__subcmd__help,help)
+                cmd="llmc__subcmd__config__subcmd__help__subcmd__help"
+                ;;
+            llmc__subcmd__config__subcmd__help,show)
+                cmd="llmc__subcmd__config__subcmd__help__subcmd__show"
+                ;;
             llmc__subcmd__help,ask)
                 cmd="llmc__subcmd__help__subcmd__ask"
                 ;;
             llmc__subcmd__help,completions)
                 cmd="llmc__subcmd__help__subcmd__completions"
+                ;;
+            llmc__subcmd__help,config)
+                cmd="llmc__subcmd__help__subcmd__config"
                 ;;
             llmc__subcmd__help,eval)
                 cmd="llmc__subcmd__help__subcmd__eval"
@@ -76,6 +100,12 @@ _llmc() {
             llmc__subcmd__help,status)
                 cmd="llmc__subcmd__help__subcmd__status"
                 ;;
+            llmc__subcmd__help__subcmd__config,example)
+                cmd="llmc__subcmd__help__subcmd__config__subcmd__example"
+                ;;
+            llmc__subcmd__help__subcmd__config,show)
+                cmd="llmc__subcmd__help__subcmd__config__subcmd__show"
+                ;;
             *)
                 ;;
         esac
@@ -83,7 +113,7 @@ _llmc() {
 
     case "${cmd}" in
         llmc)
-            opts="-C -q -v -h -V --dir --config --quiet --verbose --color --help --version ask index status graph log search eval completions man help"
+            opts="-C -q -v -h -V --dir --config --quiet --verbose --color --help --version ask index status graph log search eval config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -161,6 +191,152 @@ _llmc() {
         llmc__subcmd__completions)
             opts="-C -q -v -h --dir --config --quiet --verbose --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config)
+            opts="-C -q -v -h --dir --config --quiet --verbose --color --help example show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config__subcmd__example)
+            opts="-C -q -v -h --dir --config --quiet --verbose --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config__subcmd__help)
+            opts="example show help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config__subcmd__help__subcmd__example)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__config__subcmd__show)
+            opts="-C -q -v -h --dir --config --quiet --verbose --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -273,7 +449,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__help)
-            opts="ask index status graph log search eval completions man help"
+            opts="ask index status graph log search eval config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,6 +479,48 @@ _llmc() {
         llmc__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__help__subcmd__config)
+            opts="example show"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__help__subcmd__config__subcmd__example)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__help__subcmd__config__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

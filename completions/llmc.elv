@@ -37,6 +37,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand log 'The commits that changed a definition, a file or a directory, newest first'
             cand search 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
             cand eval 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+            cand config 'Print the documented example configuration, or the configuration in effect here'
             cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
             cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -163,6 +164,56 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'llmc;config'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand example 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
+            cand show 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'llmc;config;example'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;config;show'= {
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'llmc;config;help'= {
+            cand example 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
+            cand show 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'llmc;config;help;example'= {
+        }
+        &'llmc;config;help;show'= {
+        }
+        &'llmc;config;help;help'= {
+        }
         &'llmc;completions'= {
             cand -C 'Run as if llmc was started in DIR'
             cand --dir 'Run as if llmc was started in DIR'
@@ -195,6 +246,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand log 'The commits that changed a definition, a file or a directory, newest first'
             cand search 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
             cand eval 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+            cand config 'Print the documented example configuration, or the configuration in effect here'
             cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
             cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -212,6 +264,14 @@ set edit:completion:arg-completer[llmc] = {|@words|
         &'llmc;help;search'= {
         }
         &'llmc;help;eval'= {
+        }
+        &'llmc;help;config'= {
+            cand example 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
+            cand show 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'
+        }
+        &'llmc;help;config;example'= {
+        }
+        &'llmc;help;config;show'= {
         }
         &'llmc;help;completions'= {
         }

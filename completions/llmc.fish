@@ -40,6 +40,7 @@ complete -c llmc -n "__fish_llmc_needs_command" -f -a "graph" -d 'Ask the code g
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "config" -d 'Print the documented example configuration, or the configuration in effect here'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -139,6 +140,36 @@ complete -c llmc -n "__fish_llmc_using_subcommand eval" -l json -d 'Print one JS
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
 complete -c llmc -n "__fish_llmc_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -f -a "example" -d 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -f -a "show" -d 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and not __fish_seen_subcommand_from example show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from example" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from example" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from example" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from example" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from example" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from example" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from show" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from show" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "example" -d 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'
+complete -c llmc -n "__fish_llmc_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llmc -n "__fish_llmc_using_subcommand completions" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand completions" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand completions" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -155,13 +186,16 @@ never\t'Never'"
 complete -c llmc -n "__fish_llmc_using_subcommand man" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand man" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
 complete -c llmc -n "__fish_llmc_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "ask" -d 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "index" -d 'Index the repository (incrementally: only new and changed files are parsed)'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "status" -d 'Show what the index holds and what changed since'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "graph" -d 'Ask the code graph: callers, callees, definitions, imports, importers'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "ask" -d 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "index" -d 'Index the repository (incrementally: only new and changed files are parsed)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "status" -d 'Show what the index holds and what changed since'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "graph" -d 'Ask the code graph: callers, callees, definitions, imports, importers'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "config" -d 'Print the documented example configuration, or the configuration in effect here'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "example" -d 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'

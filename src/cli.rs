@@ -70,10 +70,30 @@ pub enum Command {
     Search(SearchArgs),
     /// Run a labelled set of questions (JSONL) through `ask` and score the answers
     Eval(EvalArgs),
+    /// Print the documented example configuration, or the configuration in effect here
+    Config(ConfigArgs),
     /// Print a shell completion script on stdout (see the README for where to put it)
     Completions(CompletionsArgs),
     /// Print the man page (roff) on stdout, e.g. `llmc man | man -l -`
     Man,
+}
+
+/// `llmc config`.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+}
+
+/// What `llmc config` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the example configuration: every key with its default and what it does
+    /// (`llmc config example > llmc.toml`, then edit); needs no repository
+    Example,
+    /// Print the configuration in effect here as TOML: every key with its value after
+    /// llmc.toml, LLMC_* variables and --config, below comments saying which set what
+    Show,
 }
 
 /// When to colour human output (`--color`).
@@ -310,7 +330,7 @@ impl Command {
             Command::Log(a) => a.json,
             Command::Search(a) => a.json,
             Command::Eval(a) => a.json,
-            Command::Completions(_) | Command::Man => false,
+            Command::Completions(_) | Command::Man | Command::Config(_) => false,
         }
     }
 }

@@ -48,22 +48,31 @@ pub fn man_page() -> String {
 
     out.push_str(&Roff::new().control("SH", ["COMMANDS"]).render());
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let name = format!("{BIN} {}", sub.get_name());
-        let sub = sub.clone().bin_name(&name).disable_help_flag(true);
-        let man = clap_mangen::Man::new(sub.clone());
-        out.push_str(&render(|w| {
-            Roff::new().control("SS", [name.as_str()]).to_writer(w)
-        }));
-        out.push_str(&body(&render(|w| man.render_synopsis_section(w))));
-        out.push_str(&render(|w| Roff::new().control("PP", []).to_writer(w)));
-        out.push_str(&body(&render(|w| man.render_description_section(w))));
-        if sub.get_arguments().any(|a| !a.is_hide_set()) {
-            out.push_str(&body(&render(|w| man.render_options_section(w))));
-        }
+        command_section(&mut out, sub, BIN);
     }
     out.push_str(&render(|w| extra_sections().to_writer(w)));
     out.push_str(&render(|w| man.render_version_section(w)));
     out
+}
+
+/// One command's `.SS` section (synopsis, description, options), then one for each of its
+/// own subcommands (`llmc config example`).
+fn command_section(out: &mut String, sub: &clap::Command, parent: &str) {
+    let name = format!("{parent} {}", sub.get_name());
+    let sub = sub.clone().bin_name(&name).disable_help_flag(true);
+    let man = clap_mangen::Man::new(sub.clone());
+    out.push_str(&render(|w| {
+        Roff::new().control("SS", [name.as_str()]).to_writer(w)
+    }));
+    out.push_str(&body(&render(|w| man.render_synopsis_section(w))));
+    out.push_str(&render(|w| Roff::new().control("PP", []).to_writer(w)));
+    out.push_str(&body(&render(|w| man.render_description_section(w))));
+    if sub.get_arguments().any(|a| !a.is_hide_set()) {
+        out.push_str(&body(&render(|w| man.render_options_section(w))));
+    }
+    for inner in sub.get_subcommands().filter(|s| !s.is_hide_set()) {
+        command_section(out, inner, &name);
+    }
 }
 
 /// Every generated file as (path relative to the repository root, content).
@@ -123,8 +132,9 @@ fn extra_sections() -> Roff {
     )]);
     r.control("SH", ["FILES"]);
     r.control("TP", []).text([bold("llmc.toml")]).text([roman(
-        "The configuration, at the repository root. Every key is documented in \
-             llmc.toml.example in the source tree.",
+        "The configuration, at the repository root. llmc config example prints every \
+             key with its default and meaning (llmc config example > llmc.toml to start \
+             one); llmc config show prints the values in effect.",
     )]);
     r.control("TP", []).text([bold(".llmc/")]).text([roman(
         "The index, at the repository root; listed in .git/info/exclude.",
@@ -162,12 +172,18 @@ mod tests {
     #[test]
     fn the_man_page_documents_every_command_and_flag() {
         let page = man_page();
+        let mut names: Vec<String> = Vec::new();
         for sub in Cli::command().get_subcommands() {
+            names.push(sub.get_name().to_string());
+            for inner in sub.get_subcommands() {
+                names.push(format!("{} {}", sub.get_name(), inner.get_name()));
+            }
+        }
+        assert!(names.contains(&"config example".to_string()), "{names:?}");
+        for name in names {
             assert!(
-                page.contains(&format!(".SS \"llmc {}\"", sub.get_name()))
-                    || page.contains(&format!(".SS llmc {}", sub.get_name())),
-                "no section for {}",
-                sub.get_name()
+                page.contains(&format!(".SS \"llmc {name}\"")),
+                "no section for {name}"
             );
         }
         for flag in [

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use anyhow::Result;
 
 use super::style::Style;
-use super::{Ctx, print_json, print_out};
+use super::{Ctx, fixed, print_json, print_out};
 use crate::ask::fresh::{Fresh, Notice};
 use crate::ask::{self, AskRequest, Outcome, Status};
 use crate::cli::AskArgs;
@@ -127,8 +127,12 @@ pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
     let c = &o.confidence;
     let _ = writeln!(
         s,
-        "\nConfidence: {:.2} {} (retrieval {:.2}, coverage {:.2}, grounding {:.2})",
-        c.score, c.label, c.retrieval, c.coverage, c.grounding
+        "\nConfidence: {} {} (retrieval {}, coverage {}, grounding {})",
+        fixed(c.score, 2),
+        c.label,
+        fixed(c.retrieval, 2),
+        fixed(c.coverage, 2),
+        fixed(c.grounding, 2)
     );
     let f = &o.freshness;
     let mut fresh = format!("Index: generation {}", f.generation);

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use anyhow::Result;
 
 use super::ask::{bar, notice};
-use super::{Ctx, print_json, print_out};
+use super::{Ctx, fixed, print_json, print_out, signed};
 use crate::ask::fresh::{Fresh, Notice};
 use crate::ask::{self, Status};
 use crate::cli::EvalArgs;
@@ -55,11 +55,11 @@ pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
 }
 
 fn num(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+    v.map_or_else(|| "-".into(), |v| fixed(v, 3))
 }
 
 fn ms(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |v| format!("{v:.0}"))
+    v.map_or_else(|| "-".into(), |v| fixed(v, 0))
 }
 
 fn row(s: &mut String, name: &str, m: &Metrics) {
@@ -149,7 +149,7 @@ fn compared(s: &mut String, r: &Report) {
             .copied()
             .fold(None, |b: Option<f64>, v| Some(b.map_or(v, |b| b.max(v))));
         let gap = match (m.mrr_at_k, best) {
-            (Some(a), Some(b)) => format!("{:+.3}", a - b),
+            (Some(a), Some(b)) => signed(a - b, 3),
             _ => "-".into(),
         };
         let _ = writeln!(s, "{out} {gap:>8}");

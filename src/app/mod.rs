@@ -2,6 +2,7 @@
 //! result. Only this module writes to stdout and stderr.
 
 pub mod ask;
+pub mod config;
 pub mod docs;
 pub mod eval;
 pub mod graph;
@@ -16,8 +17,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
 
-use crate::cli::{Cli, Command};
-use crate::config::{self, Config};
+use crate::cli::{Cli, Command, ConfigCommand};
+use crate::config::Config;
 use crate::error::{Exit, LlmcError};
 use style::{Stream, Style};
 
@@ -31,6 +32,8 @@ pub struct Ctx {
     /// `/`-separated, empty at the root: paths on the command line are read from there.
     pub prefix: String,
     pub config: Config,
+    /// Where the settings came from, one line per layer that set something.
+    pub config_sources: Vec<String>,
     pub quiet: bool,
     /// `--verbose`: [`Ctx::detail`] prints.
     pub verbose: bool,
@@ -95,10 +98,14 @@ impl Ctx {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<Exit> {
-    // These describe llmc itself: no repository, no configuration.
+    // These describe llmc itself: no repository, no configuration (a broken llmc.toml
+    // must not stop `llmc config example`, which is how one writes a good one).
     match &cli.command {
         Command::Completions(args) => return docs::cmd_completions(args),
         Command::Man => return docs::cmd_man(),
+        Command::Config(args) if args.command == ConfigCommand::Example => {
+            return config::cmd_example();
+        }
         _ => {}
     }
     let started = std::time::Instant::now();
@@ -119,18 +126,19 @@ pub fn run(cli: Cli) -> Result<Exit> {
         None => std::env::current_dir().context("reading the current directory")?,
     };
     let root = crate::root::find_root(&start)?;
-    let (config, sources) = config::load_with_sources(&root, std::env::vars(), &cli.config)?;
+    let (config, sources) = crate::config::load_with_sources(&root, std::env::vars(), &cli.config)?;
     let ctx = Ctx {
         prefix: relative_dir(&root, &start),
         root,
         config,
+        config_sources: sources,
         quiet: cli.quiet,
         verbose: cli.verbose,
         out: Style::for_stream(cli.color, Stream::Stdout),
         err: Style::for_stream(cli.color, Stream::Stderr),
     };
     ctx.detail(&format!("root: {}", ctx.root.display()));
-    for s in &sources {
+    for s in &ctx.config_sources {
         ctx.detail(&format!("config: {s}"));
     }
     let exit = dispatch(&ctx, &cli.command);
@@ -156,6 +164,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
         Command::Search(args) => search::cmd_search(ctx, args),
         Command::Completions(args) => docs::cmd_completions(args),
         Command::Man => docs::cmd_man(),
+        Command::Config(args) => config::cmd_config(ctx, args),
     }
 }
 
@@ -207,13 +216,53 @@ pub fn print_out(text: &str) -> Result<()> {
     }
 }
 
-/// Writes one JSON document (with `schema_version`) and a newline to stdout.
+/// Writes one JSON document (with `schema_version`) and a newline to stdout. A negative
+/// zero (an empty sum of floats is one) is written as `0.0`.
 pub fn print_json(value: serde_json::Value) -> Result<()> {
     let mut value = value;
     if let serde_json::Value::Object(map) = &mut value {
         map.insert("schema_version".into(), SCHEMA_VERSION.into());
     }
+    unsign_zeros(&mut value);
     print_out(&format!("{}\n", serde_json::to_string_pretty(&value)?))
+}
+
+/// Replaces every `-0.0` in a JSON value by `0.0`.
+fn unsign_zeros(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.as_f64().is_some_and(|f| f == 0.0 && f.is_sign_negative()) => {
+            *value = Value::from(0.0);
+        }
+        Value::Array(items) => items.iter_mut().for_each(unsign_zeros),
+        Value::Object(map) => map.values_mut().for_each(unsign_zeros),
+        _ => {}
+    }
+}
+
+/// `v` itself, or `0.0` when it shows as zero with `decimals` digits after the point
+/// (`-0.0`, or `-0.0004` with three): formatted with them, it never reads `-0.000`.
+pub fn unsigned_zero(v: f64, decimals: usize) -> f64 {
+    let shown = format!("{v:.decimals$}");
+    if shown
+        .trim_start_matches('-')
+        .bytes()
+        .all(|b| b == b'0' || b == b'.')
+    {
+        0.0
+    } else {
+        v
+    }
+}
+
+/// `v` with `decimals` digits after the point, never `-0.000`.
+pub fn fixed(v: f64, decimals: usize) -> String {
+    format!("{:.decimals$}", unsigned_zero(v, decimals))
+}
+
+/// `v` with its sign (`+0.150`, `-0.033`) and `decimals` digits, never `-0.000`.
+pub fn signed(v: f64, decimals: usize) -> String {
+    format!("{:+.decimals$}", unsigned_zero(v, decimals))
 }
 
 /// Writes one line to stderr. A closed or failing stderr is ignored: there is nowhere left
@@ -221,4 +270,27 @@ pub fn print_json(value: serde_json::Value) -> Result<()> {
 pub fn print_err(line: &str) {
     let line = style::terminal_safe(line);
     let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_number_prints_as_negative_zero() {
+        assert_eq!(fixed(-0.0, 3), "0.000");
+        assert_eq!(fixed(-0.0004, 3), "0.000");
+        assert_eq!(fixed(-0.0006, 3), "-0.001");
+        assert_eq!(fixed(-0.4, 0), "0");
+        assert_eq!(fixed(0.25, 2), "0.25");
+        assert_eq!(signed(-0.0, 3), "+0.000");
+        assert_eq!(signed(-1e-17, 3), "+0.000");
+        assert_eq!(signed(-0.033, 3), "-0.033");
+        assert_eq!(signed(0.15, 3), "+0.150");
+        assert_eq!(fixed(f64::NAN, 3), "NaN");
+        let mut v = serde_json::json!({"a": -0.0, "b": [0.0, -0.0, -1.5], "c": {"d": -0.0}});
+        unsign_zeros(&mut v);
+        let text = serde_json::to_string(&v).expect("json");
+        assert_eq!(text, r#"{"a":0.0,"b":[0.0,0.0,-1.5],"c":{"d":0.0}}"#);
+    }
 }

@@ -3,7 +3,7 @@
 use anyhow::Result;
 
 use super::style::Style;
-use super::{Ctx, print_json, print_out};
+use super::{Ctx, fixed, print_json, print_out};
 use crate::cli::SearchArgs;
 use crate::error::{Exit, LlmcError};
 use crate::search::{self, Mode, SearchRequest, SearchResult};
@@ -113,13 +113,24 @@ pub fn render(r: &SearchResult, style: Style, text: &mut SourceText) -> String {
         let routes: Vec<String> = h
             .routes
             .iter()
-            .map(|rt| format!("{} #{} {:.3}", rt.route, rt.rank, rt.score))
+            .map(|rt| {
+                format!(
+                    "{} #{} {}",
+                    rt.route,
+                    rt.rank,
+                    fixed(f64::from(rt.score), 3)
+                )
+            })
             .collect();
         let _ = writeln!(
             out,
             "  ({})  {}",
             h.loc.kind,
-            style.dim(&format!("score {:.4}  [{}]", h.score, routes.join(", ")))
+            style.dim(&format!(
+                "score {}  [{}]",
+                fixed(h.score, 4),
+                routes.join(", ")
+            ))
         );
         let lines = text.lines(&h.loc.path, h.loc.start_line, h.loc.end_line);
         for (n, line) in search::best_lines(lines, h.loc.start_line, &r.query, LINES_SHOWN) {

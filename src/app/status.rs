@@ -18,7 +18,8 @@ pub fn cmd_status(ctx: &Ctx, args: &StatusArgs) -> Result<Exit> {
         print_json(serde_json::to_value(&s)?)?;
         return Ok(Exit::Ok);
     }
-    print_out(&render(&s, args.max_changed, ctx.out))?;
+    let now = jiff::Timestamp::now().as_second();
+    print_out(&render(&s, args.max_changed, now, ctx.out))?;
     Ok(Exit::Ok)
 }
 
@@ -32,19 +33,27 @@ fn breakdown(m: &BTreeMap<String, u64>) -> String {
         .join(", ")
 }
 
-/// The human form of a status.
-pub fn render(s: &Status, max_changed: usize, style: Style) -> String {
+/// The human form of a status; `now` (seconds since the epoch) says how long ago the
+/// index was written.
+pub fn render(s: &Status, max_changed: usize, now: i64, style: Style) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     // The labels are 13 columns wide; colour only the word, not its padding.
     let l = |word: &str| format!("{}{}", style.header(word), " ".repeat(13 - word.len()));
     let _ = writeln!(out, "{}{}", l("root"), s.root);
+    let indexed = match (&s.indexed_at, s.indexed_at_unix) {
+        (Some(at), Some(secs)) => match ago(secs, now) {
+            Some(ago) => format!("{at}, {ago}"),
+            None => at.clone(),
+        },
+        (Some(at), None) => at.clone(),
+        (None, _) => "never".to_string(),
+    };
     let _ = writeln!(
         out,
-        "{}{} (indexed {})",
+        "{}{} (indexed {indexed})",
         l("generation"),
         s.generation,
-        s.indexed_at.as_deref().unwrap_or("never")
     );
     let _ = writeln!(
         out,
@@ -141,6 +150,21 @@ pub fn render(s: &Status, max_changed: usize, style: Style) -> String {
     out
 }
 
+/// How long before `now` the instant `then` was, in its largest whole unit ("just now",
+/// "3 minutes ago", "2 days ago"); `None` when it is in the future (a clock set back).
+fn ago(then: i64, now: i64) -> Option<String> {
+    let secs = now.checked_sub(then).filter(|d| *d >= 0)?;
+    if secs < 60 {
+        return Some("just now".to_string());
+    }
+    let (n, unit) = match secs {
+        s if s < 3_600 => (s / 60, "minute"),
+        s if s < 86_400 => (s / 3_600, "hour"),
+        s => (s / 86_400, "day"),
+    };
+    Some(format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" }))
+}
+
 fn paren(m: &BTreeMap<String, u64>) -> String {
     if m.values().all(|v| *v == 0) {
         String::new()
@@ -161,5 +185,28 @@ fn human_bytes(n: u64) -> String {
         format!("{n} B")
     } else {
         format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ago;
+
+    #[test]
+    fn ago_says_how_long_in_the_largest_whole_unit() {
+        let now = 1_800_000_000;
+        assert_eq!(ago(now - 5, now).as_deref(), Some("just now"));
+        assert_eq!(ago(now - 60, now).as_deref(), Some("1 minute ago"));
+        assert_eq!(
+            ago(now - 3 * 60 - 59, now).as_deref(),
+            Some("3 minutes ago")
+        );
+        assert_eq!(ago(now - 2 * 3_600, now).as_deref(), Some("2 hours ago"));
+        assert_eq!(
+            ago(now - 400 * 86_400, now).as_deref(),
+            Some("400 days ago")
+        );
+        assert_eq!(ago(now + 10, now), None, "a clock set back");
+        assert_eq!(ago(i64::MIN, now), None, "no overflow");
     }
 }

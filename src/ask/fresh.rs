@@ -47,7 +47,7 @@ pub fn ask_fresh(root: &Path, config: &Config, req: &AskRequest, fresh: &Fresh) 
         let slot: OnceLock<index::FreshnessCheck> = OnceLock::new();
         let asker = std::thread::current();
         let (first, check) = std::thread::scope(|s| {
-            let check = s.spawn(|| -> Result<Option<String>> {
+            let check = s.spawn(|| -> Result<Option<jiff::Timestamp>> {
                 let prepared = Store::open_existing(root).and_then(|store| {
                     let check = index::FreshnessCheck::prepare(root, &store)?;
                     Ok((slot.get_or_init(|| check), store))
@@ -123,8 +123,8 @@ fn cores() -> usize {
 }
 
 /// When the index was last written.
-fn indexed_at(store: &Store) -> Option<String> {
-    store.meta("indexed_at").ok().flatten()
+fn indexed_at(store: &Store) -> Option<jiff::Timestamp> {
+    store.indexed_at().ok().flatten()
 }
 
 /// Indexes when there is no index (`existing` is `None`) or it is `stale` (and
@@ -133,7 +133,7 @@ fn bring_up_to_date(
     root: &Path,
     config: &Config,
     fresh: &Fresh,
-    existing: Option<Option<String>>,
+    existing: Option<Option<jiff::Timestamp>>,
     stale: bool,
 ) -> Result<Freshness> {
     let Some(at) = existing else {
@@ -144,10 +144,7 @@ fn bring_up_to_date(
         return reindex(root, config, fresh, true);
     };
     if !stale {
-        return Ok(Freshness {
-            indexed_at: at,
-            ..Freshness::default()
-        });
+        return Ok(Freshness::written_at(at));
     }
     if !fresh.refresh || !crate::store::writable(root) {
         (fresh.say)(Notice::Warn(if fresh.refresh {
@@ -156,9 +153,8 @@ fn bring_up_to_date(
             "files changed since the index; answering from it as it is (--no-refresh)".into()
         }));
         return Ok(Freshness {
-            indexed_at: at,
             stale: true,
-            ..Freshness::default()
+            ..Freshness::written_at(at)
         });
     }
     reindex(root, config, fresh, false)
@@ -183,9 +179,8 @@ fn reindex(root: &Path, config: &Config, fresh: &Fresh, first: bool) -> Result<F
         )));
     }
     Ok(Freshness {
-        indexed_at: indexed_at(&Store::open_existing(root)?),
         refreshed_files: refreshed,
         built: first,
-        ..Freshness::default()
+        ..Freshness::written_at(indexed_at(&Store::open_existing(root)?))
     })
 }

@@ -290,7 +290,11 @@ pub struct Synthesized {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Freshness {
     pub generation: u64,
+    /// When the index was last written: RFC 3339, UTC (`2026-11-26T01:39:34Z`).
     pub indexed_at: Option<String>,
+    /// The same instant in seconds since the Unix epoch.
+    #[serde(default)]
+    pub indexed_at_unix: Option<i64>,
     /// Files re-indexed before answering.
     pub refreshed_files: u64,
     /// There was no index: it was built for this question.
@@ -298,6 +302,17 @@ pub struct Freshness {
     pub built: bool,
     /// Files changed on disk since the index and not re-indexed (`--no-refresh`).
     pub stale: bool,
+}
+
+impl Freshness {
+    /// The freshness of an index last written `at`, nothing else said.
+    pub fn written_at(at: Option<jiff::Timestamp>) -> Freshness {
+        Freshness {
+            indexed_at: at.map(|t| t.to_string()),
+            indexed_at_unix: at.map(|t| t.as_second()),
+            ..Freshness::default()
+        }
+    }
 }
 
 /// Everything `llmc ask` found out.

@@ -53,9 +53,8 @@ pub fn load_with_sources(
                     "put it under [{}] (it is `{k}`)",
                     k.split('.').next().unwrap_or_default()
                 ),
-                None => {
-                    "every key belongs to a section like [index]: see llmc.toml.example".to_string()
-                }
+                None => "every key belongs to a section like [index]: see `llmc config example`"
+                    .to_string(),
             };
             return Err(LlmcError::Config(format!(
                 "{}: `{section}` is outside any section: {hint}",
@@ -140,7 +139,7 @@ fn syntax_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
         })
         .unwrap_or_default();
     format!(
-        "{}{at}: not valid TOML: {} (fix the file; every key is shown in llmc.toml.example)",
+        "{}{at}: not valid TOML: {} (fix the file; `llmc config example` shows every key)",
         path.display(),
         e.message().trim()
     )
@@ -199,49 +198,75 @@ fn env_key(var: &str, known: &[String]) -> Option<String> {
         .cloned()
 }
 
+/// The most known keys an unknown-key error lists.
+const NEAREST: usize = 3;
+
 fn unknown_key(key: &str, source: &str, known: &[String]) -> LlmcError {
-    // The environment names a variable, the rest a key; compare like with like.
+    // The environment names a variable, the rest a key; compare like with like, and
+    // name keys the way the source spells them.
+    let env = key.starts_with("LLMC_");
     let as_key = key
         .strip_prefix("LLMC_")
         .map_or_else(|| key.to_string(), |rest| rest.to_ascii_lowercase());
-    let nearest = known
+    let spelled = |k: &str| {
+        if env {
+            format!("LLMC_{}", k.replacen('.', "_", 1).to_ascii_uppercase())
+        } else {
+            k.to_string()
+        }
+    };
+    // Within the key's section when it names one, else among every key (also by the key
+    // alone: `threads` is near `index.threads`).
+    let section = as_key.split(['.', '_']).next().unwrap_or("");
+    let in_section: Vec<&String> = known
         .iter()
+        .filter(|k| k.split('.').next() == Some(section))
+        .collect();
+    let section_known = !in_section.is_empty();
+    let pool: Vec<&String> = if section_known {
+        in_section
+    } else {
+        known.iter().collect()
+    };
+    let mut nearest: Vec<(usize, &String)> = pool
+        .into_iter()
         .map(|k| {
-            let candidate = if key.starts_with("LLMC_") {
+            let candidate = if env {
                 k.replacen('.', "_", 1)
             } else {
                 k.clone()
             };
-            (strsim::levenshtein(&as_key, &candidate), k)
+            let mut d = strsim::levenshtein(&as_key, &candidate);
+            if !section_known && let Some((_, alone)) = k.split_once('.') {
+                d = d.min(strsim::levenshtein(&as_key, alone));
+            }
+            (d, k)
         })
-        .min_by_key(|(d, _)| *d)
-        .filter(|(d, _)| *d <= 3);
-    let hint = match nearest {
-        Some((_, k)) if key.starts_with("LLMC_") => format!(
-            "did you mean `LLMC_{}`? ",
-            k.replacen('.', "_", 1).to_ascii_uppercase()
-        ),
-        Some((_, k)) => format!("did you mean `{k}`? "),
-        None => String::new(),
-    };
-    // The section's keys when the section is known, else the sections: never all of
-    // them on one line.
-    let section = as_key.split(['.', '_']).next().unwrap_or("");
-    let in_section: Vec<&str> = known
-        .iter()
-        .filter(|k| k.split('.').next() == Some(section))
-        .map(String::as_str)
         .collect();
-    let listing = if in_section.is_empty() {
+    nearest.sort();
+    nearest.truncate(NEAREST);
+    let hint = match nearest.first() {
+        Some((d, k)) if *d <= 3 => format!("did you mean `{}`? ", spelled(k)),
+        _ => String::new(),
+    };
+    let names: Vec<String> = nearest
+        .iter()
+        .map(|(_, k)| format!("`{}`", spelled(k)))
+        .collect();
+    let listing = if section_known {
+        format!("nearest in [{section}]: {}", names.join(", "))
+    } else {
         let mut sections: Vec<&str> = known.iter().filter_map(|k| k.split('.').next()).collect();
         sections.dedup();
-        format!("the sections are {}", sections.join(", "))
-    } else {
-        format!("[{section}] has {}", in_section.join(", "))
+        format!(
+            "no section is called `{section}` (the sections are {}); nearest keys: {}",
+            sections.join(", "),
+            names.join(", ")
+        )
     };
     LlmcError::Config(format!(
         "unknown configuration key `{key}` in {source}: {hint}{listing}; every key is \
-         documented in llmc.toml.example"
+         documented by `llmc config example`"
     ))
 }
 

@@ -144,6 +144,73 @@ mod tests {
         assert!(!err.to_string().contains("did you mean"), "{err}");
     }
 
+    /// The distinct known keys a message names (as keys or as `LLMC_*` variables).
+    fn keys_named(msg: &str) -> Vec<String> {
+        let mut named: Vec<String> = known_keys()
+            .into_iter()
+            .filter(|k| {
+                let var = format!("LLMC_{}", k.replacen('.', "_", 1).to_ascii_uppercase());
+                msg.contains(&format!("`{k}`")) || msg.contains(&format!("`{var}`"))
+            })
+            .collect();
+        named.dedup();
+        named
+    }
+
+    #[test]
+    fn an_unknown_key_in_a_big_section_lists_at_most_three_keys() {
+        let big = known_keys()
+            .iter()
+            .filter(|k| k.starts_with("ask."))
+            .count();
+        assert!(big > 10, "[ask] has {big} keys");
+        let err = load_with(
+            "[ask]
+expand_neighbors = 2
+",
+            &[],
+            &[],
+        )
+        .expect_err("unknown key");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("did you mean `ask.expand_neighbours`?"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("nearest in [ask]: `ask.expand_neighbours`"),
+            "{msg}"
+        );
+        let named = keys_named(&msg);
+        assert!(named.len() <= 3, "{named:?} in {msg}");
+        assert!(named.iter().all(|k| k.starts_with("ask.")), "{msg}");
+        // Far from every key of the section: still only the nearest three, no guess.
+        let err = load_with("", &[], &["ask.zzzzzzzzzzzz=1"]).expect_err("unknown key");
+        let msg = err.to_string();
+        assert!(!msg.contains("did you mean"), "{msg}");
+        assert_eq!(keys_named(&msg).len(), 3, "{msg}");
+        // The environment: variables, the nearest three.
+        let err = load_with("", &[("LLMC_ASK_REFINE_BELLOW", "1")], &[]).expect_err("env");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("did you mean `LLMC_ASK_REFINE_BELOW`?"),
+            "{msg}"
+        );
+        assert!(keys_named(&msg).len() <= 3, "{msg}");
+        // An unknown section: the sections, and at most three keys of all of them.
+        let err = load_with("", &[], &["zzz.qqqqqqqq=1"]).expect_err("far off");
+        let msg = err.to_string();
+        assert!(msg.contains("the sections are ask, embed, index"), "{msg}");
+        assert!(keys_named(&msg).len() <= 3, "{msg}");
+        // A key without its section is found by its name.
+        let err = load_with("", &[], &["threads=2"]).expect_err("no section");
+        assert!(
+            err.to_string().contains("did you mean `index.threads`?"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("`llmc config example`"), "{err}");
+    }
+
     #[test]
     fn a_syntax_error_names_file_line_and_column() {
         let err = load_with("[index]\nthreads = 1\nmax_file_size = = 3\n", &[], &[])

@@ -10,15 +10,17 @@ use serde::Serialize;
 
 use super::walk;
 use crate::config::IndexConfig;
-use crate::store::{Store, meta};
+use crate::store::Store;
 
 /// The state of an index.
 #[derive(Debug, Serialize)]
 pub struct Status {
     pub root: String,
     pub generation: u64,
-    /// When the last generation was committed (RFC 3339, UTC).
+    /// When the last generation was committed (RFC 3339, UTC: `2026-11-26T01:39:34Z`).
     pub indexed_at: Option<String>,
+    /// The same instant in seconds since the Unix epoch.
+    pub indexed_at_unix: Option<i64>,
     pub files: Counted,
     pub definitions: Counted,
     pub chunks: u64,
@@ -61,10 +63,7 @@ impl Changed {
 pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
     let store = Store::open_existing(root)?;
     let generation = store.generation()?;
-    let indexed_at = store
-        .meta_seconds(meta::INDEXED_AT)?
-        .and_then(|secs| jiff::Timestamp::from_second(secs).ok())
-        .map(|t| t.to_string());
+    let indexed_at = store.indexed_at()?;
     let files = store.files_by_language()?;
     let defs = store.definitions_by_language()?;
     let chunks = store.chunk_count()?;
@@ -77,7 +76,8 @@ pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
         memories_switched: cfg.memories().changes_from(built),
         root: root.display().to_string(),
         generation,
-        indexed_at,
+        indexed_at: indexed_at.map(|t| t.to_string()),
+        indexed_at_unix: indexed_at.map(|t| t.as_second()),
         files: Counted {
             total: files.values().sum(),
             by_language: files,

@@ -35,6 +35,14 @@ impl Store {
         Ok(self.meta(key)?.and_then(|s| s.parse().ok()))
     }
 
+    /// When the last generation was committed ([`INDEXED_AT`]); `None` before the first
+    /// run or when the stored value is not a time.
+    pub fn indexed_at(&self) -> Result<Option<jiff::Timestamp>> {
+        Ok(self
+            .meta_seconds(INDEXED_AT)?
+            .and_then(|secs| jiff::Timestamp::from_second(secs).ok()))
+    }
+
     /// What the last run's walk set aside, by reason.
     pub fn skipped(&self) -> Result<BTreeMap<String, u64>> {
         Ok(self

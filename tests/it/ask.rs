@@ -508,6 +508,49 @@ fn ask_indexes_a_repository_without_an_index_and_refreshes_a_stale_one() {
     assert!(stderr(&out).contains("--no-refresh"));
 }
 
+/// `indexed_at` is an RFC 3339 time in UTC, `indexed_at_unix` the same instant in
+/// seconds, in `ask --json` and `status --json` alike; `status` shows the time to people.
+#[test]
+fn indexed_at_is_rfc3339_with_its_unix_seconds_beside_it() {
+    let before = jiff::Timestamp::now().as_second();
+    let s = python();
+    let (v, code) = ask_json(s.path(), &["who calls apply_vat"]);
+    assert_eq!(code, 0);
+    let after = jiff::Timestamp::now().as_second();
+    let check = |doc: &Value| -> i64 {
+        let text = doc["indexed_at"].as_str().expect("indexed_at is a string");
+        let at: jiff::Timestamp = text
+            .parse()
+            .unwrap_or_else(|e| panic!("{text:?} is not RFC 3339: {e}"));
+        assert!(text.ends_with('Z') && text.contains('T'), "{text}");
+        let unix = doc["indexed_at_unix"]
+            .as_i64()
+            .expect("indexed_at_unix is an integer");
+        assert_eq!(at.as_second(), unix, "{doc}");
+        assert!(
+            (before..=after).contains(&unix),
+            "{unix} in {before}..={after}"
+        );
+        unix
+    };
+    let asked = check(&v["freshness"]);
+    let out = s.llmc(&["status", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let status: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(check(&status), asked, "the same index run");
+    let out = s.llmc(&["status"]);
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("generation"))
+        .expect("a generation line");
+    assert!(
+        line.contains(status["indexed_at"].as_str().expect("time"))
+            && (line.contains("just now") || line.contains(" ago")),
+        "{line}"
+    );
+}
+
 #[test]
 fn the_cache_answers_again_until_a_cited_file_changes() {
     let s = python();
@@ -602,7 +645,7 @@ fn normalize_json(v: &mut Value) {
             for (k, x) in m.iter_mut() {
                 if matches!(k.as_str(), "ms" | "score") && x.is_number() {
                     *x = Value::from(0);
-                } else if k == "indexed_at" {
+                } else if matches!(k.as_str(), "indexed_at" | "indexed_at_unix") {
                     *x = Value::from("<time>");
                 } else {
                     normalize_json(x);

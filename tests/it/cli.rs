@@ -87,6 +87,7 @@ fn status_json_reports_languages_skips_and_changes() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["generation"], 1);
     assert!(v["indexed_at"].as_str().expect("indexed_at").ends_with('Z'));
+    assert!(v["indexed_at_unix"].as_i64().expect("indexed_at_unix") > 1_700_000_000);
     assert!(
         v["files"]["by_language"]["typescript"]
             .as_u64()
@@ -445,7 +446,7 @@ fn configuration_file_errors_say_where_and_what_to_do() {
     for (toml, needles) in [
         (
             "[index]\nthreads = 2\nmax_file_size = = 3\n",
-            &["llmc.toml:3:", "not valid TOML", "llmc.toml.example"][..],
+            &["llmc.toml:3:", "not valid TOML", "`llmc config example`"][..],
         ),
         (
             "[index]\nmax_filesize = 10\n",

@@ -284,3 +284,57 @@ fn a_bad_line_is_a_usage_error_naming_the_file_and_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("missing.jsonl"), "{}", stderr(&out));
 }
+
+/// A question whose gold nothing finds has an nDCG of zero computed as an empty sum,
+/// which is -0.0 in Rust: neither the table nor the JSON may print it with its sign.
+#[test]
+fn no_metric_prints_as_negative_zero() {
+    let s = Scratch::fixture("python");
+    s.write(
+        "missed.jsonl",
+        concat!(
+            r#"{"question": "who calls apply_vat?", "intent": "callers", "gold": {"path": "no/such/file.py"}}"#,
+            "\n",
+            r#"{"question": "where is the VAT computed?", "intent": "locate", "gold": {"path": "no/such/other.py", "start_line": 1, "end_line": 2}}"#,
+            "\n",
+        ),
+    );
+    let out = llmc_in(s.path(), &["eval", "missed.jsonl", "--compare"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("0.000"), "zeros are printed: {text}");
+    assert!(!text.contains("-0.000"), "{text}");
+    assert!(!text.contains("-0 "), "{text}");
+
+    let out = llmc_in(s.path(), &["eval", "missed.jsonl", "--compare", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(
+        v["overall"]["ndcg_at_k"].as_f64(),
+        Some(0.0),
+        "{}",
+        v["overall"]
+    );
+    fn negative_zeros(v: &Value, at: &str, found: &mut Vec<String>) {
+        match v {
+            Value::Number(n) if n.as_f64().is_some_and(|f| f == 0.0 && f.is_sign_negative()) => {
+                found.push(at.to_string());
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    negative_zeros(x, &format!("{at}[{i}]"), found);
+                }
+            }
+            Value::Object(m) => {
+                for (k, x) in m {
+                    negative_zeros(x, &format!("{at}.{k}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    negative_zeros(&v, "", &mut found);
+    assert!(found.is_empty(), "-0.0 at {found:?}");
+    assert!(!stdout(&out).contains("-0.0"), "{}", stdout(&out));
+}

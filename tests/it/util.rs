@@ -105,6 +105,11 @@ impl Scratch {
 
 /// Runs the built binary in `dir` with a clean `LLMC_*` environment.
 pub fn llmc_in(dir: &Path, args: &[&str]) -> Output {
+    llmc_env(dir, &[], args)
+}
+
+/// Runs the built binary in `dir` with only the given `LLMC_*` variables set.
+pub fn llmc_env(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_llmc"));
     cmd.args(args).current_dir(dir);
     for (k, _) in std::env::vars() {
@@ -112,6 +117,7 @@ pub fn llmc_in(dir: &Path, args: &[&str]) -> Output {
             cmd.env_remove(k);
         }
     }
+    cmd.envs(env.iter().copied());
     cmd.output().expect("llmc runs")
 }
 
