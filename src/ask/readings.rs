@@ -108,9 +108,12 @@ pub fn read(state: &mut State) -> Result<()> {
                 .push(format!("read \"{}\" as a commit message", q.text));
         }
         if state.introduced {
-            state
-                .readings
-                .push("read as: when it was introduced (its oldest commit first)".into());
+            let reading = if state.why {
+                "read as: why it was introduced (its oldest commit first, with its message)"
+            } else {
+                "read as: when it was introduced (its oldest commit first)"
+            };
+            state.readings.push(reading.into());
         }
     }
     if !state.readings.is_empty() {
@@ -232,7 +235,8 @@ fn contains_run(q: &[String], words: &[String]) -> bool {
     q.windows(words.len()).any(|w| w == words)
 }
 
-/// "when was X added", "which commit introduced X", "who wrote X", "first appeared".
+/// "when was X added", "which commit introduced X", "who wrote X", "why was X added",
+/// "first appeared".
 fn asks_introduction(lower: &str) -> bool {
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
@@ -241,7 +245,7 @@ fn asks_introduction(lower: &str) -> bool {
     let has = |w: &str| words.contains(&w);
     let introduced = has("introduced") || has("introduce") || has("introducing");
     let added = has("added") || has("created") || has("written") || has("wrote");
-    let asks = has("when") || has("which") || has("who") || has("what");
+    let asks = has("when") || has("which") || has("who") || has("what") || has("why");
     let first = lower.contains("first appear") || lower.contains("first added");
     first || introduced || (added && asks && !has("since") && !has("recently"))
 }
@@ -258,6 +262,7 @@ mod tests {
             "who wrote parse_args?",
             "when did `Lexer` first appear?",
             "what commit added the retry option?",
+            "why was `same_file_system` added?",
         ] {
             assert!(asks_introduction(&q.to_lowercase()), "{q}");
         }
