@@ -223,6 +223,43 @@ pub fn lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a path is a test, a test fixture or test data by the usual layouts: a `test`,
+/// `tests`, `__tests__`, `spec`, `testdata` or `fixtures` directory, `conftest.py`,
+/// `test_*.py`, `*_test.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut segments = path.split('/').peekable();
+    while let Some(seg) = segments.next() {
+        let last = segments.peek().is_none();
+        if !last {
+            if matches!(
+                seg,
+                "test"
+                    | "tests"
+                    | "testing"
+                    | "__tests__"
+                    | "spec"
+                    | "specs"
+                    | "testdata"
+                    | "test_data"
+                    | "fixtures"
+                    | "__fixtures__"
+            ) {
+                return true;
+            }
+            continue;
+        }
+        let stem = seg.split('.').next().unwrap_or(seg);
+        return seg == "conftest.py"
+            || stem.starts_with("test_")
+            || stem.ends_with("_test")
+            || stem.ends_with("_tests")
+            || seg.contains(".test.")
+            || seg.contains(".spec.")
+            || (seg.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")));
+    }
+    false
+}
+
 /// The text of repository files by line range, each file read (with [`read`]) once and
 /// at most `max` bytes; an unreadable file has no lines.
 #[derive(Debug)]

@@ -219,6 +219,14 @@ fn narrow_bare(target: &str, candidates: &mut Vec<Def>) -> Vec<Def> {
     if qualified || !candidates.iter().any(|d| d.symbol == name) {
         return Vec::new();
     }
+    // A test function named like a method of the code under test (`contents_first` and
+    // `WalkDir::contents_first`) is not what a bare name asks about: answer for each.
+    let in_tests = |d: &Def| crate::source::is_test_path(&d.path);
+    if candidates.iter().filter(|d| d.symbol == name).all(in_tests)
+        && candidates.iter().any(|d| d.symbol != name && !in_tests(d))
+    {
+        return Vec::new();
+    }
     let (keep, others): (Vec<Def>, Vec<Def>) = candidates.drain(..).partition(|d| d.symbol == name);
     *candidates = keep;
     others

@@ -480,3 +480,38 @@ fn calls_through_a_trait_or_interface_are_offered_for_its_implementations() {
     );
     assert!(text.contains("web/m.ts:10  use"), "{text}");
 }
+
+#[test]
+fn a_test_named_like_a_method_does_not_hide_the_method_from_a_bare_name() {
+    let repo = Scratch::git_fixture("python");
+    // A test function named after the method it tests (as walkdir's `contents_first`).
+    repo.write("tests/test_shelf.py", "def headline():\n    assert True\n");
+    repo.index();
+    let j = json(&repo.llmc(&["graph", "callers", "headline", "--json"]));
+    let candidates: Vec<&str> = j["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["symbol"].as_str())
+        .collect();
+    assert!(candidates.contains(&"Shelf.headline"), "{j}");
+    let callers: Vec<String> = j["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
+        .collect();
+    assert!(callers.contains(&"app/report.py:14".to_string()), "{j}");
+    // A top-level definition outside the tests still wins over same-named methods.
+    repo.write("app/titles.py", "def headline():\n    return ''\n");
+    repo.index();
+    let j = json(&repo.llmc(&["graph", "callers", "headline", "--json"]));
+    let symbols: Vec<&str> = j["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .filter_map(|c| c["symbol"].as_str())
+        .collect();
+    assert!(!symbols.contains(&"Shelf.headline"), "{j}");
+    assert_eq!(j["also_named"][0]["symbol"], "Shelf.headline", "{j}");
+}
