@@ -128,7 +128,7 @@ pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
     let _ = writeln!(
         s,
         "\nConfidence: {} {} (retrieval {}, coverage {}, grounding {})",
-        fixed(c.score, 2),
+        shown_score(c.score),
         c.label,
         fixed(c.retrieval, 2),
         fixed(c.coverage, 2),
@@ -183,5 +183,26 @@ fn llmc_scope(ctx: &Ctx, args: &AskArgs) -> crate::ask::Scope {
         path: args.path.as_deref().map(|g| ctx.scope_glob(g)),
         lang: args.lang.clone(),
         no_tests: args.no_tests,
+    }
+}
+
+/// The confidence as printed beside its label: rounded down, so that a score just under a
+/// label's threshold (0.899, Medium) never shows as the threshold (0.90).
+fn shown_score(score: f64) -> String {
+    // The epsilon keeps 0.29 (28.999… hundredths in binary) at 0.29.
+    fixed(((score * 100.0) + 1e-9).floor() / 100.0, 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_score;
+
+    #[test]
+    fn a_score_never_shows_as_the_threshold_of_a_label_it_did_not_reach() {
+        assert_eq!(shown_score(0.8999), "0.89");
+        assert_eq!(shown_score(0.90), "0.90");
+        assert_eq!(shown_score(0.6999), "0.69");
+        assert_eq!(shown_score(0.0), "0.00");
+        assert_eq!(shown_score(0.29), "0.29");
     }
 }
