@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every llmc benchmark in one go and writes their output, the machine they ran on and
-# this command line into BENCHMARKS.md (at the repository root, or --out FILE).
+# this command line into the raw part of BENCHMARKS.md, below its marker line (the part
+# above it is written by hand and kept), or into --out FILE.
 #
 #   scripts/bench.sh [--tree DIR] [--queries N] [--bench N] [--out FILE] [--dry-run]
 #
@@ -66,12 +67,18 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 failed=0
 
+# The hand-written part of the file, above the marker, is kept as it is.
+marker='<!-- Everything below is written by scripts/bench.sh; edit above this line only. -->'
 {
-    echo "# Benchmarks"
+    if [ -f "$out" ] && grep -qxF "$marker" "$out"; then
+        awk -v m="$marker" '{ print } $0 == m { exit }' "$out"
+    else
+        echo "$marker"
+    fi
     echo
-    echo "Produced by \`scripts/bench.sh\` (see the README, \"Benchmarks\"), which runs every"
-    echo "benchmark in one go and rewrites this file. Do not edit by hand: rerun it on an idle"
-    echo "machine. Each section gives the command and its output as printed."
+    echo "# Raw output of \`scripts/bench.sh\`"
+    echo
+    echo "Each section gives the command and its output as printed; rerun it on an idle machine."
     echo
     echo "Command line: \`$cmdline\`"
     echo

@@ -212,3 +212,55 @@ fn the_man_page_renders_without_warnings() {
         }
     }
 }
+
+/// The README's install lines for one user, run as written under a fresh, empty `HOME`:
+/// each must work there and leave its file where the shell or `man` looks.
+#[test]
+fn the_readme_install_lines_work_in_a_fresh_home() {
+    let readme = std::fs::read_to_string(source_tree().join("README.md")).expect("README");
+    let block = readme
+        .split("To install them for one user:")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|b| b.split("```").next())
+        .expect("the README's install block");
+    // The lines that write a file (the others load a script into a running shell).
+    let lines: Vec<&str> = block
+        .lines()
+        .filter(|l| l.contains(" > ~/"))
+        .map(|l| l.split("  #").next().unwrap_or(l).trim())
+        .collect();
+    assert_eq!(lines.len(), 4, "bash, zsh, fish and man: {block}");
+    let home = Scratch::empty();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_llmc"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for line in &lines {
+        let out = Command::new("sh")
+            .args(["-c", line])
+            .env("HOME", home.path())
+            .env("PATH", &path)
+            .output()
+            .expect("sh runs");
+        assert!(
+            out.status.success(),
+            "`{line}` in a fresh HOME: {}",
+            stderr(&out)
+        );
+    }
+    for file in [
+        ".local/share/bash-completion/completions/llmc",
+        ".zfunc/_llmc",
+        ".config/fish/completions/llmc.fish",
+        ".local/share/man/man1/llmc.1",
+    ] {
+        let written = std::fs::read_to_string(home.path().join(file)).unwrap_or_default();
+        assert!(written.contains("llmc"), "{file} was not written");
+    }
+}
