@@ -775,6 +775,9 @@ impl ImportKind {
 pub enum DefKind {
     Symbol(SymbolKind),
     File,
+    /// A module or package named by import lines but not a file of the repository
+    /// (`math`, `std::process`, `text/template`): the target of `importers` by name.
+    Package,
 }
 
 impl DefKind {
@@ -783,12 +786,14 @@ impl DefKind {
         match self {
             DefKind::Symbol(k) => k.as_str(),
             DefKind::File => "file",
+            DefKind::Package => "package",
         }
     }
 
     pub fn parse(s: &str) -> Option<DefKind> {
         match s {
             "file" => Some(DefKind::File),
+            "package" => Some(DefKind::Package),
             _ => SymbolKind::parse(s).map(DefKind::Symbol),
         }
     }

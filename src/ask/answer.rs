@@ -154,6 +154,8 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
         .map(|d| {
             if d.kind == DefKind::File {
                 d.path.clone()
+            } else if d.kind == DefKind::Package {
+                format!("the package `{}`", d.symbol)
             } else {
                 format!(
                     "{} ({} at {}:{}-{})",
@@ -248,6 +250,25 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                     .as_deref()
                     .map_or_else(|| format!(" ({})", r.resolution), |d| format!(" → {d}"));
                 let _ = writeln!(s, "  {}:{}  {}{at}{}", r.path, r.line, r.symbol, code(r));
+            }
+            s.push_str(&more(f.rows.len()));
+        }
+        Intent::Imports
+            if f.importers
+                && f.definitions
+                    .iter()
+                    .any(|d| matches!(d.kind, DefKind::File | DefKind::Package)) =>
+        {
+            let files: std::collections::BTreeSet<&str> =
+                f.rows.iter().map(|r| r.path.as_str()).collect();
+            let _ = writeln!(
+                s,
+                "{what} is imported by {} line(s) in {} file(s):",
+                f.rows.len(),
+                files.len()
+            );
+            for r in f.rows.iter().take(ROWS_SHOWN) {
+                let _ = writeln!(s, "  {}:{}  {}{}", r.path, r.line, r.symbol, code(r));
             }
             s.push_str(&more(f.rows.len()));
         }

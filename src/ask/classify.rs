@@ -89,20 +89,44 @@ pub fn classify(question: &str) -> Classification {
     {
         hits.push((pos, Intent::Imports, true, "include"));
     }
+    // "is X called by anything": X's callers, though "called by" is a callees cue.
+    if let Some(at) = find_cue(&lower, "called by")
+        && lower[..at].contains(" x ")
+        && !lower[at..].contains(" x ")
+        && !found(&hits, Intent::Callers)
+    {
+        hits.push((at, Intent::Callers, true, "x called by"));
+    }
     // The specific reading wins over the generic ones it contains.
     let snapshot = hits.clone();
     let has = |i: Intent| found(&snapshot, i);
+    // "what is called by X" asks what X calls; "is X called by anything" who calls X: the
+    // side of "called by" the name is on decides.
+    let called_by = find_cue(&lower, "called by");
+    // (Named things are masked as ` x ` in `lower`.)
+    let named_after_by = called_by.is_some_and(|at| lower[at..].contains(" x "));
+    let named = entities
+        .iter()
+        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
     hits.retain(|&(_, intent, _, phrase)| match intent {
-        Intent::Callers => !(has(Intent::Callees) && phrase == "called by"),
+        Intent::Callers => !(has(Intent::Callees) && (phrase == "called by" || named_after_by)),
+        Intent::Callees => {
+            !(phrase == "called by" && called_by.is_some() && named && !named_after_by)
+        }
+        // A definition is looked up by name: a sentence that names nothing ("the name of the
+        // shell function defined by the completion script") is located instead.
         Intent::Definition => {
             !has(Intent::Compare)
+                && (named || phrase.contains("{}"))
                 && (!matches!(phrase, "what is {}" | "what's {}" | "show me {}")
                     || entities.iter().any(|e| e.kind == EntityKind::Identifier))
         }
         Intent::Locate => {
             !has(Intent::Compare)
                 && !(matches!(phrase, "where is" | "where are" | "where does the")
-                    && (has(Intent::Definition) || has(Intent::Callers) || has(Intent::Imports)))
+                    && ((has(Intent::Definition) && named)
+                        || has(Intent::Callers)
+                        || has(Intent::Imports)))
         }
         Intent::Concept => {
             let restates_howto = has(Intent::Howto) && matches!(phrase, "how do " | "how does");
@@ -234,6 +258,18 @@ mod tests {
         assert_eq!(intents("what does load_config call"), ["callees"]);
         assert_eq!(intents("where is ParseConfig defined"), ["definition"]);
         assert_eq!(intents("what does src/main.rs import"), ["imports"]);
+        // The name's side of "called by" tells callees from callers.
+        assert_eq!(
+            intents("what functions are called by `print_entry`?"),
+            ["callees"]
+        );
+        assert_eq!(intents("is `print_entry` called by anything?"), ["callers"]);
+        // A definition is looked up by name; a sentence that names nothing is located.
+        assert_eq!(
+            intents("the name of the shell function defined by the completion script."),
+            ["locate"]
+        );
+        assert_eq!(intents("where is clamp defined?"), ["definition"]);
     }
 
     #[test]

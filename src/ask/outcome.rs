@@ -362,6 +362,10 @@ pub struct GraphFact {
     /// implements (dispatch may reach it or another implementation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub through_trait: Vec<Row>,
+    /// For imports: the rows are the lines that import the target (who imports it), not
+    /// the lines the target imports.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub importers: bool,
 }
 
 /// What the history says about one target.

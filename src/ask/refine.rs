@@ -52,6 +52,22 @@ pub fn refine(state: &mut State) -> Result<()> {
         );
         return Ok(());
     }
+    // Call sites and import lines read from the graph are the answer itself: another
+    // query can only lose them.
+    if first.graph.iter().any(|f| {
+        matches!(
+            f.intent,
+            Intent::Callers | Intent::Callees | Intent::Imports
+        ) && !f.rows.is_empty()
+    }) {
+        state.record(
+            Stage::Refine,
+            t,
+            "not needed: answered from the code graph".into(),
+            Vec::new(),
+        );
+        return Ok(());
+    }
     // A name the index lacks is most likely misspelled or renamed: the repository's own
     // vocabulary goes first then.
     let mut order = STRATEGIES.to_vec();

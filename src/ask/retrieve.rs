@@ -249,7 +249,8 @@ pub fn graph_facts(
             let relation = match intent {
                 Intent::Callers => Relation::Callers,
                 Intent::Callees => Relation::Callees,
-                Intent::Imports if looks_like_path(target) && importers => Relation::Importers,
+                // A file, a module written as code or a package: the graph finds which.
+                Intent::Imports if importers => Relation::Importers,
                 Intent::Imports if looks_like_path(target) => Relation::Imports,
                 Intent::Imports => Relation::Defs,
                 _ => Relation::Defs,
@@ -282,7 +283,7 @@ pub fn graph_facts(
             rows.truncate(limit);
             // For callers the call sites are the answer and come first; otherwise the
             // definitions the question names do.
-            let sites_first = relation == Relation::Callers;
+            let sites_first = matches!(relation, Relation::Callers | Relation::Importers);
             m.read(|c| {
                 let mut defs = Vec::new();
                 for d in &answer.candidates {
@@ -321,6 +322,7 @@ pub fn graph_facts(
                     set_aside: answer.set_aside,
                     references: answer.references,
                     through_trait: answer.through_trait,
+                    importers: relation == Relation::Importers,
                 });
             }
         }
@@ -353,6 +355,11 @@ pub fn asks_importers(question: &str) -> bool {
     ]
     .iter()
     .any(|p| q.contains(p))
+        // "where is `click.exceptions` imported?", "in which files is it included?"
+        || ([" imported", " included"].iter().any(|w| q.contains(w))
+            && !["what does", "what do ", "what is imported by"]
+                .iter()
+                .any(|w| q.contains(w)))
 }
 
 fn facts_have(facts: &[GraphFact], intent: Intent, target: &str) -> bool {

@@ -127,7 +127,36 @@ pub fn query(store: &Store, q: &GraphQuery) -> Result<Answer> {
 fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
     match q.relation {
         Relation::Imports | Relation::Importers => {
-            let files = find_files(c, &q.target)?;
+            let mut files = find_files(c, &q.target)?;
+            if files.is_empty() {
+                files = module_files(c, &q.target)?;
+            }
+            // Who imports a package that is no file here (`math`, `std::process`): the
+            // import lines that name it.
+            if files.is_empty() && q.relation == Relation::Importers {
+                let results = package_importers(c, &q.target)?;
+                let candidates = if results.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Def {
+                        id: 0,
+                        path: String::new(),
+                        line: 0,
+                        end_line: 0,
+                        symbol: q.target.clone(),
+                        kind: DefKind::Package,
+                    }]
+                };
+                return Ok(Answer {
+                    target: q.target.clone(),
+                    candidates,
+                    results,
+                    set_aside: SetAside::default(),
+                    also_named: Vec::new(),
+                    references: Vec::new(),
+                    through_trait: Vec::new(),
+                });
+            }
             let candidates: Vec<Def> = files
                 .iter()
                 .map(|(id, path)| Def {
@@ -651,6 +680,77 @@ fn find_files(c: &Connection, target: &str) -> rusqlite::Result<Vec<(i64, String
         return Ok(vec![exact.clone()]);
     }
     Ok(all)
+}
+
+/// The files a module written as code names it (`click.exceptions`, `crate::util`,
+/// `./errors`) may be: its path with each language's file endings, matched as
+/// [`find_files`] matches a path.
+fn module_files(c: &Connection, module: &str) -> rusqlite::Result<Vec<(i64, String)>> {
+    let m = module.trim().trim_start_matches("./");
+    if m.is_empty() || m.contains(char::is_whitespace) {
+        return Ok(Vec::new());
+    }
+    let base = m.replace("::", "/").replace('.', "/");
+    let base = base.trim_start_matches("crate/");
+    for ending in [
+        ".py",
+        "/__init__.py",
+        ".rs",
+        "/mod.rs",
+        ".ts",
+        ".tsx",
+        ".js",
+        "/index.ts",
+        "/index.js",
+        ".java",
+    ] {
+        let files = find_files(c, &format!("{base}{ending}"))?;
+        if !files.is_empty() {
+            return Ok(files);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The import lines that name a package by its module path: the module itself
+/// (`import math`, `"text/template"`), one inside it (`std::process::Command`,
+/// `os.path`), or a name imported from its parent (`from click import exceptions`).
+fn package_importers(c: &Connection, package: &str) -> rusqlite::Result<Vec<Row>> {
+    let p = package.trim();
+    if p.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
+         WHERE i.module = ?1
+            OR (substr(i.module, 1, length(?1)) = ?1
+                AND substr(i.module, length(?1) + 1, 1) IN ('.', ':', '/'))
+            OR i.module || '.' || i.name = ?1
+            OR i.module || '::' || i.name = ?1
+         ORDER BY f.path, i.line",
+    )?;
+    let rows = stmt.query_map([p], |r| {
+        let module = r.get::<_, ImportKind>(4)?.written(&r.get::<_, String>(2)?);
+        let name: Option<String> = r.get(3)?;
+        Ok(Row {
+            path: r.get(0)?,
+            line: r.get(1)?,
+            symbol: match name {
+                Some(n) => format!("{module} {n}"),
+                None => module,
+            },
+            resolution: Resolution::External,
+            depth: 1,
+            candidates: 0,
+            target: p.to_string(),
+            defined_at: None,
+            usage: Usage::Call,
+            next: None,
+            via: None,
+            from: None,
+        })
+    })?;
+    rows.collect()
 }
 
 fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {

@@ -165,8 +165,6 @@ fn a_broken_retriever_lowers_the_metrics_it_should() {
     assert!(b < a - 0.05, "{a} -> {b}");
     let (a, b) = show("ask.fuse=false", Some("locate"), "ndcg_at_k", &no_fuse);
     assert!(b < a, "{a} -> {b}");
-    let (a, b) = show("ask.fuse=false", Some("imports"), "mrr_at_k", &no_fuse);
-    assert!(b < a, "{a} -> {b}");
 }
 
 /// `--compare` puts ask beside search and each retriever alone; every run reports how

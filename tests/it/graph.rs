@@ -515,3 +515,51 @@ fn a_test_named_like_a_method_does_not_hide_the_method_from_a_bare_name() {
     assert!(!symbols.contains(&"Shelf.headline"), "{j}");
     assert_eq!(j["also_named"][0]["symbol"], "Shelf.headline", "{j}");
 }
+
+#[test]
+fn importers_of_a_module_written_as_code_or_of_a_package_outside_the_repository() {
+    let repo = Scratch::git_fixture("python");
+    repo.index();
+    // The distinct import lines (one line may import several names).
+    let lines = |j: &serde_json::Value| -> Vec<String> {
+        let set: std::collections::BTreeSet<String> = j["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
+            .collect();
+        set.into_iter().collect()
+    };
+    // A dotted module is the file it names.
+    let j = json(&repo.llmc(&["graph", "importers", "inventory.models", "--json"]));
+    assert_eq!(j["candidates"][0]["path"], "inventory/models.py", "{j}");
+    assert_eq!(
+        lines(&j),
+        [
+            "app/cli.py:6",
+            "app/report.py:4",
+            "inventory/pricing.py:3",
+            "inventory/storage.py:7"
+        ],
+        "{j}"
+    );
+    // A package of the standard library: the lines that import it or a module in it.
+    let j = json(&repo.llmc(&["graph", "importers", "os", "--json"]));
+    assert_eq!(j["candidates"][0]["kind"], "package", "{j}");
+    assert_eq!(
+        lines(&j),
+        ["inventory/storage.py:4", "inventory/storage.py:5"],
+        "{j}"
+    );
+    // Nothing imports it: not found, exit 1.
+    let out = repo.llmc(&["graph", "importers", "numpy"]);
+    assert_eq!(out.status.code(), Some(1));
+    // ask reads "where is X imported" as who imports X, the import lines first.
+    let j = json(&repo.llmc(&["ask", "where is the `json` module imported?", "--json"]));
+    assert_eq!(j["sources"][0]["path"], "inventory/storage.py", "{j}");
+    let text = j["answer"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("the package `json` is imported by 1 line(s) in 1 file(s):"),
+        "{text}"
+    );
+}
