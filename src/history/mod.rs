@@ -55,6 +55,9 @@ pub struct HistoryStats {
     pub note: Option<String>,
     /// Why this run could not update the history (which stays as it was).
     pub error: Option<String>,
+    /// File versions whose definitions were taken from this index run's parse of the same
+    /// content instead of being parsed again.
+    pub reused_parses: u64,
     pub seconds: f64,
 }
 
@@ -137,18 +140,19 @@ pub fn ingest(
     root: &Path,
     conn: &Connection,
     opts: IngestOptions,
+    seed: &Seed,
     progress: &dyn Progress,
 ) -> Result<HistoryStats> {
     let started = Instant::now();
     conn.execute_batch("SAVEPOINT history")?;
-    let mut result = ingest_in(root, conn, opts, progress, false);
+    let mut result = ingest_in(root, conn, opts, seed, progress, false);
     if let Err(e) = &result
         && objects_missing(e)
     {
         // A repository that lacks some old file versions (copied from a partial clone,
         // pruned by hand) cannot be read with patches: read it as a partial clone is.
         conn.execute_batch("ROLLBACK TO history")?;
-        result = ingest_in(root, conn, opts, progress, true);
+        result = ingest_in(root, conn, opts, seed, progress, true);
     }
     match result {
         Ok(stats) => {
@@ -177,6 +181,7 @@ fn ingest_in(
     root: &Path,
     conn: &Connection,
     opts: IngestOptions,
+    seed: &Seed,
     progress: &dyn Progress,
     objects_missing: bool,
 ) -> Result<HistoryStats> {
@@ -291,6 +296,7 @@ fn ingest_in(
         let mut blobs = Blobs::start(root)?;
         let mut cache = DefCache {
             max_size: opts.max_file_size,
+            seed: Some(seed),
             ..DefCache::default()
         };
         // A bar needs a total; HEAD moving forward by a few commits does not need a bar.
@@ -340,6 +346,7 @@ fn ingest_in(
             }
         }
         progress.finish();
+        stats.reused_parses = cache.seeded;
     }
     set_meta(conn, meta::HEAD, &head)?;
     set_meta(conn, meta::SHALLOW, &boundary_text)?;
@@ -427,13 +434,47 @@ fn set_meta(conn: &Connection, key: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
+/// Definitions of the files this index run just parsed, by path and content hash (the
+/// index's xxh3-128, as `files.hash` holds it): a blob of the history with the same path
+/// and content is never parsed a second time.
+#[derive(Debug, Default)]
+pub struct Seed {
+    map: HashMap<(String, String), std::rc::Rc<Vec<Def>>>,
+}
+
+impl Seed {
+    /// Remembers what the index parsed of one file.
+    pub fn add(&mut self, path: &str, hash: &str, symbols: &[crate::model::Symbol]) {
+        if !symbols.is_empty() {
+            self.map.insert(
+                (path.to_string(), hash.to_string()),
+                std::rc::Rc::new(defs_of(symbols)),
+            );
+        }
+    }
+
+    /// The definitions of a blob, when the index parsed the same content at this path and
+    /// would have read it as history does: no carriage return, which the index takes as a
+    /// line break on its own and history does not.
+    fn get(&self, path: &str, bytes: &[u8]) -> Option<std::rc::Rc<Vec<Def>>> {
+        if self.map.is_empty() || bytes.contains(&b'\r') {
+            return None;
+        }
+        let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes));
+        self.map.get(&(path.to_string(), hash)).cloned()
+    }
+}
+
 /// Definitions by blob id: a file's version after one commit is its version before the
 /// next, so each blob is parsed once. Bounded so a huge history cannot hold every blob.
 #[derive(Default)]
-struct DefCache {
+struct DefCache<'s> {
     map: HashMap<String, std::rc::Rc<Vec<Def>>>,
     parser: tree_sitter::Parser,
     max_size: u64,
+    seed: Option<&'s Seed>,
+    /// Blobs whose definitions came from the seed rather than a parse.
+    seeded: u64,
 }
 
 const DEF_CACHE_MAX: usize = 4096;
@@ -443,7 +484,7 @@ thread_local! {
         std::cell::RefCell::new(tree_sitter::Parser::new());
 }
 
-impl DefCache {
+impl DefCache<'_> {
     /// Reads the blobs of `wanted` that are not cached and parses them in parallel.
     fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(&str, &str)]) -> Result<()> {
         let mut seen = HashSet::new();
@@ -453,6 +494,11 @@ impl DefCache {
                 continue;
             }
             let bytes = blobs.get(blob)?.unwrap_or_default();
+            if let Some(defs) = self.seed.and_then(|s| s.get(path, &bytes)) {
+                self.map.insert(blob.to_string(), defs);
+                self.seeded += 1;
+                continue;
+            }
             todo.push((blob.to_string(), path, bytes));
         }
         if self.map.len() + todo.len() > DEF_CACHE_MAX {
@@ -482,17 +528,23 @@ impl DefCache {
         if let Some(d) = self.map.get(blob) {
             return Ok(d.clone());
         }
-        let defs = match blobs.get(blob)? {
-            Some(bytes) if !too_big(&bytes, self.max_size) => {
-                definitions(&mut self.parser, path, &bytes)
+        let bytes = blobs.get(blob)?;
+        let seeded = bytes
+            .as_deref()
+            .and_then(|b| self.seed.and_then(|s| s.get(path, b)));
+        let defs = match (seeded, bytes) {
+            (Some(defs), _) => {
+                self.seeded += 1;
+                defs
             }
-            Some(_) => Vec::new(),
-            None => Vec::new(),
+            (None, Some(bytes)) if !too_big(&bytes, self.max_size) => {
+                std::rc::Rc::new(definitions(&mut self.parser, path, &bytes))
+            }
+            (None, _) => std::rc::Rc::new(Vec::new()),
         };
         if self.map.len() >= DEF_CACHE_MAX {
             self.map.clear();
         }
-        let defs = std::rc::Rc::new(defs);
         self.map.insert(blob.to_string(), defs.clone());
         Ok(defs)
     }
@@ -514,12 +566,17 @@ pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -
     let Some(parsed) = defs::parse(parser, l, &text, false) else {
         return Vec::new();
     };
-    parsed
-        .symbols
-        .into_iter()
+    defs_of(&parsed.symbols)
+}
+
+/// A file's definitions as history compares them: from the first line of a definition's
+/// doc comment or attributes to its end.
+fn defs_of(symbols: &[crate::model::Symbol]) -> Vec<Def> {
+    symbols
+        .iter()
         .map(|s| Def {
-            name: s.name,
-            qualname: s.qualname,
+            name: s.name.clone(),
+            qualname: s.qualname.clone(),
             kind: s.kind.as_str(),
             start_line: s.lead_line.min(s.start_line),
             end_line: s.end_line,

@@ -419,6 +419,9 @@ pub fn run_with(
         changed = true;
     }
 
+    // What this run parses, kept for the history to reuse for the same file versions.
+    let mut seed = crate::history::Seed::default();
+    let mut seed_defs = 0usize;
     // Largest files first, so no core is left parsing one big file alone at the end.
     let mut to_check: Vec<&WalkedFile> = plan.to_check.iter().collect();
     to_check.sort_by_key(|f| std::cmp::Reverse(f.size));
@@ -473,6 +476,10 @@ pub fn run_with(
                     if let Some(names) = names.as_deref_mut() {
                         names.extend(f.symbols.iter().map(|s| s.name.clone()));
                     }
+                    if memories.history && seed_defs < SEED_MAX_DEFS {
+                        seed.add(&f.rel, &f.hash, &f.symbols);
+                        seed_defs += f.symbols.len();
+                    }
                     let (file_id, ids) = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
@@ -514,6 +521,7 @@ pub fn run_with(
             max_file_size: cfg.max_file_size,
             off: !memories.history,
         },
+        &seed,
         progress,
     )
     .context("reading the git history")?;
@@ -650,6 +658,10 @@ fn process(
         inline.and_then(|e| sync::embed_chunks(e, &f.rel, &file.chunks, &file.symbols).ok());
     Outcome::Indexed(Box::new(file))
 }
+
+/// At most this many definitions of a run's parse are kept for the history to reuse
+/// (about 25 MB; the Python standard library has 70,000, a big cargo registry 465,000).
+const SEED_MAX_DEFS: usize = 200_000;
 
 /// Wraps [`syntax::parse_file`]'s rows with what the run knows about the file (path, hash,
 /// stat data, its row in the store).

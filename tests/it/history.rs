@@ -484,3 +484,66 @@ fn a_lost_blob_keeps_the_history_it_had_and_reads_the_new_commits_without_defini
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["commits"][0]["author"], "Eve", "{v}");
 }
+
+/// The history's rows: every commit's files and touched definitions, in a stable order.
+fn history_rows(store: &llmc::store::Store) -> Vec<String> {
+    store
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT k.hash, s.path, s.qualname, s.kind, s.change, s.added, s.removed,
+                        s.start_line, s.end_line, s.hunks
+                 FROM commit_symbols s JOIN commits k ON k.id = s.commit_id
+                 ORDER BY k.hash, s.path, s.qualname, s.start_line",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((0..10)
+                    .map(|i| {
+                        r.get::<_, rusqlite::types::Value>(i)
+                            .map(|v| format!("{v:?}"))
+                            .unwrap_or_default()
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\t"))
+            })?;
+            rows.collect()
+        })
+        .expect("history rows")
+}
+
+#[test]
+fn history_reuses_the_index_runs_parse_and_reads_the_same_definitions() {
+    let s = fixture_history();
+    let root = repo_dir(&s);
+    // The fixture's cold index took the definitions of the file versions it had just
+    // parsed (HEAD's) from that parse.
+    let cold = llmc::index::run(
+        &root,
+        &llmc::config::IndexConfig::default(),
+        &llmc::index::IndexOptions { rebuild: true },
+        &llmc::progress::NoProgress,
+    )
+    .expect("index");
+    assert!(cold.history.reused_parses > 0, "{:?}", cold.history);
+    let seeded = history_rows(&llmc::store::Store::open_existing(&root).expect("store"));
+    assert!(!seeded.is_empty());
+    // The same history read again with nothing to reuse parses every version itself: the
+    // rows are identical.
+    let mut store = llmc::store::Store::open_for_write(&root, false).expect("store");
+    let writer = store.begin().expect("write transaction");
+    let stats = llmc::history::ingest(
+        &root,
+        writer.transaction(),
+        llmc::history::IngestOptions {
+            rebuild: true,
+            ..Default::default()
+        },
+        &llmc::history::Seed::default(),
+        &llmc::progress::NoProgress,
+    )
+    .expect("ingest");
+    writer.commit().expect("commit");
+    assert_eq!(stats.reused_parses, 0);
+    assert!(stats.error.is_none(), "{stats:?}");
+    let parsed = history_rows(&llmc::store::Store::open_existing(&root).expect("store"));
+    assert_eq!(seeded, parsed);
+}
