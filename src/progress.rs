@@ -50,9 +50,9 @@ impl Progress for Bar {
     fn start(&self, stage: &str, total: u64) {
         self.bar.set_length(total);
         self.bar.set_position(0);
-        if let Ok(style) =
-            ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} {elapsed_precise}")
-        {
+        if let Ok(style) = ProgressStyle::with_template(
+            "{msg:>10} [{bar:30}] {pos}/{len} {elapsed_precise}, about {eta} left",
+        ) {
             self.bar.set_style(style.progress_chars("=> "));
         }
         self.bar.set_message(stage.to_string());

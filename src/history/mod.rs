@@ -305,6 +305,14 @@ fn ingest_in(
         } else {
             count_commits(root, &revs)
         };
+        if total >= LONG_HISTORY {
+            progress.note(&format!(
+                "reading {total} commits of history (about {} s or less); \
+                 `index.history = false` in llmc.toml (or `--config index.history=false`) \
+                 indexes the code only",
+                total / COMMITS_PER_SECOND + 1
+            ));
+        }
         progress.start("history", total);
         let mut merges: HashMap<String, i64> = HashMap::new();
         let mut batch: Vec<GitCommit> = Vec::with_capacity(BATCH);
@@ -365,6 +373,13 @@ fn stats_with_count(conn: &Connection, mut stats: HistoryStats) -> Result<Histor
 }
 
 /// How many commits `revs` select, for the progress bar (0 when git cannot say).
+/// From this many new commits on, the run says what the history costs and how to skip it.
+const LONG_HISTORY: u64 = 1000;
+
+/// A low estimate of ingestion speed on a laptop core (the history bench reads 450 to
+/// 1,200 commits a second), for that note.
+const COMMITS_PER_SECOND: u64 = 400;
+
 fn count_commits(root: &Path, revs: &[String]) -> u64 {
     let Ok(mut child) = git::git(root)
         .args(["rev-list", "--count", "--stdin"])

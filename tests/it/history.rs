@@ -547,3 +547,53 @@ fn history_reuses_the_index_runs_parse_and_reads_the_same_definitions() {
     let parsed = history_rows(&llmc::store::Store::open_existing(&root).expect("store"));
     assert_eq!(seeded, parsed);
 }
+
+#[test]
+fn a_long_history_says_what_it_costs_and_how_to_skip_it() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    // 1,000 commits of one file, written by fast-import in one go.
+    let mut stream = String::new();
+    for i in 1..=1000 {
+        let body = format!("def f():\n    return {i}\n");
+        stream.push_str(&format!(
+            "commit refs/heads/main\ncommitter T <t@e> {} +0000\ndata 2\nc\n",
+            1_600_000_000 + i
+        ));
+        stream.push_str(&format!("M 644 inline a.py\ndata {}\n{body}\n", body.len()));
+    }
+    let mut child = Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(s.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("git fast-import");
+    {
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stream.as_bytes())
+            .expect("stream");
+    }
+    assert!(child.wait().expect("fast-import").success());
+    s.git(&["checkout", "-q", "main"]);
+    let out = s.llmc(&["index"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("reading 1000 commits of history") && err.contains("index.history = false"),
+        "{err}"
+    );
+    // Quiet means quiet; a short history says nothing.
+    let quiet = s.llmc(&["index", "--rebuild", "-q"]);
+    assert!(!stderr(&quiet).contains("commits of history"));
+    let short = fixture_history();
+    let out = crate::util::llmc_in(&repo_dir(&short), &["index", "--rebuild"]);
+    assert!(
+        !stderr(&out).contains("commits of history"),
+        "{}",
+        stderr(&out)
+    );
+}
