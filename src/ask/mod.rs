@@ -355,8 +355,14 @@ fn first_query(state: &mut State) -> Result<Query> {
     if targets.is_empty() && wants_names {
         let t = Instant::now();
         let mut named = Vec::new();
+        // An imports question may name a package rather than a definition ("what files
+        // import strconv?").
+        let imports = state.classification.intents.contains(&Intent::Imports);
         for term in state.terms.iter().take(6) {
-            if state.memories.read(|c| retrieve::is_defined(c, term))? {
+            if state.memories.read(|c| {
+                Ok(retrieve::is_defined(c, term)?
+                    || (imports && crate::store::lookups::is_imported(c, term)?))
+            })? {
                 named.push(term.clone());
             }
         }
@@ -365,7 +371,7 @@ fn first_query(state: &mut State) -> Result<Query> {
                 Stage::Route,
                 t,
                 format!("targets from plain words: {}", named.join(", ")),
-                vec!["each names a definition in the index".into()],
+                vec!["each names a definition in the index (or, for imports, a module)".into()],
             );
         }
         targets = named;

@@ -188,10 +188,21 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
             let mut candidates = find_defs(c, &q.target)?;
-            let also_named = match q.relation {
+            let mut also_named = match q.relation {
                 Relation::Defs => Vec::new(),
                 _ => narrow_bare(&q.target, &mut candidates),
             };
+            // A top-level definition nothing calls (Go's package-level `VarP`, which
+            // wraps `CommandLine.VarP`) does not hide same-named methods that are called:
+            // answer for each.
+            if q.relation == Relation::Callers
+                && !also_named.is_empty()
+                && walk(c, q, &candidates)?.is_empty()
+                && !walk(c, q, &also_named)?.is_empty()
+            {
+                candidates.append(&mut also_named);
+                candidates.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            }
             let results = match q.relation {
                 Relation::Defs => candidates
                     .iter()

@@ -137,6 +137,14 @@ pub fn vocabulary(c: &Connection) -> rusqlite::Result<Vec<String>> {
 }
 
 /// Whether some definition has exactly this name.
+/// Whether some import line names `module` as its module (`import strconv`, `use serde`).
+pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
+    c.prepare_cached("SELECT 1 FROM imports WHERE module = ?1 LIMIT 1")?
+        .query_row([module], |_| Ok(()))
+        .optional()
+        .map(|o| o.is_some())
+}
+
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
     c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?

@@ -502,8 +502,17 @@ fn a_test_named_like_a_method_does_not_hide_the_method_from_a_bare_name() {
         .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
         .collect();
     assert!(callers.contains(&"app/report.py:14".to_string()), "{j}");
-    // A top-level definition outside the tests still wins over same-named methods.
+    // A top-level definition nothing calls does not hide the called method either.
     repo.write("app/titles.py", "def headline():\n    return ''\n");
+    repo.index();
+    let j = json(&repo.llmc(&["graph", "callers", "headline", "--json"]));
+    assert!(j["total"].as_u64().unwrap_or(0) >= 1, "{j}");
+    assert!(j["also_named"].as_array().is_none_or(Vec::is_empty), "{j}");
+    // A called top-level definition wins over same-named methods.
+    repo.write(
+        "app/titles.py",
+        "def headline():\n    return ''\n\ndef title():\n    return headline()\n",
+    );
     repo.index();
     let j = json(&repo.llmc(&["graph", "callers", "headline", "--json"]));
     let symbols: Vec<&str> = j["candidates"]
@@ -560,6 +569,13 @@ fn importers_of_a_module_written_as_code_or_of_a_package_outside_the_repository(
     let text = j["answer"]["text"].as_str().unwrap_or_default();
     assert!(
         text.starts_with("the package `json` is imported by 1 line(s) in 1 file(s):"),
+        "{text}"
+    );
+    // A package named in plain words, not as code.
+    let j = json(&repo.llmc(&["ask", "what files import os?", "--json"]));
+    let text = j["answer"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("the package `os` is imported by 2 line(s) in 1 file(s):"),
         "{text}"
     );
 }
