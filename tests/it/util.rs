@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The nine fixture languages.
-pub const LANGS: [&str; 9] = [
+/// The ten fixture languages.
+pub const LANGS: [&str; 10] = [
     "rust",
     "python",
     "javascript",
@@ -19,6 +19,7 @@ pub const LANGS: [&str; 9] = [
     "java",
     "c",
     "cpp",
+    "ruby",
 ];
 
 /// `testdata/` in the source tree (never written to).

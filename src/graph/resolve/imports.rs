@@ -147,7 +147,37 @@ impl Graph {
                 (None, target.into_iter().collect())
             }
             Lang::Rust => self.bind_rust(imp),
+            Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
         }
+    }
+
+    /// The file a Ruby `require` names: `./x` and `../x` (from `require_relative`) from
+    /// the requiring file's directory, else a file ending in `/x.rb` (on the load path,
+    /// `lib/` by convention; the shortest such path). `.rb` may be written or not.
+    fn ruby_required(&self, from: usize, module: &str) -> Vec<usize> {
+        let module = module.strip_suffix(".rb").unwrap_or(module);
+        if module.is_empty() {
+            return Vec::new();
+        }
+        if module.starts_with("./") || module.starts_with("../") {
+            let dir = &self.files[from].dir;
+            let path = normalize_path(&if dir.is_empty() {
+                format!("{module}.rb")
+            } else {
+                format!("{dir}/{module}.rb")
+            });
+            return self.by_path.get(&path).copied().into_iter().collect();
+        }
+        let whole = format!("{module}.rb");
+        let suffix = format!("/{whole}");
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.path == whole || x.path.ends_with(&suffix))
+            .min_by_key(|(_, x)| x.path.len())
+            .map(|(i, _)| i)
+            .into_iter()
+            .collect()
     }
 
     pub(super) fn static_wildcard(&self, imp: &ImportRow) -> Option<Binding> {
