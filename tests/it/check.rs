@@ -1217,3 +1217,46 @@ count(2)
         "#]],
     );
 }
+
+#[test]
+fn bash_functions_commands_and_source() {
+    // A sourced file's functions are in scope; the script's own function of the same
+    // name wins; a command named by a variable is not a call; programs are external.
+    check(
+        r#"
+//- lib/a.sh
+greet() {
+  echo "hi $1"
+}
+say() {
+  greet "$@"
+}
+//- run.sh
+#!/bin/bash
+source ./lib/a.sh
+say() {
+  printf '%s\n' "$*"
+}
+cmd=ls
+"$cmd" -l
+say x
+greet y
+git status
+"#,
+        expect![[r#"
+            lib/a.sh
+              def function greet 1-3
+              def function say 4-6
+              call 2 echo in greet -> echo [external]
+              call 5 greet in say -> lib/a.sh:greet [exact]
+            run.sh
+              def function say 3-5
+              import 2 ./lib/a.sh -> lib/a.sh
+              call 2 source -> source [external]
+              call 4 printf in say -> printf [external]
+              call 8 say -> run.sh:say [exact]
+              call 9 greet -> lib/a.sh:greet [import]
+              call 10 git -> ? [unresolved]
+        "#]],
+    );
+}

@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The ten fixture languages.
-pub const LANGS: [&str; 10] = [
+/// The eleven fixture languages.
+pub const LANGS: [&str; 11] = [
     "rust",
     "python",
     "javascript",
@@ -20,6 +20,7 @@ pub const LANGS: [&str; 10] = [
     "c",
     "cpp",
     "ruby",
+    "bash",
 ];
 
 /// `testdata/` in the source tree (never written to).

@@ -132,8 +132,8 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                 .map_or(r, |x| x.split(',').next().unwrap_or(x));
             r.to_string()
         }
-        // Ruby states no return types.
-        Lang::Ruby => return None,
+        // Ruby and Bash state no return types.
+        Lang::Ruby | Lang::Bash => return None,
         Lang::Java | Lang::C | Lang::Cpp => {
             let before = sig.split(&format!("{name}(")).next()?;
             let before = before.rsplit_once("::").map_or(before, |(b, _)| b);

@@ -148,7 +148,40 @@ impl Graph {
             }
             Lang::Rust => self.bind_rust(imp),
             Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
+            Lang::Bash => (None, self.bash_sourced(f, &imp.module)),
         }
+    }
+
+    /// The file a Bash `source` names: a path relative to the directory the script runs
+    /// in, unknown here, so tried from the sourcing file's directory, then from the root,
+    /// then as the shortest path ending in it.
+    fn bash_sourced(&self, from: usize, module: &str) -> Vec<usize> {
+        let module = module.trim_start_matches("./");
+        if module.is_empty() || module.starts_with('/') {
+            return Vec::new();
+        }
+        let dir = &self.files[from].dir;
+        let near = normalize_path(&if dir.is_empty() {
+            module.to_string()
+        } else {
+            format!("{dir}/{module}")
+        });
+        if let Some(&x) = self
+            .by_path
+            .get(&near)
+            .or_else(|| self.by_path.get(&normalize_path(module)))
+        {
+            return vec![x];
+        }
+        let suffix = format!("/{module}");
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.path.ends_with(&suffix))
+            .min_by_key(|(_, x)| x.path.len())
+            .map(|(i, _)| i)
+            .into_iter()
+            .collect()
     }
 
     /// The file a Ruby `require` names: `./x` and `../x` (from `require_relative`) from

@@ -9,6 +9,7 @@ use tree_sitter::{Language, Node, Query};
 
 use crate::syntax::refs::Walker;
 
+mod bash;
 mod c;
 mod cpp;
 mod go;
@@ -32,6 +33,7 @@ pub enum Lang {
     C,
     Cpp,
     Ruby,
+    Bash,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -240,7 +242,7 @@ pub enum Wraps {
 
 impl Lang {
     /// Every parsed language.
-    pub const ALL: [Lang; 10] = [
+    pub const ALL: [Lang; 11] = [
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -251,6 +253,7 @@ impl Lang {
         Lang::C,
         Lang::Cpp,
         Lang::Ruby,
+        Lang::Bash,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -266,6 +269,7 @@ impl Lang {
             Lang::C => &c::SPEC,
             Lang::Cpp => &cpp::SPEC,
             Lang::Ruby => &ruby::SPEC,
+            Lang::Bash => &bash::SPEC,
         }
     }
 
@@ -400,6 +404,7 @@ impl Lang {
             Lang::C | Lang::Cpp => w.c(node),
             Lang::Rust => w.rust(node),
             Lang::Ruby => w.ruby(node),
+            Lang::Bash => w.bash(node),
         }
     }
 
@@ -472,7 +477,7 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         "toml" => "toml",
         "yaml" | "yml" => "yaml",
         "json" | "jsonc" => "json",
-        "sh" | "bash" | "zsh" | "fish" => "shell",
+        "zsh" | "fish" => "shell",
         "html" | "htm" => "html",
         "css" | "scss" | "sass" | "less" => "css",
         "xml" => "xml",
@@ -584,6 +589,15 @@ mod tests {
         assert_eq!(
             detect(Path::new("bin/tool"), b"#!/usr/bin/ruby2.7\n"),
             FileLang::Code(Lang::Ruby)
+        );
+        assert_eq!(detect(Path::new("a.sh"), b""), FileLang::Code(Lang::Bash));
+        assert_eq!(
+            detect(Path::new("bin/run"), b"#!/bin/bash\nset -e\n"),
+            FileLang::Code(Lang::Bash)
+        );
+        assert_eq!(
+            detect(Path::new("configure"), b"#!/bin/sh\n"),
+            FileLang::Code(Lang::Bash)
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
