@@ -1138,3 +1138,125 @@ fn main() {
         "#]],
     );
 }
+
+#[test]
+fn ruby_singleton_methods_constructors_paths_and_implicit_self() {
+    // `Foo.new` builds a `Foo` (the call resolves to the class and types the variable and
+    // `Foo.new.bar`); `A::B.m` is a path; a bare call inside a class reaches the class's
+    // own method before a top-level one of the same name; `require_relative` binds a file.
+    check(
+        r#"
+//- lib/a/store.rb
+module A
+  # Keeps things.
+  class Store
+    LIMIT = 3
+
+    def self.open(path)
+      new.load(path)
+    end
+
+    def load(path)
+      File.read(path)
+    end
+
+    def size
+      count(1)
+    end
+
+    def count(n)
+      n
+    end
+
+    private def secret
+      size()
+    end
+  end
+end
+//- main.rb
+require_relative "lib/a/store"
+require "json"
+
+def count(x)
+  x
+end
+
+s = A::Store.new
+s.load("x")
+A::Store.open("y")
+A::Store.new.size
+count(2)
+"#,
+        expect![[r#"
+            lib/a/store.rb
+              def module A 1-26
+              def class A.Store 3-25
+              def constant A.Store.LIMIT 4-4
+              def method A.Store.open 6-8
+              def method A.Store.load 10-12
+              def method A.Store.size 14-16
+              def method A.Store.count 18-20
+              def method A.Store.secret 22-24
+              call 7 load in A.Store.open -> lib/a/store.rb:A.Store.load [name-only]
+              call 11 read in A.Store.load -> ? [unresolved]
+              call 15 count in A.Store.size -> lib/a/store.rb:A.Store.count [exact]
+              call 22 private in A.Store.secret -> private [external]
+              call 23 size in A.Store.secret -> lib/a/store.rb:A.Store.size [exact]
+            main.rb
+              def function count 4-6
+              import 1 ./lib/a/store -> lib/a/store.rb
+              import 2 json -> ?
+              call 1 require_relative -> require_relative [external]
+              call 2 require -> require [external]
+              call 8 Store -> lib/a/store.rb:A.Store [scope]
+              call 9 load -> lib/a/store.rb:A.Store.load [scope]
+              call 10 open -> lib/a/store.rb:A.Store.open [scope]
+              call 11 Store -> lib/a/store.rb:A.Store [scope]
+              call 11 size -> lib/a/store.rb:A.Store.size [scope]
+              call 12 count -> main.rb:count [exact]
+        "#]],
+    );
+}
+
+#[test]
+fn bash_functions_commands_and_source() {
+    // A sourced file's functions are in scope; the script's own function of the same
+    // name wins; a command named by a variable is not a call; programs are external.
+    check(
+        r#"
+//- lib/a.sh
+greet() {
+  echo "hi $1"
+}
+say() {
+  greet "$@"
+}
+//- run.sh
+#!/bin/bash
+source ./lib/a.sh
+say() {
+  printf '%s\n' "$*"
+}
+cmd=ls
+"$cmd" -l
+say x
+greet y
+git status
+"#,
+        expect![[r#"
+            lib/a.sh
+              def function greet 1-3
+              def function say 4-6
+              call 2 echo in greet -> echo [external]
+              call 5 greet in say -> lib/a.sh:greet [exact]
+            run.sh
+              def function say 3-5
+              import 2 ./lib/a.sh -> lib/a.sh
+              call 2 source -> source [external]
+              call 4 printf in say -> printf [external]
+              call 8 say -> run.sh:say [exact]
+              call 9 greet -> lib/a.sh:greet [import]
+              call 10 git -> ? [unresolved]
+        "#]],
+    );
+}

@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The nine fixture languages.
-pub const LANGS: [&str; 9] = [
+/// The eleven fixture languages.
+pub const LANGS: [&str; 11] = [
     "rust",
     "python",
     "javascript",
@@ -19,6 +19,8 @@ pub const LANGS: [&str; 9] = [
     "java",
     "c",
     "cpp",
+    "ruby",
+    "bash",
 ];
 
 /// `testdata/` in the source tree (never written to).

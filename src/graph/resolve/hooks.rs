@@ -66,6 +66,11 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
                 .collect(),
             None => Vec::new(),
         },
+        // `class Bundle < Item`, `class Error < ::StandardError`.
+        Lang::Ruby => match sig.split_once(" < ") {
+            Some((_, base)) => vec![base.trim().trim_start_matches("::")],
+            None => Vec::new(),
+        },
         // A type alias (`type BoolFlag = FlagBase[bool]`) has its target's methods.
         Lang::Go => match sig.split_once(" = ") {
             Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
@@ -127,6 +132,8 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                 .map_or(r, |x| x.split(',').next().unwrap_or(x));
             r.to_string()
         }
+        // Ruby and Bash state no return types.
+        Lang::Ruby | Lang::Bash => return None,
         Lang::Java | Lang::C | Lang::Cpp => {
             let before = sig.split(&format!("{name}(")).next()?;
             let before = before.rsplit_once("::").map_or(before, |(b, _)| b);

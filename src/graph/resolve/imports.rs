@@ -147,7 +147,70 @@ impl Graph {
                 (None, target.into_iter().collect())
             }
             Lang::Rust => self.bind_rust(imp),
+            Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
+            Lang::Bash => (None, self.bash_sourced(f, &imp.module)),
         }
+    }
+
+    /// The file a Bash `source` names: a path relative to the directory the script runs
+    /// in, unknown here, so tried from the sourcing file's directory, then from the root,
+    /// then as the shortest path ending in it.
+    fn bash_sourced(&self, from: usize, module: &str) -> Vec<usize> {
+        let module = module.trim_start_matches("./");
+        if module.is_empty() || module.starts_with('/') {
+            return Vec::new();
+        }
+        let dir = &self.files[from].dir;
+        let near = normalize_path(&if dir.is_empty() {
+            module.to_string()
+        } else {
+            format!("{dir}/{module}")
+        });
+        if let Some(&x) = self
+            .by_path
+            .get(&near)
+            .or_else(|| self.by_path.get(&normalize_path(module)))
+        {
+            return vec![x];
+        }
+        let suffix = format!("/{module}");
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.path.ends_with(&suffix))
+            .min_by_key(|(_, x)| x.path.len())
+            .map(|(i, _)| i)
+            .into_iter()
+            .collect()
+    }
+
+    /// The file a Ruby `require` names: `./x` and `../x` (from `require_relative`) from
+    /// the requiring file's directory, else a file ending in `/x.rb` (on the load path,
+    /// `lib/` by convention; the shortest such path). `.rb` may be written or not.
+    fn ruby_required(&self, from: usize, module: &str) -> Vec<usize> {
+        let module = module.strip_suffix(".rb").unwrap_or(module);
+        if module.is_empty() {
+            return Vec::new();
+        }
+        if module.starts_with("./") || module.starts_with("../") {
+            let dir = &self.files[from].dir;
+            let path = normalize_path(&if dir.is_empty() {
+                format!("{module}.rb")
+            } else {
+                format!("{dir}/{module}.rb")
+            });
+            return self.by_path.get(&path).copied().into_iter().collect();
+        }
+        let whole = format!("{module}.rb");
+        let suffix = format!("/{whole}");
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.path == whole || x.path.ends_with(&suffix))
+            .min_by_key(|(_, x)| x.path.len())
+            .map(|(i, _)| i)
+            .into_iter()
+            .collect()
     }
 
     pub(super) fn static_wildcard(&self, imp: &ImportRow) -> Option<Binding> {

@@ -11,6 +11,8 @@ use crate::syntax::refs::*;
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "c",
     extensions: &["c"],
+    file_names: &[],
+    shebangs: &[],
     separator: ".",
     grammar: || tree_sitter_c::LANGUAGE.into(),
     query: include_str!("queries/c.scm"),

@@ -9,6 +9,8 @@ pub(super) const SPEC: LangSpec = LangSpec {
     extensions: &[
         "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "tpp",
     ],
+    file_names: &[],
+    shebangs: &[],
     separator: "::",
     grammar: || tree_sitter_cpp::LANGUAGE.into(),
     query: concat!(

@@ -13,6 +13,8 @@ use crate::syntax::refs::*;
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "go",
     extensions: &["go"],
+    file_names: &[],
+    shebangs: &[],
     separator: ".",
     grammar: || tree_sitter_go::LANGUAGE.into(),
     query: include_str!("queries/go.scm"),

@@ -11,6 +11,8 @@ use crate::syntax::refs::*;
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "java",
     extensions: &["java"],
+    file_names: &[],
+    shebangs: &[],
     separator: ".",
     grammar: || tree_sitter_java::LANGUAGE.into(),
     query: include_str!("queries/java.scm"),

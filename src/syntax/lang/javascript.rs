@@ -13,6 +13,8 @@ use crate::syntax::refs::*;
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "javascript",
     extensions: &["js", "mjs", "cjs", "jsx"],
+    file_names: &[],
+    shebangs: &[],
     separator: ".",
     grammar: || tree_sitter_javascript::LANGUAGE.into(),
     query: include_str!("queries/javascript.scm"),

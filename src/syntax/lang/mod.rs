@@ -9,12 +9,14 @@ use tree_sitter::{Language, Node, Query};
 
 use crate::syntax::refs::Walker;
 
+mod bash;
 mod c;
 mod cpp;
 mod go;
 mod java;
 mod javascript;
 mod python;
+mod ruby;
 mod rust;
 mod typescript;
 
@@ -30,6 +32,8 @@ pub enum Lang {
     Java,
     C,
     Cpp,
+    Ruby,
+    Bash,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -60,6 +64,11 @@ pub struct LangSpec {
     pub name: &'static str,
     /// File extensions (lower case, no dot). `.h` is decided by content (C or C++).
     pub extensions: &'static [&'static str],
+    /// Whole file names of the language whatever their extension (`Gemfile`).
+    pub file_names: &'static [&'static str],
+    /// Interpreters named on a `#!` first line that make an extensionless file the
+    /// language's (`ruby` for `#!/usr/bin/env ruby`).
+    pub shebangs: &'static [&'static str],
     /// Separator between the parts of a qualified name.
     pub separator: &'static str,
     /// The tree-sitter grammar.
@@ -233,7 +242,7 @@ pub enum Wraps {
 
 impl Lang {
     /// Every parsed language.
-    pub const ALL: [Lang; 9] = [
+    pub const ALL: [Lang; 11] = [
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -243,6 +252,8 @@ impl Lang {
         Lang::Java,
         Lang::C,
         Lang::Cpp,
+        Lang::Ruby,
+        Lang::Bash,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -257,6 +268,8 @@ impl Lang {
             Lang::Java => &java::SPEC,
             Lang::C => &c::SPEC,
             Lang::Cpp => &cpp::SPEC,
+            Lang::Ruby => &ruby::SPEC,
+            Lang::Bash => &bash::SPEC,
         }
     }
 
@@ -281,7 +294,8 @@ impl Lang {
 
     /// The compiled definition query, built once per process.
     pub fn query(self) -> &'static Query {
-        static QUERIES: [OnceLock<Query>; 9] = [const { OnceLock::new() }; 9];
+        static QUERIES: [OnceLock<Query>; Lang::ALL.len()] =
+            [const { OnceLock::new() }; Lang::ALL.len()];
         let slot = &QUERIES[self as usize];
         slot.get_or_init(|| {
             // The queries are part of the binary and covered by tests: a failure here is a
@@ -295,7 +309,8 @@ impl Lang {
     /// subtrees never hold a definition (so the extractor does not descend into them),
     /// as lookup tables indexed by kind id. Built once per process.
     pub fn kind_tables(self) -> &'static KindTables {
-        static TABLES: [OnceLock<KindTables>; 9] = [const { OnceLock::new() }; 9];
+        static TABLES: [OnceLock<KindTables>; Lang::ALL.len()] =
+            [const { OnceLock::new() }; Lang::ALL.len()];
         TABLES[self as usize].get_or_init(|| {
             let grammar = self.grammar();
             let count = grammar.node_kind_count();
@@ -323,7 +338,8 @@ impl Lang {
     /// For each node kind id, 1 + the index of the call shape whose call node it is, or 0:
     /// the walk looks it up at every node. Built once per process.
     pub(in crate::syntax) fn call_shape_table(self) -> &'static [u8] {
-        static TABLES: [OnceLock<Vec<u8>>; 9] = [const { OnceLock::new() }; 9];
+        static TABLES: [OnceLock<Vec<u8>>; Lang::ALL.len()] =
+            [const { OnceLock::new() }; Lang::ALL.len()];
         TABLES[self as usize].get_or_init(|| {
             let grammar = self.grammar();
             let mut t = vec![0u8; grammar.node_kind_count()];
@@ -345,7 +361,8 @@ impl Lang {
     /// keyword argument, else 0 (the nodes around uses that are not calls).
     /// Built once per process, like [`Lang::call_shape_table`].
     pub(in crate::syntax) fn use_site_table(self) -> &'static [u8] {
-        static TABLES: [OnceLock<Vec<u8>>; 9] = [const { OnceLock::new() }; 9];
+        static TABLES: [OnceLock<Vec<u8>>; Lang::ALL.len()] =
+            [const { OnceLock::new() }; Lang::ALL.len()];
         TABLES[self as usize].get_or_init(|| {
             let grammar = self.grammar();
             let mut t = vec![0u8; grammar.node_kind_count()];
@@ -386,6 +403,8 @@ impl Lang {
             Lang::Java => w.java(node),
             Lang::C | Lang::Cpp => w.c(node),
             Lang::Rust => w.rust(node),
+            Lang::Ruby => w.ruby(node),
+            Lang::Bash => w.bash(node),
         }
     }
 
@@ -435,6 +454,20 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         Lang::ALL
             .into_iter()
             .find(|l| l.spec().extensions.contains(&ext.as_str()))
+            .or_else(|| {
+                Lang::ALL
+                    .into_iter()
+                    .find(|l| l.spec().file_names.contains(&name))
+            })
+            .or_else(|| {
+                if !ext.is_empty() {
+                    return None;
+                }
+                let interpreter = shebang(head)?;
+                Lang::ALL
+                    .into_iter()
+                    .find(|l| l.spec().shebangs.contains(&interpreter))
+            })
     };
     if let Some(l) = code {
         return FileLang::Code(l);
@@ -444,14 +477,13 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         "toml" => "toml",
         "yaml" | "yml" => "yaml",
         "json" | "jsonc" => "json",
-        "sh" | "bash" | "zsh" | "fish" => "shell",
+        "zsh" | "fish" => "shell",
         "html" | "htm" => "html",
         "css" | "scss" | "sass" | "less" => "css",
         "xml" => "xml",
         "sql" => "sql",
         "rst" => "rst",
         "txt" | "text" => "text",
-        "rb" => "ruby",
         "cs" => "csharp",
         "php" => "php",
         "kt" | "kts" => "kotlin",
@@ -466,6 +498,25 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         },
     };
     FileLang::Text(label)
+}
+
+/// The interpreter a `#!` first line names: `#!/usr/bin/env ruby -w` → `ruby`,
+/// `#!/bin/bash` → `bash`.
+fn shebang(head: &[u8]) -> Option<&str> {
+    let rest = head.strip_prefix(b"#!")?;
+    let end = rest
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(rest.len())
+        .min(256);
+    let line = std::str::from_utf8(&rest[..end]).ok()?;
+    let mut words = line.split_whitespace();
+    let mut prog = words.next()?.rsplit('/').next()?;
+    if prog == "env" {
+        prog = words.find(|w| !w.starts_with('-'))?;
+    }
+    // `ruby2.7`, `python3`: the name without its version.
+    Some(prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'))
 }
 
 fn looks_like_cpp(head: &[u8]) -> bool {
@@ -518,5 +569,39 @@ mod tests {
         assert_eq!(detect(Path::new("README.md"), b""), FileLang::Markdown);
         assert_eq!(detect(Path::new("Cargo.toml"), b""), FileLang::Text("toml"));
         assert_eq!(detect(Path::new("LICENSE"), b""), FileLang::Text("text"));
+        assert_eq!(
+            detect(Path::new("lib/a.rb"), b""),
+            FileLang::Code(Lang::Ruby)
+        );
+        assert_eq!(detect(Path::new("x.rake"), b""), FileLang::Code(Lang::Ruby));
+        assert_eq!(
+            detect(Path::new("Gemfile"), b""),
+            FileLang::Code(Lang::Ruby)
+        );
+        assert_eq!(
+            detect(Path::new("a/Rakefile"), b""),
+            FileLang::Code(Lang::Ruby)
+        );
+        assert_eq!(
+            detect(Path::new("bin/tool"), b"#!/usr/bin/env ruby -w\nputs 1\n"),
+            FileLang::Code(Lang::Ruby)
+        );
+        assert_eq!(
+            detect(Path::new("bin/tool"), b"#!/usr/bin/ruby2.7\n"),
+            FileLang::Code(Lang::Ruby)
+        );
+        assert_eq!(detect(Path::new("a.sh"), b""), FileLang::Code(Lang::Bash));
+        assert_eq!(
+            detect(Path::new("bin/run"), b"#!/bin/bash\nset -e\n"),
+            FileLang::Code(Lang::Bash)
+        );
+        assert_eq!(
+            detect(Path::new("configure"), b"#!/bin/sh\n"),
+            FileLang::Code(Lang::Bash)
+        );
+        assert_eq!(
+            detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
+            FileLang::Text("text")
+        );
     }
 }

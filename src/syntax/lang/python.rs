@@ -11,6 +11,8 @@ use crate::syntax::refs::*;
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "python",
     extensions: &["py", "pyi", "pyw"],
+    file_names: &[],
+    shebangs: &[],
     separator: ".",
     grammar: || tree_sitter_python::LANGUAGE.into(),
     query: include_str!("queries/python.scm"),

@@ -16,6 +16,8 @@ fn is_doc(text: &str) -> bool {
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "rust",
     extensions: &["rs"],
+    file_names: &[],
+    shebangs: &[],
     separator: "::",
     grammar: || tree_sitter_rust::LANGUAGE.into(),
     query: include_str!("queries/rust.scm"),

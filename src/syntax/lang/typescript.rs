@@ -28,6 +28,8 @@ const QUERY: &str = concat!(
 pub(super) const TYPESCRIPT: LangSpec = LangSpec {
     name: "typescript",
     extensions: &["ts", "mts", "cts"],
+    file_names: &[],
+    shebangs: &[],
     separator: ".",
     grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
     query: QUERY,
