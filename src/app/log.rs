@@ -41,6 +41,7 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
         author: args.author.clone(),
         grep: args.grep.clone(),
         limit: args.limit,
+        offset: 0,
         oldest_first: args.reverse,
     };
 

@@ -15,10 +15,12 @@ use crate::model::{ChunkLoc, ImportKind};
 mod counts;
 pub mod lookups;
 pub mod meta;
+mod pool;
 mod schema;
 mod values;
 mod writer;
 
+pub use pool::{Pool, Reader};
 use schema::{SCHEMA_INDEXES, SCHEMA_TABLES};
 pub use writer::Writer;
 
@@ -126,6 +128,8 @@ pub struct Store {
     fresh: bool,
     /// Opened read-only: the index directory is not writable by this user.
     read_only: bool,
+    /// The database file this handle opened ([`pool::db_identity`]).
+    identity: Option<(u64, u64)>,
 }
 
 /// Set once a store was opened read-only in this process, so the command can say so
@@ -214,6 +218,7 @@ impl Store {
             dir,
             fresh: false,
             read_only,
+            identity: pool::db_identity(root),
         };
         store
             .configure()
@@ -223,6 +228,26 @@ impl Store {
             OPENED_READ_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         Ok(store)
+    }
+
+    /// Ends the snapshot this handle reads (nothing stays pinned while it waits).
+    fn release(&self) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            self.conn
+                .execute_batch("ROLLBACK")
+                .map_err(|e| self.db_error(e))?;
+        }
+        Ok(())
+    }
+
+    /// Pins the handle to the newest committed generation, as [`Store::open_existing`]
+    /// does, and returns it.
+    fn repin(&self) -> Result<u64> {
+        self.release()?;
+        self.conn
+            .execute_batch("BEGIN DEFERRED")
+            .map_err(|e| self.db_error(e))?;
+        self.generation()
     }
 
     /// Whether this store was opened read-only.
@@ -270,6 +295,7 @@ impl Store {
             dir,
             fresh: true,
             read_only: false,
+            identity: None,
         })
     }
 

@@ -20,4 +20,5 @@ mod paths;
 mod robustness;
 mod rows;
 mod search;
+mod session;
 mod util;
