@@ -143,7 +143,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__ask)
-            opts="-k -C -q -v -h --json --trace --k --no-refresh --no-cache --no-llm --path --lang --no-tests --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --json --trace --k --no-refresh --no-cache --no-llm --path --lang --no-tests --max-tokens --offset --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,6 +162,14 @@ _llmc() {
                     return 0
                     ;;
                 --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -403,7 +411,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__graph)
-            opts="-C -q -v -h --depth --resolution --limit --offset --json --dir --config --quiet --verbose --color --help callers callees defs imports importers"
+            opts="-C -q -v -h --depth --resolution --limit --offset --max-tokens --json --dir --config --quiet --verbose --color --help callers callees defs imports importers"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -422,6 +430,10 @@ _llmc() {
                     return 0
                     ;;
                 --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -675,7 +687,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__log)
-            opts="-n -C -q -v -h --since --until --author --grep --limit --reverse --json --dir --config --quiet --verbose --color --help"
+            opts="-n -C -q -v -h --since --until --author --grep --limit --reverse --offset --max-tokens --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -702,6 +714,14 @@ _llmc() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -759,7 +779,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__search)
-            opts="-k -C -q -v -h --mode --k --lang --path --no-tests --json --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --mode --k --lang --path --no-tests --offset --max-tokens --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -782,6 +802,14 @@ _llmc() {
                     return 0
                     ;;
                 --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

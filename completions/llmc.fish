@@ -47,6 +47,8 @@ complete -c llmc -n "__fish_llmc_needs_command" -f -a "help" -d 'Print this mess
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s k -l k -d 'Show this many sources (default from `ask.k`)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l path -d 'Cite only files whose path matches this glob (e.g. \'src/**/*.rs\')' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l lang -d 'Cite only files of this language (as `llmc status` names them)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the answer, then the lines, rows and sources that fit, then what was left out and the command that prints the next page' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l offset -d 'With --max-tokens: skip the first N items (the next page\'s start, as printed)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -88,7 +90,8 @@ scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-quali
 name-only\t'A name defined once in the repository'
 unresolved\t'Everything, with the call sites whose receiver could not be typed (for callers: the calls with the target\'s name that nothing resolved)'"
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l limit -d 'Print at most N rows (a longer answer is summarized by file first)' -r
-complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer); with --max-tokens, the first N items of the answer\'s lists' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the rows that fit, then what was left out and the command that prints the next page' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -103,6 +106,8 @@ complete -c llmc -n "__fish_llmc_using_subcommand log" -l until -d 'Only commits
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l author -d 'Only commits whose author name or email contains NAME (any case)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l grep -d 'Only commits whose message contains TEXT (any case)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -s n -l limit -d 'At most N commits' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l offset -d 'Skip the first N commits (a later page)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the commits that fit, then how many were left out and the command that prints the next page' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -119,6 +124,8 @@ hybrid\t''"
 complete -c llmc -n "__fish_llmc_using_subcommand search" -s k -l k -d 'Show this many hits (default from `search.k`)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l lang -d 'Only files of this language (e.g. rust, python, markdown)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l path -d 'Only files whose path matches this glob (e.g. \'src/**/*.rs\')' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l offset -d 'Skip the first N hits (a later page of the -k best)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the hits that fit, then how many were left out and the command that prints the next page' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'

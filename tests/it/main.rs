@@ -2,6 +2,7 @@
 //! and through the built `llmc` binary.
 
 mod ask;
+mod budget;
 mod check;
 mod cli;
 mod config;

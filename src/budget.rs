@@ -1,0 +1,387 @@
+//! Answers sized for a budget of tokens (`llmc mcp`'s `max_tokens`, the CLI's
+//! `--max-tokens N`): the answer first, then as many of its supporting items as fit,
+//! and a manifest of what did not fit with the exact call that returns the next page.
+//! Nothing is cut silently.
+//!
+//! **The estimate.** A text of B bytes (UTF-8) is `ceil(B / 4)` tokens ([`tokens`]),
+//! counted on exactly the text returned: the JSON document (compact for `llmc mcp`, as
+//! printed for `--json`) or the human output, manifest included.
+//!
+//! **Pages.** An answer is a head (what it says: the question, the target, counts, the
+//! confidence) and lists of items (callers, commits, sources, the lines of an answer
+//! text) in a fixed order. The lists are read as one sequence; a page is a window over
+//! it, from `offset`, holding the most items whose rendering fits the budget ([`fit`]).
+//! Each list of a page holds its own items of the window, so the pages of an answer,
+//! concatenated list by list, are the whole answer. A page always holds at least one item
+//! when any is left, so paging ends; when that one item (or the head alone) does not fit,
+//! the page says so (`over_budget`) rather than cut it.
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+/// Bytes per token in the estimate.
+pub const BYTES_PER_TOKEN: usize = 4;
+
+/// The smallest budget accepted: a page holds the answer's head and its manifest.
+pub const MIN_TOKENS: usize = 100;
+
+/// The budget `llmc mcp` tools use when none is given.
+pub const DEFAULT_TOKENS: usize = 2_000;
+
+/// The estimated tokens of `text`: `ceil(bytes / 4)`.
+pub fn tokens(text: &str) -> usize {
+    text.len().div_ceil(BYTES_PER_TOKEN)
+}
+
+/// The items of one page: a window over the lists' items read in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window {
+    /// The first item of the page in the whole sequence.
+    pub offset: usize,
+    /// Items on the page.
+    pub count: usize,
+    /// Each list's length, in order.
+    pub lens: Vec<usize>,
+}
+
+impl Window {
+    /// Items in every list.
+    pub fn total(&self) -> usize {
+        self.lens.iter().sum()
+    }
+
+    /// Where the next page starts.
+    pub fn end(&self) -> usize {
+        self.offset + self.count
+    }
+
+    /// Whether nothing is left after this page.
+    pub fn complete(&self) -> bool {
+        self.end() >= self.total()
+    }
+
+    /// The items of list `i` on this page.
+    pub fn range(&self, i: usize) -> Range<usize> {
+        let start: usize = self.lens.iter().take(i).sum();
+        let len = self.lens.get(i).copied().unwrap_or(0);
+        let lo = self.offset.clamp(start, start + len) - start;
+        let hi = self.end().clamp(start, start + len) - start;
+        lo..hi
+    }
+
+    /// Items of list `i` after this page.
+    pub fn left(&self, i: usize) -> usize {
+        let len = self.lens.get(i).copied().unwrap_or(0);
+        len - self.range(i).end
+    }
+}
+
+/// A page that fits (or says it does not).
+#[derive(Debug, Clone)]
+pub struct Fitted {
+    pub window: Window,
+    /// The page as rendered.
+    pub text: String,
+    /// The page holds one item and still exceeds the budget (the item, or the head
+    /// alone, is larger than the budget): returned whole rather than cut.
+    pub over_budget: bool,
+}
+
+/// The largest page from `offset` (at most `limit` items) whose rendering fits in
+/// `max_tokens`, and its text. `lens` are the lists' lengths; `render` renders a window,
+/// manifest included. At least one item is shown when any is left after `offset`.
+///
+/// The search doubles the count until a rendering does not fit, then bisects: about
+/// 2 log2(n) renderings of at most 2n items for a page of n, whatever the lists' length.
+pub fn fit(
+    max_tokens: usize,
+    offset: usize,
+    lens: Vec<usize>,
+    limit: Option<usize>,
+    mut render: impl FnMut(&Window) -> String,
+) -> Fitted {
+    let total: usize = lens.iter().sum();
+    let offset = offset.min(total);
+    let cap = limit.map_or(total - offset, |l| l.min(total - offset));
+    let window = |count: usize| Window {
+        offset,
+        count,
+        lens: lens.clone(),
+    };
+    let mut try_count = |count: usize| -> (bool, String) {
+        let text = render(&window(count));
+        (tokens(&text) <= max_tokens, text)
+    };
+    let (fits_one, text) = try_count(cap.min(1));
+    if cap == 0 || !fits_one {
+        return Fitted {
+            window: window(cap.min(1)),
+            over_budget: !fits_one,
+            text,
+        };
+    }
+    // `good` fits; `bad` does not (or is past the cap).
+    let (mut good, mut good_text) = (1, text);
+    let mut bad = cap + 1;
+    let mut n = 2;
+    while n <= cap {
+        let (fits, text) = try_count(n);
+        if !fits {
+            bad = n;
+            break;
+        }
+        (good, good_text) = (n, text);
+        n *= 2;
+    }
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        let (fits, text) = try_count(mid);
+        if fits {
+            (good, good_text) = (mid, text);
+        } else {
+            bad = mid;
+        }
+    }
+    Fitted {
+        window: window(good),
+        text: good_text,
+        over_budget: false,
+    }
+}
+
+/// How a list sits in a JSON document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An array: its elements are the items.
+    Array,
+    /// A string: its lines (each with its line break) are the items.
+    Lines,
+}
+
+/// A JSON document whose lists are paged: the head (the document with every list
+/// emptied) and the items of each list, which [`JsonPages::page`] puts back for a window.
+#[derive(Debug, Clone)]
+pub struct JsonPages {
+    head: Value,
+    /// Name (as the manifest says it), JSON pointer, shape, items.
+    lists: Vec<(String, String, Shape, Vec<Value>)>,
+    /// Per list: the position of its first item held, and its whole length (a list read
+    /// from a store one window at a time holds only that window: [`JsonPages::part`]).
+    spans: Vec<(usize, usize)>,
+}
+
+impl JsonPages {
+    /// Pages `doc` through the lists at `lists` (name, JSON pointer, shape), in that
+    /// order; a pointer that names nothing of that shape is an empty list.
+    pub fn new(doc: Value, lists: Vec<(String, String, Shape)>) -> JsonPages {
+        let mut head = doc;
+        let lists = lists
+            .into_iter()
+            .map(|(name, pointer, shape)| {
+                let items = match (head.pointer_mut(&pointer), shape) {
+                    (Some(Value::Array(a)), Shape::Array) => std::mem::take(a),
+                    (Some(Value::String(s)), Shape::Lines) => std::mem::take(s)
+                        .split_inclusive('\n')
+                        .map(|l| Value::String(l.to_string()))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                (name, pointer, shape, items)
+            })
+            .collect::<Vec<_>>();
+        let spans = lists.iter().map(|l| (0, l.3.len())).collect();
+        JsonPages { head, lists, spans }
+    }
+
+    /// Says that list `i` holds only its items from `start` of the `len` it has: a page
+    /// must then stay within them (`fit`'s limit).
+    pub fn part(mut self, i: usize, start: usize, len: usize) -> JsonPages {
+        if let Some(span) = self.spans.get_mut(i) {
+            *span = (start, len);
+        }
+        self
+    }
+
+    /// The lists' lengths, in order.
+    pub fn lens(&self) -> Vec<usize> {
+        self.spans.iter().map(|s| s.1).collect()
+    }
+
+    /// The lists' names, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.lists.iter().map(|l| l.0.as_str()).collect()
+    }
+
+    /// The document holding only the window's items in each list.
+    pub fn page(&self, w: &Window) -> Value {
+        let mut doc = self.head.clone();
+        for (i, (_, pointer, shape, items)) in self.lists.iter().enumerate() {
+            let start = self.spans.get(i).map_or(0, |s| s.0);
+            let r = w.range(i);
+            let kept = items
+                .get(r.start.saturating_sub(start)..r.end.saturating_sub(start))
+                .unwrap_or_default();
+            if let Some(slot) = doc.pointer_mut(pointer) {
+                *slot = match shape {
+                    Shape::Array => Value::Array(kept.to_vec()),
+                    Shape::Lines => Value::String(
+                        kept.iter()
+                            .filter_map(Value::as_str)
+                            .collect::<Vec<_>>()
+                            .concat(),
+                    ),
+                };
+            }
+        }
+        doc
+    }
+
+    /// The manifest of a page: where it starts, how many items it shows of how many,
+    /// how many of each list are left after it (lists with none left are not named), and
+    /// the budget. The caller adds how to get the next page.
+    pub fn manifest(&self, w: &Window, max_tokens: usize) -> Map<String, Value> {
+        manifest(w, &self.names(), max_tokens)
+    }
+}
+
+/// [`JsonPages::manifest`] for lists named `names`.
+pub fn manifest(w: &Window, names: &[&str], max_tokens: usize) -> Map<String, Value> {
+    let mut left = Map::new();
+    for (i, name) in names.iter().enumerate() {
+        let n = w.left(i);
+        if n > 0 {
+            left.insert((*name).to_string(), n.into());
+        }
+    }
+    let mut m = Map::new();
+    m.insert("offset".into(), w.offset.into());
+    m.insert("shown".into(), w.count.into());
+    m.insert("total".into(), w.total().into());
+    m.insert("left".into(), Value::Object(left));
+    m.insert("max_tokens".into(), max_tokens.into());
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_estimate_is_a_quarter_of_the_bytes_rounded_up() {
+        assert_eq!(tokens(""), 0);
+        assert_eq!(tokens("abc"), 1);
+        assert_eq!(tokens("abcd"), 1);
+        assert_eq!(tokens("abcde"), 2);
+        // Bytes, not characters: "é" is two.
+        assert_eq!(tokens("éé"), 1);
+        assert_eq!(tokens("ééé"), 2);
+    }
+
+    #[test]
+    fn windows_split_across_lists() {
+        let w = Window {
+            offset: 2,
+            count: 4,
+            lens: vec![3, 0, 5],
+        };
+        assert_eq!(w.total(), 8);
+        assert_eq!((w.range(0), w.range(1), w.range(2)), (2..3, 0..0, 0..3));
+        assert_eq!((w.left(0), w.left(1), w.left(2)), (0, 0, 2));
+        assert!(!w.complete());
+        assert_eq!(w.end(), 6);
+    }
+
+    fn doc(n: usize) -> Value {
+        json!({
+            "answer": {"text": "It is called from 3 places:\n  a.py:1\n  b.py:2\n  c.py:3\n"},
+            "rows": (0..n).map(|i| json!({"path": format!("f{i}.py"), "line": i})).collect::<Vec<_>>(),
+            "sources": ["s1", "s2"],
+        })
+    }
+
+    fn pages() -> JsonPages {
+        JsonPages::new(
+            doc(40),
+            vec![
+                ("answer".into(), "/answer/text".into(), Shape::Lines),
+                ("rows".into(), "/rows".into(), Shape::Array),
+                ("missing".into(), "/nope".into(), Shape::Array),
+                ("sources".into(), "/sources".into(), Shape::Array),
+            ],
+        )
+    }
+
+    fn render(p: &JsonPages, w: &Window, max: usize) -> String {
+        let mut v = p.page(w);
+        let mut m = p.manifest(w, max);
+        m.insert(
+            "next".into(),
+            if w.complete() {
+                Value::Null
+            } else {
+                json!({"offset": w.end()})
+            },
+        );
+        v["omitted"] = Value::Object(m);
+        v.to_string()
+    }
+
+    #[test]
+    fn pages_fit_and_concatenate_to_the_whole() {
+        let p = pages();
+        assert_eq!(p.lens(), vec![4, 40, 0, 2]);
+        for max in [100, 150, 300, 1000, 100_000] {
+            let (mut offset, mut text, mut rows, mut sources) =
+                (0, String::new(), Vec::new(), Vec::new());
+            let mut n = 0;
+            loop {
+                let f = fit(max, offset, p.lens(), None, |w| render(&p, w, max));
+                assert!(!f.over_budget, "budget {max}");
+                assert!(tokens(&f.text) <= max, "budget {max}: {}", f.text);
+                let v: Value = serde_json::from_str(&f.text).expect("json");
+                text.push_str(v["answer"]["text"].as_str().expect("text"));
+                rows.extend(v["rows"].as_array().expect("rows").iter().cloned());
+                sources.extend(v["sources"].as_array().expect("sources").iter().cloned());
+                assert!(f.window.count >= 1);
+                n += 1;
+                if f.window.complete() {
+                    assert!(v["omitted"]["next"].is_null());
+                    break;
+                }
+                assert_eq!(v["omitted"]["next"]["offset"], f.window.end());
+                offset = f.window.end();
+            }
+            let whole = doc(40);
+            assert_eq!(text, whole["answer"]["text"]);
+            assert_eq!(Value::Array(rows), whole["rows"]);
+            assert_eq!(Value::Array(sources), whole["sources"]);
+            assert_eq!(n > 1, max <= 300, "budget {max}: {n} pages");
+        }
+    }
+
+    #[test]
+    fn a_page_holds_the_most_items_that_fit() {
+        let p = pages();
+        let f = fit(300, 0, p.lens(), None, |w| render(&p, w, 300));
+        let one_more = Window {
+            count: f.window.count + 1,
+            ..f.window.clone()
+        };
+        assert!(tokens(&render(&p, &one_more, 300)) > 300);
+    }
+
+    #[test]
+    fn a_limit_caps_the_page_and_an_item_too_large_is_shown_whole_and_said() {
+        let p = pages();
+        let f = fit(100_000, 1, p.lens(), Some(5), |w| render(&p, w, 100_000));
+        assert_eq!((f.window.offset, f.window.count), (1, 5));
+        let tiny = fit(10, 0, p.lens(), None, |w| render(&p, w, 10));
+        assert!(tiny.over_budget);
+        assert_eq!(tiny.window.count, 1);
+        let done = fit(10, 46, p.lens(), None, |w| render(&p, w, 10));
+        assert_eq!(done.window.count, 0);
+        assert!(done.window.complete());
+    }
+}
