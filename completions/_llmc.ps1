@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the documented example configuration, or the configuration in effect here')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout (see the README for where to put it)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -265,6 +266,20 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'llmc;mcp' {
+            [CompletionResult]::new('--index-wait', '--index-wait', [CompletionResultType]::ParameterName, 'With no index yet, wait this long for the first one before answering that indexing started (the index goes on being built)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'llmc;help' {
             [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index the repository (incrementally: only new and changed files are parsed)')
@@ -276,6 +291,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the documented example configuration, or the configuration in effect here')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout (see the README for where to put it)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -315,6 +331,9 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             break
         }
         'llmc;help;man' {
+            break
+        }
+        'llmc;help;mcp' {
             break
         }
         'llmc;help;help' {

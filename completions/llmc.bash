@@ -43,6 +43,9 @@ _llmc() {
             llmc,man)
                 cmd="llmc__subcmd__man"
                 ;;
+            llmc,mcp)
+                cmd="llmc__subcmd__mcp"
+                ;;
             llmc,search)
                 cmd="llmc__subcmd__search"
                 ;;
@@ -94,6 +97,9 @@ _llmc() {
             llmc__subcmd__help,man)
                 cmd="llmc__subcmd__help__subcmd__man"
                 ;;
+            llmc__subcmd__help,mcp)
+                cmd="llmc__subcmd__help__subcmd__mcp"
+                ;;
             llmc__subcmd__help,search)
                 cmd="llmc__subcmd__help__subcmd__search"
                 ;;
@@ -113,7 +119,7 @@ _llmc() {
 
     case "${cmd}" in
         llmc)
-            opts="-C -q -v -h -V --dir --config --quiet --verbose --color --help --version ask index status graph log search eval config completions man help"
+            opts="-C -q -v -h -V --dir --config --quiet --verbose --color --help --version ask index status graph log search eval config completions man mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -461,7 +467,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__help)
-            opts="ask index status graph log search eval config completions man help"
+            opts="ask index status graph log search eval config completions man mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -628,6 +634,20 @@ _llmc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        llmc__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         llmc__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -755,6 +775,40 @@ _llmc() {
                 return 0
             fi
             case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llmc__subcmd__mcp)
+            opts="-C -q -v -h --index-wait --dir --config --quiet --verbose --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index-wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

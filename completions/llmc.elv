@@ -40,6 +40,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand config 'Print the documented example configuration, or the configuration in effect here'
             cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
             cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+            cand mcp 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'llmc;ask'= {
@@ -245,6 +246,19 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'llmc;mcp'= {
+            cand --index-wait 'With no index yet, wait this long for the first one before answering that indexing started (the index goes on being built)'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'llmc;help'= {
             cand ask 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
             cand index 'Index the repository (incrementally: only new and changed files are parsed)'
@@ -256,6 +270,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand config 'Print the documented example configuration, or the configuration in effect here'
             cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
             cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+            cand mcp 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'llmc;help;ask'= {
@@ -283,6 +298,8 @@ set edit:completion:arg-completer[llmc] = {|@words|
         &'llmc;help;completions'= {
         }
         &'llmc;help;man'= {
+        }
+        &'llmc;help;mcp'= {
         }
         &'llmc;help;help'= {
         }

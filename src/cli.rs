@@ -81,6 +81,18 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff) on stdout, e.g. `llmc man | man -l -`
     Man,
+    /// Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers,
+    /// callees, definition, imports, importers, history, search, status)
+    Mcp(McpArgs),
+}
+
+/// `llmc mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// With no index yet, wait this long for the first one before answering that indexing
+    /// started (the index goes on being built)
+    #[arg(long, default_value_t = 20, value_name = "SECONDS")]
+    pub index_wait: u64,
 }
 
 /// `llmc config`.
@@ -368,7 +380,7 @@ impl Command {
             Command::Log(a) => a.json,
             Command::Search(a) => a.json,
             Command::Eval(a) => a.json,
-            Command::Completions(_) | Command::Man | Command::Config(_) => false,
+            Command::Completions(_) | Command::Man | Command::Config(_) | Command::Mcp(_) => false,
         }
     }
 }

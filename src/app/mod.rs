@@ -8,6 +8,7 @@ pub mod eval;
 pub mod graph;
 pub mod index;
 pub mod log;
+pub mod mcp;
 pub mod pages;
 pub mod search;
 pub mod status;
@@ -166,6 +167,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
         Command::Completions(args) => docs::cmd_completions(args),
         Command::Man => docs::cmd_man(),
         Command::Config(args) => config::cmd_config(ctx, args),
+        Command::Mcp(args) => mcp::cmd_mcp(ctx, args),
     }
 }
 
@@ -233,6 +235,17 @@ pub fn json_text(value: serde_json::Value) -> String {
     unsign_zeros(&mut value);
     let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string());
     format!("{text}\n")
+}
+
+/// One JSON document compact, as `llmc mcp` returns it: with `schema_version`, no
+/// negative zero.
+pub fn json_compact(value: serde_json::Value) -> String {
+    let mut value = value;
+    if let serde_json::Value::Object(map) = &mut value {
+        map.insert("schema_version".into(), SCHEMA_VERSION.into());
+    }
+    unsign_zeros(&mut value);
+    value.to_string()
 }
 
 /// Replaces every `-0.0` in a JSON value by `0.0`.

@@ -16,6 +16,7 @@ mod history;
 mod incremental;
 mod layers;
 mod llm;
+mod mcp;
 mod memories;
 mod paths;
 mod robustness;
