@@ -13,8 +13,11 @@
 //! it, from `offset`, holding the most items whose rendering fits the budget ([`fit`]).
 //! Each list of a page holds its own items of the window, so the pages of an answer,
 //! concatenated list by list, are the whole answer. A page always holds at least one item
-//! when any is left, so paging ends; when that one item (or the head alone) does not fit,
-//! the page says so (`over_budget`) rather than cut it.
+//! when any is left, so paging ends. When that one item alone does not fit, a JSON page
+//! shows it cut ([`shrink`]: its arrays to their first elements, its long strings to
+//! their first characters), says which parts were cut, and gives the call that returns
+//! it whole (the same page with a budget it fits); when the head alone does not fit, the
+//! page says so (`over_budget`).
 
 use std::ops::Range;
 
@@ -237,11 +240,124 @@ impl JsonPages {
         doc
     }
 
+    /// Which list holds the window's first item, and its index there.
+    pub fn first_item(&self, w: &Window) -> Option<(usize, usize)> {
+        (0..self.lists.len())
+            .find(|&i| !w.range(i).is_empty())
+            .map(|i| (i, w.range(i).start))
+    }
+
+    /// The page of a one-item window with that item cut to level `k` ([`shrink`]), and
+    /// the parts cut.
+    pub fn page_cut(&self, w: &Window, k: usize) -> (Value, Cuts) {
+        let mut doc = self.page(w);
+        let Some((i, _)) = self.first_item(w) else {
+            return (doc, Vec::new());
+        };
+        let (_, pointer, shape, _) = &self.lists[i];
+        let mut cuts = Vec::new();
+        if *shape == Shape::Array
+            && let Some(Value::Array(a)) = doc.pointer_mut(pointer)
+            && let Some(item) = a.first_mut()
+        {
+            let (cut, c) = shrink(item, k);
+            *item = cut;
+            cuts = c;
+        }
+        (doc, cuts)
+    }
+
+    /// The name of list `i`.
+    pub fn name(&self, i: usize) -> &str {
+        self.lists.get(i).map_or("", |l| l.0.as_str())
+    }
+
+    /// The window's first item, whole.
+    pub fn item(&self, w: &Window) -> Option<&Value> {
+        let (i, at) = self.first_item(w)?;
+        let start = self.spans.get(i).map_or(0, |s| s.0);
+        self.lists.get(i)?.3.get(at.checked_sub(start)?)
+    }
+
     /// The manifest of a page: where it starts, how many items it shows of how many,
     /// how many of each list are left after it (lists with none left are not named), and
     /// the budget. The caller adds how to get the next page.
     pub fn manifest(&self, w: &Window, max_tokens: usize) -> Map<String, Value> {
         manifest(w, &self.names(), max_tokens)
+    }
+}
+
+/// The parts of an item [`shrink`] cut: JSON pointer (inside the item), shown, total
+/// (elements of an array, characters of a string).
+pub type Cuts = Vec<(String, usize, usize)>;
+
+/// The characters a string keeps at cut level `k`.
+fn chars_kept(k: usize) -> usize {
+    64 * (k + 1)
+}
+
+/// `item` cut to level `k`: every array inside it to its first `k` elements, every string
+/// to its first `64 (k + 1)` characters (then `…`); and the parts cut. The larger `k`, the
+/// more is kept; a level past every array's length and string's size keeps it whole.
+pub fn shrink(item: &Value, k: usize) -> (Value, Cuts) {
+    fn walk(v: &Value, k: usize, at: &mut String, cuts: &mut Cuts) -> Value {
+        let len = at.len();
+        match v {
+            Value::Array(a) => {
+                let kept = a
+                    .iter()
+                    .take(k)
+                    .enumerate()
+                    .map(|(i, x)| {
+                        at.push_str(&format!("/{i}"));
+                        let x = walk(x, k, at, cuts);
+                        at.truncate(len);
+                        x
+                    })
+                    .collect();
+                if a.len() > k {
+                    cuts.push((at.clone(), k, a.len()));
+                }
+                Value::Array(kept)
+            }
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(key, x)| {
+                        at.push('/');
+                        at.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                        let x = walk(x, k, at, cuts);
+                        at.truncate(len);
+                        (key.clone(), x)
+                    })
+                    .collect(),
+            ),
+            Value::String(text) => {
+                let n = text.chars().count();
+                let keep = chars_kept(k);
+                if n > keep {
+                    cuts.push((at.clone(), keep, n));
+                    let mut cut: String = text.chars().take(keep).collect();
+                    cut.push('…');
+                    Value::String(cut)
+                } else {
+                    v.clone()
+                }
+            }
+            other => other.clone(),
+        }
+    }
+    let mut cuts = Vec::new();
+    let v = walk(item, k, &mut String::new(), &mut cuts);
+    (v, cuts)
+}
+
+/// The cut level that keeps `item` whole.
+pub fn whole_level(item: &Value) -> usize {
+    match item {
+        Value::Array(a) => a.iter().map(whole_level).max().unwrap_or(0).max(a.len()),
+        Value::Object(m) => m.values().map(whole_level).max().unwrap_or(0),
+        Value::String(s) => s.chars().count() / 64,
+        _ => 0,
     }
 }
 
@@ -277,6 +393,36 @@ mod tests {
         // Bytes, not characters: "é" is two.
         assert_eq!(tokens("éé"), 1);
         assert_eq!(tokens("ééé"), 2);
+    }
+
+    #[test]
+    fn shrink_cuts_arrays_and_long_strings_and_says_where() {
+        let body = "x".repeat(300);
+        let item =
+            json!({"commit": "a".repeat(40), "body": body, "files": [1, 2, 3, {"p": [4, 5]}]});
+        let (cut, cuts) = shrink(&item, 1);
+        assert_eq!(cut["commit"], item["commit"], "short strings stay whole");
+        assert_eq!(cut["body"].as_str().map(|b| b.chars().count()), Some(129));
+        assert_eq!(cut["files"], json!([1]));
+        assert_eq!(
+            cuts,
+            vec![
+                ("/body".to_string(), 128, 300),
+                ("/files".to_string(), 1, 4)
+            ]
+        );
+        let k = whole_level(&item);
+        assert_eq!(shrink(&item, k), (item.clone(), Vec::new()));
+        let (_, deep) = shrink(&item, 3);
+        assert_eq!(
+            deep,
+            vec![
+                ("/body".to_string(), 256, 300),
+                ("/files".to_string(), 3, 4)
+            ]
+        );
+        let (_, deeper) = shrink(&json!({"a/b": [[1, 2, 3]]}), 2);
+        assert_eq!(deeper, vec![("/a~1b/0".to_string(), 2, 3)]);
     }
 
     #[test]

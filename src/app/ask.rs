@@ -69,14 +69,15 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
 /// The `--max-tokens` output: the answer's head, the lines, rows and sources that fit from
 /// `--offset`, and the manifest.
 fn print_budgeted(ctx: &Ctx, args: &AskArgs, outcome: &Outcome, max: usize) -> Result<()> {
-    let next = |offset: usize| next_command(args, offset);
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
     let fitted = if args.json {
         pages::json_page(
             json_pages(outcome, args.trace)?,
             max,
             args.offset,
             None,
-            &Next::Command(&next),
+            &Next::Command(&next_json),
             &|_, _| {},
             &json_text,
         )
@@ -173,7 +174,7 @@ pub fn json_lists(o: &Outcome, trace: bool) -> Result<(serde_json::Value, pages:
 }
 
 /// The command line of the page that starts at `offset`.
-fn next_command(args: &AskArgs, offset: usize) -> String {
+fn next_command(args: &AskArgs, offset: usize, max_tokens: usize) -> String {
     let mut w: Vec<String> = vec!["llmc".into(), "ask".into()];
     if let Some(k) = args.k {
         w.extend(["-k".into(), k.to_string()]);
@@ -196,9 +197,7 @@ fn next_command(args: &AskArgs, offset: usize) -> String {
     if let Some(l) = &args.lang {
         w.extend(["--lang".into(), l.clone()]);
     }
-    if let Some(max) = args.max_tokens {
-        w.extend(["--max-tokens".into(), max.to_string()]);
-    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
     w.extend(["--offset".into(), offset.to_string()]);
     let question = args.question.join(" ");
     if question.starts_with('-') {

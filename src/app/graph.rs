@@ -75,7 +75,8 @@ fn print_budgeted(
     relation: Relation,
     max: usize,
 ) -> Result<()> {
-    let next = |offset: usize| next_command(args, offset);
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
     let limit = Some(args.limit);
     if args.json {
         let fitted = pages::json_page(
@@ -83,7 +84,7 @@ fn print_budgeted(
             max,
             args.offset,
             limit,
-            &Next::Command(&next),
+            &Next::Command(&next_json),
             &|v, w| paged_fields(v, w, limit),
             &json_text,
         );
@@ -136,7 +137,7 @@ fn print_budgeted(
 }
 
 /// The command line of the page that starts at `offset`.
-fn next_command(args: &GraphArgs, offset: usize) -> String {
+fn next_command(args: &GraphArgs, offset: usize, max_tokens: usize) -> String {
     let mut w: Vec<String> = vec![
         "llmc".into(),
         "graph".into(),
@@ -152,9 +153,7 @@ fn next_command(args: &GraphArgs, offset: usize) -> String {
     if args.limit != 50 {
         w.extend(["--limit".into(), args.limit.to_string()]);
     }
-    if let Some(max) = args.max_tokens {
-        w.extend(["--max-tokens".into(), max.to_string()]);
-    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
     w.extend(["--offset".into(), offset.to_string()]);
     if args.json {
         w.push("--json".into());

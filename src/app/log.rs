@@ -164,7 +164,8 @@ fn print_budgeted(
     max: usize,
     json: bool,
 ) -> Result<()> {
-    let next = |offset: usize| next_command(args, offset);
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
     // The store gave the commits from --offset on, at most a page of them.
     let held = log.commits.len();
     let fitted = if json {
@@ -173,7 +174,7 @@ fn print_budgeted(
             max,
             args.offset,
             Some(held),
-            &Next::Command(&next),
+            &Next::Command(&next_json),
             &|_, _| {},
             &json_text,
         )
@@ -211,7 +212,7 @@ pub fn json_lists() -> pages::Lists {
 }
 
 /// The command line of the page that starts at `offset`.
-fn next_command(args: &LogArgs, offset: usize) -> String {
+fn next_command(args: &LogArgs, offset: usize, max_tokens: usize) -> String {
     let mut w: Vec<String> = vec!["llmc".into(), "log".into()];
     if let Some(t) = &args.target {
         w.push(t.clone());
@@ -232,9 +233,7 @@ fn next_command(args: &LogArgs, offset: usize) -> String {
     if args.reverse {
         w.push("--reverse".into());
     }
-    if let Some(max) = args.max_tokens {
-        w.extend(["--max-tokens".into(), max.to_string()]);
-    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
     w.extend(["--offset".into(), offset.to_string()]);
     if args.json {
         w.push("--json".into());

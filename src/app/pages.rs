@@ -2,7 +2,7 @@
 //! (what was left out, and how to get the next page), as JSON for `--json` and
 //! `llmc mcp`, or as human text.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::budget::{self, Fitted, JsonPages, Shape, Window};
 
@@ -14,18 +14,33 @@ pub fn list(name: &str, pointer: &str, shape: Shape) -> (String, String, Shape) 
     (name.to_string(), pointer.to_string(), shape)
 }
 
-/// How the next page is asked for, given where it starts.
+/// How another page is asked for, given where it starts and its budget.
 pub enum Next<'a> {
     /// A command line (`--json` and human output): `next_command` in JSON.
-    Command(&'a dyn Fn(usize) -> String),
+    Command(&'a dyn Fn(usize, usize) -> String),
     /// A call of an MCP tool: `next` is `{"tool", "arguments"}`.
-    Tool(&'a dyn Fn(usize) -> Value),
+    Tool(&'a dyn Fn(usize, usize) -> Value),
+}
+
+impl Next<'_> {
+    /// The manifest's key for the next page, and its value for a page at `offset`.
+    fn at(&self, offset: usize, max_tokens: usize) -> (&'static str, Value) {
+        match self {
+            Next::Command(f) => ("next_command", Value::from(f(offset, max_tokens))),
+            Next::Tool(f) => ("next", f(offset, max_tokens)),
+        }
+    }
 }
 
 /// Pages a JSON document ([`JsonPages`]): the largest page from `offset` (at most `limit`
 /// items) whose text, as `text` writes it, fits `max_tokens`, with the manifest under
 /// `omitted`. `adjust` sets what a page's own fields say (e.g. `truncated`) before it is
 /// measured.
+///
+/// A first item too large for a page of its own is shown cut to the most that fits
+/// ([`budget::shrink`]); the manifest's `cut` names the parts cut and the call (or
+/// command) that returns the item whole. Only a head too large for the budget is
+/// returned over it, and says so (`over_budget`).
 pub fn json_page(
     pages: JsonPages,
     max_tokens: usize,
@@ -35,20 +50,15 @@ pub fn json_page(
     adjust: &dyn Fn(&mut Value, &Window),
     text: &dyn Fn(Value) -> String,
 ) -> Fitted {
-    let render = |w: &Window, over_budget: bool| {
-        let mut v = pages.page(w);
+    // `cut`: the cut item's manifest entry, when the page shows one cut.
+    let render = |w: &Window, doc: Value, extra: Option<(&str, Value)>| {
+        let mut v = doc;
         adjust(&mut v, w);
         let mut m = pages.manifest(w, max_tokens);
-        let (key, value) = match next {
-            Next::Command(f) => (
-                "next_command",
-                (!w.complete()).then(|| Value::from(f(w.end()))),
-            ),
-            Next::Tool(f) => ("next", (!w.complete()).then(|| f(w.end()))),
-        };
-        m.insert(key.into(), value.unwrap_or(Value::Null));
-        if over_budget {
-            m.insert("over_budget".into(), true.into());
+        let (key, value) = next.at(w.end(), max_tokens);
+        m.insert(key.into(), if w.complete() { Value::Null } else { value });
+        if let Some((k, x)) = extra {
+            m.insert(k.into(), x);
         }
         if let Value::Object(o) = &mut v {
             o.insert("omitted".into(), Value::Object(m));
@@ -56,11 +66,47 @@ pub fn json_page(
         text(v)
     };
     let mut fitted = budget::fit(max_tokens, offset, pages.lens(), limit, |w| {
-        render(w, false)
+        render(w, pages.page(w), None)
     });
-    if fitted.over_budget {
-        fitted.text = render(&fitted.window, true);
+    if !fitted.over_budget {
+        return fitted;
     }
+    // One item, too large: cut it to the most that fits, if the head leaves room.
+    let w = fitted.window.clone();
+    let whole = budget::tokens(&fitted.text);
+    let item_level = pages.item(&w).map_or(0, budget::whole_level);
+    let cut_entry = |cuts: &budget::Cuts| {
+        let (list, index) = pages.first_item(&w).unwrap_or((0, 0));
+        let parts: serde_json::Map<String, Value> = cuts
+            .iter()
+            .map(|(at, shown, total)| (at.clone(), json!({"shown": shown, "total": total})))
+            .collect();
+        // The same page with room for the item whole (and its manifest).
+        let (_, call) = next.at(w.offset, whole + 64);
+        json!({"list": pages.name(list), "item": index, "parts": parts, "whole": call})
+    };
+    let try_level = |k: usize| {
+        let (doc, cuts) = pages.page_cut(&w, k);
+        let t = render(&w, doc, Some(("cut", cut_entry(&cuts))));
+        (budget::tokens(&t) <= max_tokens, t)
+    };
+    let (fits, t) = try_level(0);
+    if !fits {
+        fitted.text = render(&w, pages.page(&w), Some(("over_budget", true.into())));
+        return fitted;
+    }
+    let (mut good, mut good_text, mut bad) = (0, t, item_level.max(1));
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        let (fits, t) = try_level(mid);
+        if fits {
+            (good, good_text) = (mid, t);
+        } else {
+            bad = mid;
+        }
+    }
+    fitted.text = good_text;
+    fitted.over_budget = false;
     fitted
 }
 

@@ -122,14 +122,15 @@ pub fn json_lists() -> pages::Lists {
 
 /// The `--max-tokens` output: the hits that fit from `--offset`, and the manifest.
 fn print_budgeted(ctx: &Ctx, args: &SearchArgs, result: &SearchResult, max: usize) -> Result<()> {
-    let next = |offset: usize| next_command(args, offset);
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
     let fitted = if args.json {
         pages::json_page(
             JsonPages::new(to_json(result), json_lists()),
             max,
             args.offset,
             None,
-            &Next::Command(&next),
+            &Next::Command(&next_json),
             &|_, _| {},
             &json_text,
         )
@@ -156,7 +157,7 @@ fn print_budgeted(ctx: &Ctx, args: &SearchArgs, result: &SearchResult, max: usiz
 }
 
 /// The command line of the page that starts at `offset`.
-fn next_command(args: &SearchArgs, offset: usize) -> String {
+fn next_command(args: &SearchArgs, offset: usize, max_tokens: usize) -> String {
     let mut w: Vec<String> = vec!["llmc".into(), "search".into(), args.query.join(" ")];
     if let Some(m) = &args.mode {
         w.extend(["--mode".into(), m.clone()]);
@@ -173,9 +174,7 @@ fn next_command(args: &SearchArgs, offset: usize) -> String {
     if args.no_tests {
         w.push("--no-tests".into());
     }
-    if let Some(max) = args.max_tokens {
-        w.extend(["--max-tokens".into(), max.to_string()]);
-    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
     w.extend(["--offset".into(), offset.to_string()]);
     if args.json {
         w.push("--json".into());

@@ -60,10 +60,23 @@ fn json_pages(dir: &std::path::Path, args: &[&str], max: usize) -> Vec<Value> {
         let text = stdout(&out);
         let v: Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{a:?}: {e}: {text}{}", stderr(&out)));
-        let m = &v["omitted"];
+        let m = v["omitted"].clone();
         assert!(m.is_object(), "{a:?}: no manifest");
         if m["over_budget"] != true {
             assert!(tokens(&text) <= max, "{a:?}: {} > {max}", tokens(&text));
+        }
+        let mut v = v;
+        if let Some(cut) = m.get("cut") {
+            // An item too large for a page alone is shown cut: the call named returns it
+            // whole, and it stands for the cut one.
+            let w = words(cut["whole"].as_str().expect("whole"));
+            let again: Vec<&str> = w[1..].iter().map(String::as_str).collect();
+            let whole: Value = serde_json::from_str(&stdout(&llmc_in(dir, &again))).expect("json");
+            assert!(whole["omitted"].get("cut").is_none(), "{again:?}");
+            let pointer = pointer_of(cut["list"].as_str().expect("list"));
+            let item = whole.pointer(&pointer).and_then(|l| l.get(0)).cloned();
+            let slot = v.pointer_mut(&pointer).and_then(|l| l.get_mut(0));
+            *slot.expect("the cut item") = item.expect("the whole item");
         }
         let next = m["next_command"].clone();
         pages.push(v);
@@ -78,6 +91,17 @@ fn json_pages(dir: &std::path::Path, args: &[&str], max: usize) -> Vec<Value> {
         }
     }
     pages
+}
+
+/// The JSON pointer of a list the manifest names (`graph[0].rows` → `/graph/0/rows`).
+fn pointer_of(name: &str) -> String {
+    format!(
+        "/{}",
+        name.replace('[', "/")
+            .replace("].", "/")
+            .replace(']', "")
+            .replace('.', "/")
+    )
 }
 
 /// The items at `pointer` of every page, in order (an answer text: its lines joined).
@@ -262,9 +286,38 @@ fn search_and_ask_pages_fit_and_concatenate() {
 }
 
 #[test]
+fn an_item_too_large_for_a_page_is_shown_cut_with_the_command_for_it_whole() {
+    let repo = Scratch::git_fixture("python");
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "the inventory app"]);
+    let body: String = (0..40)
+        .map(|i| format!("Line {i} of a long message that explains the change at length.\n"))
+        .collect();
+    for i in 0..30 {
+        repo.write(&format!("data/f{i}.txt"), format!("file {i}\n"));
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", &format!("Add the data files\n\n{body}")]);
+    repo.index();
+    let pages = json_pages(repo.path(), &["log"], 300);
+    let cut: Vec<&Value> = pages
+        .iter()
+        .filter_map(|p| p["omitted"].get("cut"))
+        .collect();
+    assert!(!cut.is_empty(), "the big commit is cut");
+    let parts = &cut[0]["parts"];
+    assert!(parts["/body"]["total"].as_u64() > parts["/body"]["shown"].as_u64());
+    assert_eq!(parts["/files"]["total"], 30);
+    check(repo.path(), &["log"], &["/commits"], &[300, 100_000]);
+}
+
+#[test]
 fn command_lines_split_as_a_shell_splits_them() {
     assert_eq!(
         words("llmc ask --offset 3 'who calls it?' 'it'\\''s'"),
         ["llmc", "ask", "--offset", "3", "who calls it?", "it's"]
     );
+    assert_eq!(pointer_of("graph[0].rows"), "/graph/0/rows");
+    assert_eq!(pointer_of("abstention.nearest"), "/abstention/nearest");
+    assert_eq!(pointer_of("commits"), "/commits");
 }

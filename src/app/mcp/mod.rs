@@ -641,10 +641,14 @@ impl<'a> Args<'a> {
         self.int("offset").unwrap_or(0)
     }
 
-    /// The call that returns the page starting at `offset`: these arguments, with it.
-    fn next(&self, offset: usize) -> Value {
+    /// The call that returns the page starting at `offset`: these arguments, with it (and
+    /// with `max_tokens` when it is not the budget of this call).
+    fn next(&self, offset: usize, max_tokens: usize) -> Value {
         let mut a = self.map.clone();
         a.insert("offset".into(), offset.into());
+        if max_tokens != self.max_tokens() {
+            a.insert("max_tokens".into(), max_tokens.into());
+        }
         json!({ "tool": self.tool, "arguments": a })
     }
 }
@@ -753,7 +757,7 @@ impl Shared {
             args.max_tokens(),
             args.offset(),
             limit,
-            &Next::Tool(&|n| args.next(n)),
+            &Next::Tool(&|n, m| args.next(n, m)),
             &adjust,
             &super::json_compact,
         );

@@ -103,11 +103,24 @@ fn common(props: &mut Vec<(&str, Value)>) {
                     }),
                 ),
                 (
+                    "cut",
+                    json!({
+                        "type": "object",
+                        "description": "This page's one item was too large for the budget and is shown cut: `list` and `item` say which, `parts` which of its arrays and strings were cut (JSON pointers inside it: shown and total elements or characters), `whole` is the call that returns it whole.",
+                        "properties": {
+                            "list": { "type": "string" },
+                            "item": { "type": "integer" },
+                            "parts": { "type": "object" },
+                            "whole": { "type": "object" },
+                        },
+                    }),
+                ),
+                (
                     "over_budget",
                     t(
                         "boolean",
-                        "This page's one item (or the answer's head) is larger than the \
-                         budget and is returned whole, never cut.",
+                        "The answer's head alone is larger than the budget: the page is \
+                         returned over it.",
                     ),
                 ),
             ],
