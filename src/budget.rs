@@ -95,13 +95,16 @@ pub struct Fitted {
 /// `max_tokens`, and its text. `lens` are the lists' lengths; `render` renders a window,
 /// manifest included. At least one item is shown when any is left after `offset`.
 ///
-/// The search doubles the count until a rendering does not fit, then bisects: about
-/// 2 log2(n) renderings of at most 2n items for a page of n, whatever the lists' length.
+/// The search starts from `guess` (1 without one), doubles its step away from it until
+/// a rendering fits on one side and not on the other, then bisects: a good guess costs
+/// two or three renderings, none about 2 log2(n) for a page of n, whatever the lists'
+/// length.
 pub fn fit(
     max_tokens: usize,
     offset: usize,
     lens: Vec<usize>,
     limit: Option<usize>,
+    guess: Option<usize>,
     mut render: impl FnMut(&Window) -> String,
 ) -> Fitted {
     let total: usize = lens.iter().sum();
@@ -116,26 +119,55 @@ pub fn fit(
         let text = render(&window(count));
         (tokens(&text) <= max_tokens, text)
     };
-    let (fits_one, text) = try_count(cap.min(1));
-    if cap == 0 || !fits_one {
+    if cap == 0 {
+        let (fits, text) = try_count(0);
         return Fitted {
-            window: window(cap.min(1)),
-            over_budget: !fits_one,
+            window: window(0),
+            over_budget: !fits,
             text,
         };
     }
     // `good` fits; `bad` does not (or is past the cap).
-    let (mut good, mut good_text) = (1, text);
-    let mut bad = cap + 1;
-    let mut n = 2;
-    while n <= cap {
-        let (fits, text) = try_count(n);
-        if !fits {
-            bad = n;
-            break;
+    let start = guess.unwrap_or(1).clamp(1, cap);
+    let (fits, text) = try_count(start);
+    let (mut good, mut good_text, mut bad);
+    if fits {
+        (good, good_text, bad) = (start, text, cap + 1);
+        let mut step = 1;
+        while good + step <= cap {
+            let (fits, text) = try_count(good + step);
+            if !fits {
+                bad = good + step;
+                break;
+            }
+            (good, good_text) = (good + step, text);
+            step *= 2;
         }
-        (good, good_text) = (n, text);
-        n *= 2;
+    } else {
+        bad = start;
+        let mut found = None;
+        let mut n = start / 2;
+        while n >= 1 {
+            let (fits, text) = try_count(n);
+            if fits {
+                found = Some((n, text));
+                break;
+            }
+            bad = n;
+            n /= 2;
+        }
+        match found {
+            Some(f) => (good, good_text) = f,
+            None => {
+                // Not even one item fits.
+                let text = if start == 1 { text } else { try_count(1).1 };
+                return Fitted {
+                    window: window(1),
+                    text,
+                    over_budget: true,
+                };
+            }
+        }
     }
     while bad - good > 1 {
         let mid = good + (bad - good) / 2;
@@ -144,6 +176,14 @@ pub fn fit(
             (good, good_text) = (mid, text);
         } else {
             bad = mid;
+        }
+    }
+    // The last page's manifest is shorter (no next call): all the rest may fit where
+    // fewer did not.
+    if good < cap && bad <= cap {
+        let (fits, text) = try_count(cap);
+        if fits {
+            (good, good_text) = (cap, text);
         }
     }
     Fitted {
@@ -172,6 +212,9 @@ pub struct JsonPages {
     /// Per list: the position of its first item held, and its whole length (a list read
     /// from a store one window at a time holds only that window: [`JsonPages::part`]).
     spans: Vec<(usize, usize)>,
+    /// The head's size and each item's (compact JSON bytes), for [`JsonPages::guess`].
+    head_bytes: usize,
+    sizes: Vec<Vec<usize>>,
 }
 
 impl JsonPages {
@@ -194,7 +237,44 @@ impl JsonPages {
             })
             .collect::<Vec<_>>();
         let spans = lists.iter().map(|l| (0, l.3.len())).collect();
-        JsonPages { head, lists, spans }
+        let sizes = lists
+            .iter()
+            .map(|l| l.3.iter().map(|v| v.to_string().len() + 1).collect())
+            .collect();
+        JsonPages {
+            head_bytes: head.to_string().len(),
+            head,
+            lists,
+            spans,
+            sizes,
+        }
+    }
+
+    /// About how many items from `offset` fit in `max_tokens` with the head and a
+    /// manifest of `manifest_bytes`, from their compact sizes: where [`fit`] starts.
+    pub fn guess(&self, offset: usize, max_tokens: usize, manifest_bytes: usize) -> usize {
+        let mut room =
+            (max_tokens * BYTES_PER_TOKEN).saturating_sub(self.head_bytes + manifest_bytes);
+        let mut at = 0;
+        let mut n = 0;
+        for (i, sizes) in self.sizes.iter().enumerate() {
+            let (start, len) = self.spans.get(i).copied().unwrap_or((0, sizes.len()));
+            for pos in 0..len {
+                if at + pos < offset {
+                    continue;
+                }
+                let Some(size) = pos.checked_sub(start).and_then(|p| sizes.get(p)) else {
+                    return n.max(1);
+                };
+                if *size > room {
+                    return n.max(1);
+                }
+                room -= size;
+                n += 1;
+            }
+            at += len;
+        }
+        n.max(1)
     }
 
     /// Says that list `i` holds only its items from `start` of the `len` it has: a page
@@ -483,7 +563,16 @@ mod tests {
                 (0, String::new(), Vec::new(), Vec::new());
             let mut n = 0;
             loop {
-                let f = fit(max, offset, p.lens(), None, |w| render(&p, w, max));
+                let f = fit(max, offset, p.lens(), None, None, |w| render(&p, w, max));
+                let g = fit(
+                    max,
+                    offset,
+                    p.lens(),
+                    None,
+                    Some(p.guess(offset, max, 120)),
+                    |w| render(&p, w, max),
+                );
+                assert_eq!(g.window, f.window, "a guess finds the same page");
                 assert!(!f.over_budget, "budget {max}");
                 assert!(tokens(&f.text) <= max, "budget {max}: {}", f.text);
                 let v: Value = serde_json::from_str(&f.text).expect("json");
@@ -510,7 +599,7 @@ mod tests {
     #[test]
     fn a_page_holds_the_most_items_that_fit() {
         let p = pages();
-        let f = fit(300, 0, p.lens(), None, |w| render(&p, w, 300));
+        let f = fit(300, 0, p.lens(), None, None, |w| render(&p, w, 300));
         let one_more = Window {
             count: f.window.count + 1,
             ..f.window.clone()
@@ -521,12 +610,14 @@ mod tests {
     #[test]
     fn a_limit_caps_the_page_and_an_item_too_large_is_shown_whole_and_said() {
         let p = pages();
-        let f = fit(100_000, 1, p.lens(), Some(5), |w| render(&p, w, 100_000));
+        let f = fit(100_000, 1, p.lens(), Some(5), Some(40), |w| {
+            render(&p, w, 100_000)
+        });
         assert_eq!((f.window.offset, f.window.count), (1, 5));
-        let tiny = fit(10, 0, p.lens(), None, |w| render(&p, w, 10));
+        let tiny = fit(10, 0, p.lens(), None, Some(7), |w| render(&p, w, 10));
         assert!(tiny.over_budget);
         assert_eq!(tiny.window.count, 1);
-        let done = fit(10, 46, p.lens(), None, |w| render(&p, w, 10));
+        let done = fit(10, 46, p.lens(), None, None, |w| render(&p, w, 10));
         assert_eq!(done.window.count, 0);
         assert!(done.window.complete());
     }

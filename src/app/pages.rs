@@ -65,7 +65,9 @@ pub fn json_page(
         }
         text(v)
     };
-    let mut fitted = budget::fit(max_tokens, offset, pages.lens(), limit, |w| {
+    // The manifest is about 250 bytes; the guess only decides where the search starts.
+    let guess = pages.guess(offset, max_tokens, 250);
+    let mut fitted = budget::fit(max_tokens, offset, pages.lens(), limit, Some(guess), |w| {
         render(w, pages.page(w), None)
     });
     if !fitted.over_budget {
@@ -170,7 +172,7 @@ pub fn human_page(
         s.push_str(&human_manifest(w, names, next, over));
         super::style::terminal_safe(&s).into_owned()
     };
-    let mut fitted = budget::fit(max_tokens, offset, lens, limit, |w| whole(w, false));
+    let mut fitted = budget::fit(max_tokens, offset, lens, limit, None, |w| whole(w, false));
     if fitted.over_budget {
         fitted.text = whole(&fitted.window, true);
     }

@@ -204,6 +204,11 @@ impl<'a> Memories<'a> {
         Ok(hits)
     }
 
+    /// Every name the index defines (kept per generation by a long-running reader).
+    pub fn vocabulary(&self) -> Result<Arc<Vec<String>>> {
+        self.indexes.vocabulary()
+    }
+
     /// Runs `f` on the store's connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T> {
         self.indexes.store.read(f)
@@ -454,7 +459,7 @@ pub fn history_facts(
             }
         }
         if conn_targets.is_empty() && !rest.is_empty() {
-            let vocab = m.read(vocabulary)?;
+            let vocab = m.vocabulary()?;
             for n in super::names::names_from_words(&rest, &vocab, 2) {
                 let parts = super::text::split_identifier(&n);
                 let all_words = parts.iter().all(|p| {

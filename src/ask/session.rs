@@ -75,7 +75,7 @@ impl Session {
         {
             return Ok(Arc::clone(k));
         }
-        let k = Arc::new(Known::read(store)?);
+        let k = Arc::new(Known::read(&self.root, store)?);
         *slot = Some(Arc::clone(&k));
         Ok(k)
     }

@@ -189,7 +189,6 @@ pub fn looks_stale(root: &Path, store: &Store, threads: usize) -> Result<bool> {
 /// [`FreshnessCheck::prepare`] reads the store and checks git and the directories, then
 /// every thread that calls [`FreshnessCheck::help`] takes blocks of files to stat.
 pub struct FreshnessCheck {
-    root: PathBuf,
     known: std::sync::Arc<Known>,
     /// The next block of `known.files` to stat.
     next: AtomicUsize,
@@ -203,15 +202,15 @@ pub struct Known {
     generation: u64,
     /// When the run checked the tree (seconds since the epoch).
     checked: i64,
-    /// Stored files: path, size, modification time.
-    files: Vec<(String, u64, i64)>,
-    /// The directories of the stored files.
-    dirs: Vec<String>,
+    /// Stored files: path (joined to the root once, here), size, modification time.
+    files: Vec<(PathBuf, u64, i64)>,
+    /// The directories of the stored files, joined to the root.
+    dirs: Vec<PathBuf>,
 }
 
 impl Known {
-    /// Reads the stored files of the store's generation.
-    pub fn read(store: &Store) -> Result<Known> {
+    /// Reads the stored files of the store's generation (`root`'s).
+    pub fn read(root: &Path, store: &Store) -> Result<Known> {
         let files: Vec<(String, u64, i64)> = store.read(|c| {
             let mut stmt = c.prepare("SELECT path, size, mtime_ns FROM files")?;
             let rows = stmt.query_map([], |r| {
@@ -229,12 +228,15 @@ impl Known {
                 }
             }
         }
-        let mut dirs: Vec<String> = dirs.into_iter().map(str::to_string).collect();
+        let mut dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
         dirs.sort_unstable();
         Ok(Known {
             generation: store.generation()?,
             checked: store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0),
-            files,
+            files: files
+                .into_iter()
+                .map(|(rel, size, mtime)| (root.join(rel), size, mtime))
+                .collect(),
             dirs,
         })
     }
@@ -254,7 +256,7 @@ impl FreshnessCheck {
     pub fn prepare(root: &Path, store: &Store) -> Result<FreshnessCheck> {
         Ok(FreshnessCheck::with_known(
             root,
-            std::sync::Arc::new(Known::read(store)?),
+            std::sync::Arc::new(Known::read(root, store)?),
         ))
     }
 
@@ -272,9 +274,8 @@ impl FreshnessCheck {
             .iter()
             .any(|git| newer(&root.join(git)))
             || newer(root)
-            || known.dirs.iter().any(|d| newer(&root.join(d)));
+            || known.dirs.iter().any(|d| newer(d));
         FreshnessCheck {
-            root: root.to_path_buf(),
             known,
             next: AtomicUsize::new(0),
             changed: AtomicBool::new(changed),
@@ -293,8 +294,8 @@ impl FreshnessCheck {
                 return;
             }
             let to = (from + STAT_BLOCK).min(files.len());
-            for (rel, size, mtime_ns) in &files[from..to] {
-                let same = std::fs::metadata(self.root.join(rel))
+            for (path, size, mtime_ns) in &files[from..to] {
+                let same = std::fs::metadata(path)
                     .is_ok_and(|m| m.len() == *size && walk::mtime_ns(&m) == *mtime_ns);
                 if !same {
                     self.changed.store(true, Relaxed);

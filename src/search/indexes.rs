@@ -41,11 +41,12 @@ pub struct Kept {
     warm: Arc<Warm>,
 }
 
-/// The search indexes of one generation, kept between reads.
+/// The search indexes of one generation, kept between reads, and the names it defines.
 #[derive(Default)]
 struct Warm {
     lexical: Mutex<Option<(u64, Arc<LexicalIndex>)>>,
     vectors: Mutex<Option<(u64, Arc<VectorIndex>)>>,
+    vocabulary: Mutex<Option<(u64, Arc<Vec<String>>)>>,
 }
 
 impl Kept {
@@ -170,6 +171,30 @@ impl Indexes {
             },
             None => Opened::Missing,
         })
+    }
+
+    /// Every name the generation defines (`store::lookups::vocabulary`): read once per
+    /// generation when kept, else read now.
+    pub fn vocabulary(&self) -> Result<Arc<Vec<String>>> {
+        let read = || -> Result<Arc<Vec<String>>> {
+            Ok(Arc::new(
+                self.store.read(crate::store::lookups::vocabulary)?,
+            ))
+        };
+        let Some(w) = &self.warm else {
+            return read();
+        };
+        if let Ok(guard) = w.vocabulary.lock()
+            && let Some((g, v)) = guard.as_ref()
+            && *g == self.generation
+        {
+            return Ok(Arc::clone(v));
+        }
+        let v = read()?;
+        if let Ok(mut guard) = w.vocabulary.lock() {
+            *guard = Some((self.generation, Arc::clone(&v)));
+        }
+        Ok(v)
     }
 
     /// The vectors of the generation. A generation removed meanwhile is

@@ -994,25 +994,27 @@ impl Shared {
     /// The error for a name (or path) the index does not know, with the nearest ones.
     fn unknown(&self, target: &str, relation: Relation) -> ToolError {
         let paths = matches!(relation, Relation::Imports | Relation::Importers);
-        let nearest = self
-            .session
-            .store()
-            .and_then(|store| {
-                store.read(|c| {
-                    if paths {
+        let nearest = if paths {
+            self.session
+                .store()
+                .and_then(|store| {
+                    store.read(|c| {
                         let mut stmt = c.prepare_cached("SELECT path FROM files")?;
-                        let all: Vec<String> = stmt
-                            .query_map([], |r| r.get(0))?
-                            .collect::<rusqlite::Result<_>>()?;
-                        Ok(nearest_paths(target, &all, 5))
-                    } else {
-                        let vocab = crate::store::lookups::vocabulary(c)?;
-                        let (_, name) = crate::graph::split_path_target(target);
-                        Ok(crate::ask::names::nearest_names(name, &vocab, 5))
-                    }
+                        stmt.query_map([], |r| r.get::<_, String>(0))?
+                            .collect::<rusqlite::Result<Vec<_>>>()
+                    })
                 })
-            })
-            .unwrap_or_default();
+                .map(|all| nearest_paths(target, &all, 5))
+        } else {
+            self.session
+                .indexes()
+                .and_then(|i| i.vocabulary())
+                .map(|vocab| {
+                    let (_, name) = crate::graph::split_path_target(target);
+                    crate::ask::names::nearest_names(name, &vocab, 5)
+                })
+        }
+        .unwrap_or_default();
         let what = if paths {
             format!("no indexed file matches `{target}`")
         } else {
