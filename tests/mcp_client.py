@@ -14,6 +14,8 @@ the first (`initialize`):
     {"op": "parallel", "calls": [{tool, args}]} -> {"results": [...], "ms"}: the calls in
                                                    flight at once
     {"op": "write", "path": P, "text": S}       -> {}: writes REPO/P (an edit between calls)
+    {"op": "run", "argv": [...]}                -> {"code"}: runs a command in REPO (another
+                                                   process, e.g. `llmc index --rebuild`)
     {"op": "pages", "tool": T, "args": {...}}   -> {"pages": [...]}: calls, then follows
                                                    `omitted.next` until it is null
 
@@ -25,6 +27,7 @@ not installed (with `{"import_error": ...}` on stdout).
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -102,6 +105,11 @@ async def run(llmc, repo, server_args, plan):
                         with open(os.path.join(repo, step["path"]), "w") as f:
                             f.write(step["text"])
                         results.append({})
+                    elif op == "run":
+                        done = await asyncio.to_thread(
+                            subprocess.run, step["argv"], cwd=repo, capture_output=True
+                        )
+                        results.append({"code": done.returncode})
                     elif op == "pages":
                         pages = []
                         args = dict(step.get("args", {}))

@@ -3,6 +3,7 @@
 //! output schema. `.ci/run` installs the SDK into `<target>/mcp-venv`; elsewhere the test
 //! looks for it there, in `$MCP_PYTHON`, then in `python3`, and without it prints a note
 //! and passes, except under `CI=true`, where it fails with the install command.
+//! `MCP_TEST_DUMP=FILE` writes the client's results there (to see what a failing run got).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -174,8 +175,23 @@ fn an_agent_drives_every_tool_through_the_python_sdk() {
         call("ask", json!({"question": "who calls apply_vat?", "max_tokens": 100000})),
         call("history", json!({"target": "aply_vat"})),
         call("status", json!({})),
+        // Another process rebuilds the index under the server: the next call reads the
+        // new store.
+        {"op": "run", "argv": [env!("CARGO_BIN_EXE_llmc"), "-q", "index", "--rebuild"]},
+        call("callers", json!({"target": "apply_vat"})),
+        // An edit, then two calls at once: both see it (one re-indexes, the other waits).
+        {"op": "write", "path": "app/vat2.py", "text": VAT.replace("gross", "gross2")},
+        {"op": "parallel", "calls": [
+            {"tool": "callers", "args": {"target": "apply_vat"}},
+            {"tool": "callers", "args": {"target": "apply_vat", "max_tokens": 3000}},
+        ]},
+        // An unknown tool is a protocol error.
+        call("nope", json!({})),
     ]);
     let r = drive(&python, repo.path(), &[], &plan);
+    if let Ok(dump) = std::env::var("MCP_TEST_DUMP") {
+        let _ = std::fs::write(dump, serde_json::to_string_pretty(&r).unwrap_or_default());
+    }
     assert_eq!(r.len(), plan.as_array().expect("plan").len() + 1);
 
     let init = &r[0];
@@ -373,6 +389,32 @@ fn an_agent_drives_every_tool_through_the_python_sdk() {
 
     // The server is still up after every error.
     ok(&r[24]);
+
+    assert_eq!(r[25]["code"], 0, "the rebuild ran");
+    let after_rebuild = ok(&r[26]);
+    assert_eq!(
+        rows(after_rebuild, "results"),
+        ["app/vat.py:5", "inventory/pricing.py:16"]
+    );
+    let both = r[28]["results"].as_array().expect("results");
+    for x in both {
+        assert_eq!(
+            rows(ok(x), "results"),
+            ["app/vat.py:5", "app/vat2.py:5", "inventory/pricing.py:16"]
+        );
+    }
+    assert!(
+        both.iter()
+            .any(|x| x["structured"]["freshness"]["refreshed_files"].as_u64() >= Some(1)),
+        "{both:?}"
+    );
+    assert!(
+        r[29]["exception"]
+            .as_str()
+            .is_some_and(|e| e.contains("unknown tool `nope`")),
+        "{}",
+        r[29]
+    );
 }
 
 #[test]

@@ -152,3 +152,31 @@ fn a_session_asks_and_searches_from_kept_indexes() {
     assert_eq!(ids(&hits), ids(&direct));
     assert!(!hits.hits.is_empty());
 }
+
+/// The database checked as SQLite sees it.
+fn integrity(repo: &Scratch) -> String {
+    repo.store()
+        .read(|c| c.query_row("PRAGMA integrity_check", [], |r| r.get(0)))
+        .expect("integrity_check runs")
+}
+
+#[test]
+fn another_process_writing_never_corrupts_what_a_session_writes() {
+    // A process holding stores open that closed a descriptor of the database (checking
+    // whether it may write it) lost its locks: another process's index run then deleted
+    // the WAL under it, and the session's next refresh wrote a malformed database.
+    let repo = Scratch::fixture("python");
+    repo.index();
+    let s = Session::new(repo.path(), Config::default());
+    callers(&s);
+    let out = crate::util::llmc_in(repo.path(), &["-q", "index", "--rebuild"]);
+    assert!(out.status.success(), "{}", crate::util::stderr(&out));
+    callers(&s);
+    repo.write("app/vat.py", VAT);
+    let (rows, f) = callers(&s);
+    assert_eq!(rows, ["app/vat.py:5", "inventory/pricing.py:16"]);
+    assert!(f.refreshed_files >= 1);
+    assert_eq!(integrity(&repo), "ok");
+    let out = crate::util::llmc_in(repo.path(), &["status"]);
+    assert!(out.status.success(), "{}", crate::util::stderr(&out));
+}
