@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the documented example configuration, or the configuration in effect here')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout (see the README for where to put it)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -51,6 +52,8 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--k', '--k', [CompletionResultType]::ParameterName, 'Show this many sources (default from `ask.k`)')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Cite only files whose path matches this glob (e.g. ''src/**/*.rs'')')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Cite only files of this language (as `llmc status` names them)')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fit the output in about N tokens (bytes / 4): the answer, then the lines, rows and sources that fit, then what was left out and the command that prints the next page')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'With --max-tokens: skip the first N items (the next page''s start, as printed)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
@@ -103,7 +106,8 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Follow edges transitively up to N levels (cycles are cut)')
             [CompletionResult]::new('--resolution', '--resolution', [CompletionResultType]::ParameterName, 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Print at most N rows (a longer answer is summarized by file first)')
-            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N rows (to page through a long answer)')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N rows (to page through a long answer); with --max-tokens, the first N items of the answer''s lists')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fit the output in about N tokens (bytes / 4): the rows that fit, then what was left out and the command that prints the next page')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
@@ -124,6 +128,8 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Only commits whose message contains TEXT (any case)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'At most N commits')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N commits')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N commits (a later page)')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fit the output in about N tokens (bytes / 4): the commits that fit, then how many were left out and the command that prints the next page')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
@@ -144,6 +150,8 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--k', '--k', [CompletionResultType]::ParameterName, 'Show this many hits (default from `search.k`)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only files of this language (e.g. rust, python, markdown)')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only files whose path matches this glob (e.g. ''src/**/*.rs'')')
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'Skip the first N hits (a later page of the -k best)')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fit the output in about N tokens (bytes / 4): the hits that fit, then how many were left out and the command that prints the next page')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
@@ -258,6 +266,20 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'llmc;mcp' {
+            [CompletionResult]::new('--index-wait', '--index-wait', [CompletionResultType]::ParameterName, 'With no index yet, wait this long for the first one before answering that indexing started (the index goes on being built)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Run as if llmc was started in DIR')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more on stderr: where the root and the configuration came from, timings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'llmc;help' {
             [CompletionResult]::new('ask', 'ask', [CompletionResultType]::ParameterValue, 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)')
             [CompletionResult]::new('index', 'index', [CompletionResultType]::ParameterValue, 'Index the repository (incrementally: only new and changed files are parsed)')
@@ -269,6 +291,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the documented example configuration, or the configuration in effect here')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout (see the README for where to put it)')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -308,6 +331,9 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             break
         }
         'llmc;help;man' {
+            break
+        }
+        'llmc;help;mcp' {
             break
         }
         'llmc;help;help' {

@@ -43,6 +43,9 @@ _llmc() {
             llmc,man)
                 cmd="llmc__subcmd__man"
                 ;;
+            llmc,mcp)
+                cmd="llmc__subcmd__mcp"
+                ;;
             llmc,search)
                 cmd="llmc__subcmd__search"
                 ;;
@@ -94,6 +97,9 @@ _llmc() {
             llmc__subcmd__help,man)
                 cmd="llmc__subcmd__help__subcmd__man"
                 ;;
+            llmc__subcmd__help,mcp)
+                cmd="llmc__subcmd__help__subcmd__mcp"
+                ;;
             llmc__subcmd__help,search)
                 cmd="llmc__subcmd__help__subcmd__search"
                 ;;
@@ -113,7 +119,7 @@ _llmc() {
 
     case "${cmd}" in
         llmc)
-            opts="-C -q -v -h -V --dir --config --quiet --verbose --color --help --version ask index status graph log search eval config completions man help"
+            opts="-C -q -v -h -V --dir --config --quiet --verbose --color --help --version ask index status graph log search eval config completions man mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -143,7 +149,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__ask)
-            opts="-k -C -q -v -h --json --trace --k --no-refresh --no-cache --no-llm --path --lang --no-tests --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --json --trace --k --no-refresh --no-cache --no-llm --path --lang --no-tests --max-tokens --offset --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,6 +168,14 @@ _llmc() {
                     return 0
                     ;;
                 --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -403,7 +417,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__graph)
-            opts="-C -q -v -h --depth --resolution --limit --offset --json --dir --config --quiet --verbose --color --help callers callees defs imports importers"
+            opts="-C -q -v -h --depth --resolution --limit --offset --max-tokens --json --dir --config --quiet --verbose --color --help callers callees defs imports importers"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -422,6 +436,10 @@ _llmc() {
                     return 0
                     ;;
                 --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -449,7 +467,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__help)
-            opts="ask index status graph log search eval config completions man help"
+            opts="ask index status graph log search eval config completions man mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -616,6 +634,20 @@ _llmc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        llmc__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         llmc__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -675,7 +707,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__log)
-            opts="-n -C -q -v -h --since --until --author --grep --limit --reverse --json --dir --config --quiet --verbose --color --help"
+            opts="-n -C -q -v -h --since --until --author --grep --limit --reverse --offset --max-tokens --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -702,6 +734,14 @@ _llmc() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -758,8 +798,42 @@ _llmc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        llmc__subcmd__mcp)
+            opts="-C -q -v -h --index-wait --dir --config --quiet --verbose --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --index-wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         llmc__subcmd__search)
-            opts="-k -C -q -v -h --mode --k --lang --path --no-tests --json --dir --config --quiet --verbose --color --help"
+            opts="-k -C -q -v -h --mode --k --lang --path --no-tests --offset --max-tokens --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -782,6 +856,14 @@ _llmc() {
                     return 0
                     ;;
                 --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

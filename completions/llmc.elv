@@ -40,6 +40,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand config 'Print the documented example configuration, or the configuration in effect here'
             cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
             cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+            cand mcp 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'llmc;ask'= {
@@ -47,6 +48,8 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --k 'Show this many sources (default from `ask.k`)'
             cand --path 'Cite only files whose path matches this glob (e.g. ''src/**/*.rs'')'
             cand --lang 'Cite only files of this language (as `llmc status` names them)'
+            cand --max-tokens 'Fit the output in about N tokens (bytes / 4): the answer, then the lines, rows and sources that fit, then what was left out and the command that prints the next page'
+            cand --offset 'With --max-tokens: skip the first N items (the next page''s start, as printed)'
             cand -C 'Run as if llmc was started in DIR'
             cand --dir 'Run as if llmc was started in DIR'
             cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
@@ -96,7 +99,8 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --depth 'Follow edges transitively up to N levels (cycles are cut)'
             cand --resolution 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)'
             cand --limit 'Print at most N rows (a longer answer is summarized by file first)'
-            cand --offset 'Skip the first N rows (to page through a long answer)'
+            cand --offset 'Skip the first N rows (to page through a long answer); with --max-tokens, the first N items of the answer''s lists'
+            cand --max-tokens 'Fit the output in about N tokens (bytes / 4): the rows that fit, then what was left out and the command that prints the next page'
             cand -C 'Run as if llmc was started in DIR'
             cand --dir 'Run as if llmc was started in DIR'
             cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
@@ -116,6 +120,8 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --grep 'Only commits whose message contains TEXT (any case)'
             cand -n 'At most N commits'
             cand --limit 'At most N commits'
+            cand --offset 'Skip the first N commits (a later page)'
+            cand --max-tokens 'Fit the output in about N tokens (bytes / 4): the commits that fit, then how many were left out and the command that prints the next page'
             cand -C 'Run as if llmc was started in DIR'
             cand --dir 'Run as if llmc was started in DIR'
             cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
@@ -135,6 +141,8 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --k 'Show this many hits (default from `search.k`)'
             cand --lang 'Only files of this language (e.g. rust, python, markdown)'
             cand --path 'Only files whose path matches this glob (e.g. ''src/**/*.rs'')'
+            cand --offset 'Skip the first N hits (a later page of the -k best)'
+            cand --max-tokens 'Fit the output in about N tokens (bytes / 4): the hits that fit, then how many were left out and the command that prints the next page'
             cand -C 'Run as if llmc was started in DIR'
             cand --dir 'Run as if llmc was started in DIR'
             cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
@@ -238,6 +246,19 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'llmc;mcp'= {
+            cand --index-wait 'With no index yet, wait this long for the first one before answering that indexing started (the index goes on being built)'
+            cand -C 'Run as if llmc was started in DIR'
+            cand --dir 'Run as if llmc was started in DIR'
+            cand --config 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000'
+            cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
+            cand -q 'Print nothing on stderr but errors'
+            cand --quiet 'Print nothing on stderr but errors'
+            cand -v 'Print more on stderr: where the root and the configuration came from, timings'
+            cand --verbose 'Print more on stderr: where the root and the configuration came from, timings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'llmc;help'= {
             cand ask 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
             cand index 'Index the repository (incrementally: only new and changed files are parsed)'
@@ -249,6 +270,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand config 'Print the documented example configuration, or the configuration in effect here'
             cand completions 'Print a shell completion script on stdout (see the README for where to put it)'
             cand man 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+            cand mcp 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'llmc;help;ask'= {
@@ -276,6 +298,8 @@ set edit:completion:arg-completer[llmc] = {|@words|
         &'llmc;help;completions'= {
         }
         &'llmc;help;man'= {
+        }
+        &'llmc;help;mcp'= {
         }
         &'llmc;help;help'= {
         }

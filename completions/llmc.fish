@@ -43,10 +43,13 @@ complete -c llmc -n "__fish_llmc_needs_command" -f -a "eval" -d 'Run a labelled 
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "config" -d 'Print the documented example configuration, or the configuration in effect here'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+complete -c llmc -n "__fish_llmc_needs_command" -f -a "mcp" -d 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)'
 complete -c llmc -n "__fish_llmc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s k -l k -d 'Show this many sources (default from `ask.k`)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l path -d 'Cite only files whose path matches this glob (e.g. \'src/**/*.rs\')' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l lang -d 'Cite only files of this language (as `llmc status` names them)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the answer, then the lines, rows and sources that fit, then what was left out and the command that prints the next page' -r
+complete -c llmc -n "__fish_llmc_using_subcommand ask" -l offset -d 'With --max-tokens: skip the first N items (the next page\'s start, as printed)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand ask" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -88,7 +91,8 @@ scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-quali
 name-only\t'A name defined once in the repository'
 unresolved\t'Everything, with the call sites whose receiver could not be typed (for callers: the calls with the target\'s name that nothing resolved)'"
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l limit -d 'Print at most N rows (a longer answer is summarized by file first)' -r
-complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l offset -d 'Skip the first N rows (to page through a long answer); with --max-tokens, the first N items of the answer\'s lists' -r
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the rows that fit, then what was left out and the command that prints the next page' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -103,6 +107,8 @@ complete -c llmc -n "__fish_llmc_using_subcommand log" -l until -d 'Only commits
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l author -d 'Only commits whose author name or email contains NAME (any case)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l grep -d 'Only commits whose message contains TEXT (any case)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -s n -l limit -d 'At most N commits' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l offset -d 'Skip the first N commits (a later page)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand log" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the commits that fit, then how many were left out and the command that prints the next page' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand log" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -119,6 +125,8 @@ hybrid\t''"
 complete -c llmc -n "__fish_llmc_using_subcommand search" -s k -l k -d 'Show this many hits (default from `search.k`)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l lang -d 'Only files of this language (e.g. rust, python, markdown)' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l path -d 'Only files whose path matches this glob (e.g. \'src/**/*.rs\')' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l offset -d 'Skip the first N hits (a later page of the -k best)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand search" -l max-tokens -d 'Fit the output in about N tokens (bytes / 4): the hits that fit, then how many were left out and the command that prints the next page' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
 complete -c llmc -n "__fish_llmc_using_subcommand search" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
@@ -186,16 +194,26 @@ never\t'Never'"
 complete -c llmc -n "__fish_llmc_using_subcommand man" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand man" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
 complete -c llmc -n "__fish_llmc_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "ask" -d 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "index" -d 'Index the repository (incrementally: only new and changed files are parsed)'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "status" -d 'Show what the index holds and what changed since'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "graph" -d 'Ask the code graph: callers, callees, definitions, imports, importers'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "config" -d 'Print the documented example configuration, or the configuration in effect here'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
-complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -l index-wait -d 'With no index yet, wait this long for the first one before answering that indexing started (the index goes on being built)' -r
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -s C -l dir -d 'Run as if llmc was started in DIR' -r -F
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -l config -d 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000' -r
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -l color -d 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never' -r -f -a "auto\t'On a terminal, unless the NO_COLOR environment variable is set and not empty'
+always\t'Always, even into a pipe (never in JSON)'
+never\t'Never'"
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -s q -l quiet -d 'Print nothing on stderr but errors'
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
+complete -c llmc -n "__fish_llmc_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "ask" -d 'Ask a question about the repository: an answer with sources, a confidence and a trace (indexes first when needed)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "index" -d 'Index the repository (incrementally: only new and changed files are parsed)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "status" -d 'Show what the index holds and what changed since'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "graph" -d 'Ask the code graph: callers, callees, definitions, imports, importers'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "log" -d 'The commits that changed a definition, a file or a directory, newest first'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "search" -d 'Raw retrieval: the chunks that best match QUERY, by BM25, embeddings or both'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "eval" -d 'Run a labelled set of questions (JSONL) through `ask` and score the answers'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "config" -d 'Print the documented example configuration, or the configuration in effect here'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "completions" -d 'Print a shell completion script on stdout (see the README for where to put it)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "man" -d 'Print the man page (roff) on stdout, e.g. `llmc man | man -l -`'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "mcp" -d 'Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers, callees, definition, imports, importers, history, search, status)'
+complete -c llmc -n "__fish_llmc_using_subcommand help; and not __fish_seen_subcommand_from ask index status graph log search eval config completions man mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llmc -n "__fish_llmc_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "example" -d 'Print the example configuration: every key with its default and what it does (`llmc config example > llmc.toml`, then edit); needs no repository'
 complete -c llmc -n "__fish_llmc_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print the configuration in effect here as TOML: every key with its value after llmc.toml, LLMC_* variables and --config, below comments saying which set what'

@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--tree DIR] [--queries N] [--bench N] [--out FILE] [--dry-run]
 #
-#   --tree DIR    run the benches that take a tree (index, graph, search, ask) on DIR
+#   --tree DIR    run the benches that take a tree (index, graph, search, ask, mcp) on DIR
 #                 instead of their defaults (the Python standard library, the cargo
 #                 registry sources); the history bench always builds its own history
 #   --queries N   queries for scripts/csn_eval.py (default 300)
@@ -13,8 +13,10 @@
 #   --out FILE    where to write (default BENCHMARKS.md)
 #   --dry-run     print the commands and write FILE without running them
 #
-# The benches: cargo bench --bench index, graph, history, search and ask (graph and ask
-# time ripgrep next to llmc on the same tree), then the search-quality check
+# The benches: cargo bench --bench index, graph, history, search, ask and mcp (graph and
+# ask time ripgrep next to llmc on the same tree; mcp times a warm `llmc mcp` next to
+# whole processes and checks its budgets on a clone of this repository), then the
+# search-quality check
 # `python3 scripts/csn_eval.py --queries 300 --bench 30` on the release binary. Run it on
 # an idle machine: the numbers are whole-process wall-clock medians. A bench that fails is
 # recorded with its exit code and the run goes on; the script exits 1 if any failed.
@@ -60,6 +62,7 @@ benches=(
     "history|cargo bench -q --bench history"
     "search|cargo bench -q --bench search ${tree_args[*]}"
     "ask|cargo bench -q --bench ask ${tree_args[*]}"
+    "mcp|cargo bench -q --bench mcp ${tree_args[*]}"
     "search quality|cargo build --release --quiet && python3 scripts/csn_eval.py --llmc ${CARGO_TARGET_DIR:-target}/release/llmc --queries $queries --bench $runs"
 )
 

@@ -18,6 +18,11 @@ where
 /// The most results `-k` may ask for (the same bound as `search.k` and `ask.k`).
 const MAX_K: u64 = crate::config::MAX_K;
 
+/// `--max-tokens`: from [`crate::budget::MIN_TOKENS`] up.
+fn tokens() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::<usize>::new().range(crate::budget::MIN_TOKENS as u64..=100_000_000)
+}
+
 /// Ask questions about a git repository: exact sources, a confidence and a trace.
 #[derive(Debug, Parser)]
 #[command(name = "llmc", version, about, long_about = None)]
@@ -76,6 +81,18 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff) on stdout, e.g. `llmc man | man -l -`
     Man,
+    /// Serve the repository to coding agents over MCP on stdin/stdout (tools: ask, callers,
+    /// callees, definition, imports, importers, history, search, status)
+    Mcp(McpArgs),
+}
+
+/// `llmc mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// With no index yet, wait this long for the first one before answering that indexing
+    /// started (the index goes on being built)
+    #[arg(long, default_value_t = 20, value_name = "SECONDS")]
+    pub index_wait: u64,
 }
 
 /// `llmc config`.
@@ -151,9 +168,15 @@ pub struct GraphArgs {
     #[arg(long, default_value_t = 50, value_name = "N", value_parser = count::<usize>(1_000_000))]
     pub limit: usize,
 
-    /// Skip the first N rows (to page through a long answer)
+    /// Skip the first N rows (to page through a long answer); with --max-tokens, the first
+    /// N items of the answer's lists
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub offset: usize,
+
+    /// Fit the output in about N tokens (bytes / 4): the rows that fit, then what was left
+    /// out and the command that prints the next page
+    #[arg(long, value_name = "N", value_parser = tokens())]
+    pub max_tokens: Option<usize>,
 
     /// Print as JSON on stdout
     #[arg(long)]
@@ -202,6 +225,15 @@ pub struct AskArgs {
     /// Cite no tests, test fixtures or test data
     #[arg(long)]
     pub no_tests: bool,
+
+    /// Fit the output in about N tokens (bytes / 4): the answer, then the lines, rows and
+    /// sources that fit, then what was left out and the command that prints the next page
+    #[arg(long, value_name = "N", value_parser = tokens())]
+    pub max_tokens: Option<usize>,
+
+    /// With --max-tokens: skip the first N items (the next page's start, as printed)
+    #[arg(long, default_value_t = 0, value_name = "N", requires = "max_tokens")]
+    pub offset: usize,
 }
 
 /// `llmc index`.
@@ -260,6 +292,15 @@ pub struct LogArgs {
     #[arg(long)]
     pub reverse: bool,
 
+    /// Skip the first N commits (a later page)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub offset: usize,
+
+    /// Fit the output in about N tokens (bytes / 4): the commits that fit, then how many
+    /// were left out and the command that prints the next page
+    #[arg(long, value_name = "N", value_parser = tokens())]
+    pub max_tokens: Option<usize>,
+
     /// Print as JSON on stdout
     #[arg(long)]
     pub json: bool,
@@ -292,6 +333,15 @@ pub struct SearchArgs {
     /// No tests, test fixtures or test data (as `ask --no-tests`)
     #[arg(long)]
     pub no_tests: bool,
+
+    /// Skip the first N hits (a later page of the -k best)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub offset: usize,
+
+    /// Fit the output in about N tokens (bytes / 4): the hits that fit, then how many were
+    /// left out and the command that prints the next page
+    #[arg(long, value_name = "N", value_parser = tokens())]
+    pub max_tokens: Option<usize>,
 
     /// Print as JSON on stdout
     #[arg(long)]
@@ -330,7 +380,7 @@ impl Command {
             Command::Log(a) => a.json,
             Command::Search(a) => a.json,
             Command::Eval(a) => a.json,
-            Command::Completions(_) | Command::Man | Command::Config(_) => false,
+            Command::Completions(_) | Command::Man | Command::Config(_) | Command::Mcp(_) => false,
         }
     }
 }

@@ -6,6 +6,7 @@
 mod alloc;
 pub mod app;
 pub mod ask;
+pub mod budget;
 pub mod cli;
 pub mod config;
 pub mod docs;

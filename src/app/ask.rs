@@ -5,10 +5,12 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 
+use super::pages::{self, Next};
 use super::style::Style;
-use super::{Ctx, fixed, print_json, print_out};
+use super::{Ctx, fixed, json_text, print_json, print_out};
 use crate::ask::fresh::{Fresh, Notice};
 use crate::ask::{self, AskRequest, Outcome, Status};
+use crate::budget::{JsonPages, Shape};
 use crate::cli::AskArgs;
 use crate::error::{Exit, LlmcError};
 use crate::progress::{Bar, Progress};
@@ -37,7 +39,14 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         say: &say,
     };
     let outcome = ask::ask_fresh(&ctx.root, &ctx.config, &req, &fresh)?;
-    if args.json {
+    if let Some(max) = args.max_tokens {
+        if !args.json {
+            for w in &outcome.warnings {
+                ctx.warn(w);
+            }
+        }
+        print_budgeted(ctx, args, &outcome, max)?;
+    } else if args.json {
         print_json(serde_json::to_value(&outcome)?)?;
     } else {
         for w in &outcome.warnings {
@@ -57,6 +66,147 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
     })
 }
 
+/// The `--max-tokens` output: the answer's head, the lines, rows and sources that fit from
+/// `--offset`, and the manifest.
+fn print_budgeted(ctx: &Ctx, args: &AskArgs, outcome: &Outcome, max: usize) -> Result<()> {
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
+    let fitted = if args.json {
+        pages::json_page(
+            json_pages(outcome, args.trace)?,
+            max,
+            args.offset,
+            None,
+            &Next::Command(&next_json),
+            &|_, _| {},
+            &json_text,
+        )
+    } else {
+        let lines = answer_lines(outcome);
+        let nearest: &[ask::Candidate] = outcome
+            .abstention
+            .as_ref()
+            .map_or(&[], |a| a.nearest.as_slice());
+        let trace: &[ask::StageTrace] = if args.trace { &outcome.trace } else { &[] };
+        let style = ctx.out;
+        pages::human_page(
+            vec![
+                lines.len(),
+                nearest.len(),
+                outcome.sources.len(),
+                trace.len(),
+            ],
+            &["answer lines", "nearest", "sources", "trace stages"],
+            max,
+            args.offset,
+            None,
+            &next,
+            &mut |w| {
+                let mut page = outcome.clone();
+                if let Some(a) = &mut page.answer {
+                    a.text = lines.get(w.range(0)).unwrap_or_default().concat();
+                }
+                if let Some(ab) = &mut page.abstention {
+                    ab.nearest = nearest.get(w.range(1)).unwrap_or_default().to_vec();
+                }
+                page.sources = outcome.sources.get(w.range(2)).unwrap_or_default().to_vec();
+                page.trace = trace.get(w.range(3)).unwrap_or_default().to_vec();
+                let first = w.range(2).start;
+                render_from(&page, !page.trace.is_empty(), style, first)
+            },
+        )
+    };
+    print_out(&fitted.text)
+}
+
+/// The answer's text as lines, each with its line break.
+fn answer_lines(o: &Outcome) -> Vec<&str> {
+    o.answer
+        .as_ref()
+        .map(|a| a.text.split_inclusive('\n').collect())
+        .unwrap_or_default()
+}
+
+/// An outcome's JSON (`--json`'s document) paged through its lists, in this order: the
+/// answer's text by lines, each graph fact's definitions, rows, references and calls
+/// through a trait, each history fact's commits, the abstention's nearest misses, the
+/// sources, the refine attempts, and the trace (only with `trace`; without, the trace is
+/// left out of the document).
+pub fn json_pages(o: &Outcome, trace: bool) -> Result<JsonPages> {
+    let (doc, lists) = json_lists(o, trace)?;
+    Ok(JsonPages::new(doc, lists))
+}
+
+/// [`json_pages`]' document and lists.
+pub fn json_lists(o: &Outcome, trace: bool) -> Result<(serde_json::Value, pages::Lists)> {
+    let mut doc = serde_json::to_value(o)?;
+    if !trace && let serde_json::Value::Object(m) = &mut doc {
+        m.remove("trace");
+    }
+    let mut lists = vec![pages::list("answer", "/answer/text", Shape::Lines)];
+    for i in 0..o.graph.len() {
+        for field in ["definitions", "rows", "references", "through_trait"] {
+            lists.push(pages::list(
+                &format!("graph[{i}].{field}"),
+                &format!("/graph/{i}/{field}"),
+                Shape::Array,
+            ));
+        }
+    }
+    for i in 0..o.history.len() {
+        lists.push(pages::list(
+            &format!("history[{i}].commits"),
+            &format!("/history/{i}/commits"),
+            Shape::Array,
+        ));
+    }
+    lists.push(pages::list(
+        "abstention.nearest",
+        "/abstention/nearest",
+        Shape::Array,
+    ));
+    lists.push(pages::list("sources", "/sources", Shape::Array));
+    lists.push(pages::list("refine", "/refine", Shape::Array));
+    if trace {
+        lists.push(pages::list("trace", "/trace", Shape::Array));
+    }
+    Ok((doc, lists))
+}
+
+/// The command line of the page that starts at `offset`.
+fn next_command(args: &AskArgs, offset: usize, max_tokens: usize) -> String {
+    let mut w: Vec<String> = vec!["llmc".into(), "ask".into()];
+    if let Some(k) = args.k {
+        w.extend(["-k".into(), k.to_string()]);
+    }
+    for (flag, on) in [
+        ("--trace", args.trace),
+        ("--no-refresh", args.no_refresh),
+        ("--no-cache", args.no_cache),
+        ("--no-llm", args.no_llm),
+        ("--no-tests", args.no_tests),
+        ("--json", args.json),
+    ] {
+        if on {
+            w.push(flag.into());
+        }
+    }
+    if let Some(p) = &args.path {
+        w.extend(["--path".into(), p.clone()]);
+    }
+    if let Some(l) = &args.lang {
+        w.extend(["--lang".into(), l.clone()]);
+    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
+    w.extend(["--offset".into(), offset.to_string()]);
+    let question = args.question.join(" ");
+    if question.starts_with('-') {
+        w.push("--".into());
+    }
+    w.push(question);
+    pages::command_line(&w)
+}
+
 /// The progress bar of an index run made before answering (drawn on a terminal, unless
 /// quiet or `visible` is false).
 pub fn bar<'a>(ctx: &Ctx, visible: bool) -> Box<dyn Progress + 'a> {
@@ -73,6 +223,11 @@ pub fn notice(ctx: &Ctx, n: Notice) {
 
 /// The human rendering.
 pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
+    render_from(o, trace, style, 0)
+}
+
+/// [`render`], the sources numbered from `first + 1` (a later page's).
+fn render_from(o: &Outcome, trace: bool, style: Style, first: usize) -> String {
     let mut s = String::new();
     for r in &o.readings {
         let _ = writeln!(s, "{}", style.dim(&format!("({r})")));
@@ -118,7 +273,7 @@ pub fn render(o: &Outcome, trace: bool, style: Style) -> String {
             let _ = writeln!(
                 s,
                 "  [{}] {}  {}",
-                i + 1,
+                first + i + 1,
                 source_line(c, style),
                 style.dim(&format!("[{}]", routes.join(" ")))
             );

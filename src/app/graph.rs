@@ -5,8 +5,10 @@
 use anyhow::Result;
 use serde_json::json;
 
+use super::pages::{self, Next};
 use super::style::Style;
-use super::{Ctx, print_json, print_out};
+use super::{Ctx, json_text, print_json, print_out};
+use crate::budget::{JsonPages, Shape, Window};
 use crate::cli::{GraphArgs, GraphRelation};
 use crate::error::{Exit, LlmcError};
 use crate::graph::{self, Answer, GraphQuery, Relation};
@@ -16,40 +18,25 @@ use crate::store::Store;
 /// Answers a graph question.
 pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
     let store = Store::open_existing(&ctx.root)?;
-    let relation = match args.relation {
-        GraphRelation::Callers => Relation::Callers,
-        GraphRelation::Callees => Relation::Callees,
-        GraphRelation::Defs => Relation::Defs,
-        GraphRelation::Imports => Relation::Imports,
-        GraphRelation::Importers => Relation::Importers,
+    let relation = relation_of(args.relation);
+    check_memory(&store, relation)?;
+    let answer = answer(
+        ctx,
+        &store,
+        relation,
+        &args.target,
+        args.depth,
+        args.resolution,
+    )?;
+    let exit = if found(&answer) {
+        Exit::Ok
+    } else {
+        Exit::NotFound
     };
-    // Definitions need only the foundation; the edges need the code graph.
-    if relation != Relation::Defs && !store.memories()?.graph {
-        return Err(LlmcError::MemoryOff(crate::model::Memory::Graph).into());
+    if let Some(max) = args.max_tokens {
+        print_budgeted(ctx, args, &answer, relation, max)?;
+        return Ok(exit);
     }
-    let ask = |target: &str| {
-        graph::query(
-            &store,
-            &GraphQuery {
-                relation,
-                target: target.to_string(),
-                depth: args.depth.max(1),
-                min_resolution: args.resolution,
-            },
-        )
-    };
-    // A path (imports, importers, `path:name`) is read from the directory llmc was started
-    // in first, then from the root.
-    let names_path = matches!(relation, Relation::Imports | Relation::Importers)
-        || graph::split_path_target(&args.target).0.is_some();
-    let from_start = match ctx.from_start(&args.target) {
-        Some(t) if names_path => Some(ask(&t)?).filter(|a| !a.candidates.is_empty()),
-        _ => None,
-    };
-    let answer = match from_start {
-        Some(a) => a,
-        None => ask(&args.target)?,
-    };
     let total = answer.results.len();
     let page_end = (args.offset + args.limit).min(total);
     let page = answer
@@ -57,47 +44,232 @@ pub fn cmd_graph(ctx: &Ctx, args: &GraphArgs) -> Result<Exit> {
         .get(args.offset.min(total)..page_end)
         .unwrap_or_default();
     let truncated = page.len() < total;
-    // A function only applied as a decorator or handed on as a value is used: found.
-    let exit = if answer.candidates.is_empty()
-        || (answer.results.is_empty()
-            && answer.references.is_empty()
-            && answer.through_trait.is_empty())
-    {
-        Exit::NotFound
-    } else {
-        Exit::Ok
-    };
     if args.json {
-        let by_file: Vec<_> = graph::by_file(&answer.results)
-            .into_iter()
-            .map(|(path, count)| json!({ "path": path, "count": count }))
-            .collect();
-        print_json(json!({
-            "target": answer.target,
-            "relation": relation_name(relation),
-            "candidates": answer.candidates,
-            "results": page,
-            "truncated": truncated,
-            "total": total,
-            "offset": args.offset,
-            "limit": args.limit,
-            "by_file": by_file,
-            "set_aside": answer.set_aside,
-            "also_named": answer.also_named,
-            "references": answer.references,
-            "through_trait": answer.through_trait,
-        }))?;
+        let mut doc = to_json(&answer, relation);
+        doc["results"] = serde_json::to_value(page)?;
+        doc["truncated"] = truncated.into();
+        doc["offset"] = args.offset.into();
+        doc["limit"] = args.limit.into();
+        print_json(doc)?;
         return Ok(exit);
     }
     // Rows show their line as the working tree has it, read no further than an index would.
     let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
-    print_out(&render(
-        &answer, relation, args, page, total, ctx.out, &mut text,
-    ))?;
+    let shown = Shown {
+        results: page,
+        references: &answer.references,
+        through_trait: &answer.through_trait,
+        limit: args.limit,
+        offset: args.offset,
+        paged: false,
+    };
+    print_out(&render(&answer, relation, &shown, ctx.out, &mut text))?;
     Ok(exit)
 }
 
-fn relation_name(r: Relation) -> &'static str {
+/// The `--max-tokens` output: a page of the answer's lists and its manifest.
+fn print_budgeted(
+    ctx: &Ctx,
+    args: &GraphArgs,
+    answer: &Answer,
+    relation: Relation,
+    max: usize,
+) -> Result<()> {
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
+    let limit = Some(args.limit);
+    if args.json {
+        let fitted = pages::json_page(
+            JsonPages::new(to_json(answer, relation), json_lists()),
+            max,
+            args.offset,
+            limit,
+            &Next::Command(&next_json),
+            &|v, w| paged_fields(v, w, limit),
+            &json_text,
+        );
+        return print_out(&fitted.text);
+    }
+    let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
+    let style = ctx.out;
+    let fitted = if relation == Relation::Defs {
+        pages::human_page(
+            vec![answer.candidates.len()],
+            &["definitions"],
+            max,
+            args.offset,
+            limit,
+            &next,
+            &mut |w| {
+                let mut out = String::new();
+                let defs = answer.candidates.get(w.range(0)).unwrap_or_default();
+                render_defs(&mut out, defs, style, &mut text);
+                out
+            },
+        )
+    } else {
+        let rows = relation_name(relation);
+        pages::human_page(
+            vec![
+                answer.results.len(),
+                answer.references.len(),
+                answer.through_trait.len(),
+            ],
+            &[rows, "references", "calls through a trait"],
+            max,
+            args.offset,
+            limit,
+            &next,
+            &mut |w| {
+                let shown = Shown {
+                    results: answer.results.get(w.range(0)).unwrap_or_default(),
+                    references: answer.references.get(w.range(1)).unwrap_or_default(),
+                    through_trait: answer.through_trait.get(w.range(2)).unwrap_or_default(),
+                    limit: usize::MAX,
+                    offset: w.offset,
+                    paged: true,
+                };
+                render(answer, relation, &shown, style, &mut text)
+            },
+        )
+    };
+    print_out(&fitted.text)
+}
+
+/// The command line of the page that starts at `offset`.
+fn next_command(args: &GraphArgs, offset: usize, max_tokens: usize) -> String {
+    let mut w: Vec<String> = vec![
+        "llmc".into(),
+        "graph".into(),
+        relation_name(relation_of(args.relation)).into(),
+        args.target.clone(),
+    ];
+    if args.depth != 1 {
+        w.extend(["--depth".into(), args.depth.to_string()]);
+    }
+    if let Some(r) = args.resolution {
+        w.extend(["--resolution".into(), r.to_string()]);
+    }
+    if args.limit != 50 {
+        w.extend(["--limit".into(), args.limit.to_string()]);
+    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
+    w.extend(["--offset".into(), offset.to_string()]);
+    if args.json {
+        w.push("--json".into());
+    }
+    pages::command_line(&w)
+}
+
+/// The relation a command-line word asks for.
+pub fn relation_of(r: GraphRelation) -> Relation {
+    match r {
+        GraphRelation::Callers => Relation::Callers,
+        GraphRelation::Callees => Relation::Callees,
+        GraphRelation::Defs => Relation::Defs,
+        GraphRelation::Imports => Relation::Imports,
+        GraphRelation::Importers => Relation::Importers,
+    }
+}
+
+/// Definitions need only the foundation; the edges need the code graph.
+pub fn check_memory(store: &Store, relation: Relation) -> Result<()> {
+    if relation != Relation::Defs && !store.memories()?.graph {
+        return Err(LlmcError::MemoryOff(crate::model::Memory::Graph).into());
+    }
+    Ok(())
+}
+
+/// Asks the graph about `target`: a path (imports, importers, `path:name`) is read from
+/// the directory llmc was started in first, then from the root.
+pub fn answer(
+    ctx: &Ctx,
+    store: &Store,
+    relation: Relation,
+    target: &str,
+    depth: u32,
+    resolution: Option<crate::model::Resolution>,
+) -> Result<Answer> {
+    let ask = |target: &str| {
+        graph::query(
+            store,
+            &GraphQuery {
+                relation,
+                target: target.to_string(),
+                depth: depth.max(1),
+                min_resolution: resolution,
+            },
+        )
+    };
+    let names_path = matches!(relation, Relation::Imports | Relation::Importers)
+        || graph::split_path_target(target).0.is_some();
+    let from_start = match ctx.from_start(target) {
+        Some(t) if names_path => Some(ask(&t)?).filter(|a| !a.candidates.is_empty()),
+        _ => None,
+    };
+    match from_start {
+        Some(a) => Ok(a),
+        None => ask(target),
+    }
+}
+
+/// Whether the answer found something: a definition, and (for edges) a row, a
+/// reference or a call through a trait (a function only applied as a decorator or
+/// handed on as a value is used: found).
+pub fn found(answer: &Answer) -> bool {
+    !answer.candidates.is_empty()
+        && (!answer.results.is_empty()
+            || !answer.references.is_empty()
+            || !answer.through_trait.is_empty())
+}
+
+/// The whole answer as `--json` prints it (every row; the paging fields say so).
+pub fn to_json(answer: &Answer, relation: Relation) -> serde_json::Value {
+    let by_file: Vec<_> = graph::by_file(&answer.results)
+        .into_iter()
+        .map(|(path, count)| json!({ "path": path, "count": count }))
+        .collect();
+    json!({
+        "target": answer.target,
+        "relation": relation_name(relation),
+        "candidates": answer.candidates,
+        "results": answer.results,
+        "truncated": false,
+        "total": answer.results.len(),
+        "offset": 0,
+        "limit": null,
+        "by_file": by_file,
+        "set_aside": answer.set_aside,
+        "also_named": answer.also_named,
+        "references": answer.references,
+        "through_trait": answer.through_trait,
+    })
+}
+
+/// The lists a budget pages through, in order.
+pub fn json_lists() -> pages::Lists {
+    [
+        "candidates",
+        "results",
+        "references",
+        "through_trait",
+        "also_named",
+        "by_file",
+    ]
+    .iter()
+    .map(|n| pages::list(n, &format!("/{n}"), Shape::Array))
+    .collect()
+}
+
+/// A page's own paging fields: `truncated` (something is left after it), `offset`
+/// (where it starts in the answer's lists) and `limit`.
+pub fn paged_fields(v: &mut serde_json::Value, w: &Window, limit: Option<usize>) {
+    v["truncated"] = (!w.complete()).into();
+    v["offset"] = w.offset.into();
+    v["limit"] = limit.into();
+}
+
+pub fn relation_name(r: Relation) -> &'static str {
     match r {
         Relation::Callers => "callers",
         Relation::Callees => "callees",
@@ -107,15 +279,29 @@ fn relation_name(r: Relation) -> &'static str {
     }
 }
 
+/// What a rendering shows of the answer's lists.
+struct Shown<'a> {
+    results: &'a [graph::Row],
+    references: &'a [graph::Row],
+    through_trait: &'a [graph::Row],
+    /// Rows listed apart (references, calls through a trait) before "… and N more".
+    limit: usize,
+    /// Where `results` starts in the answer.
+    offset: usize,
+    /// A page of `--max-tokens`: no summary by file, no "showing" line (the manifest
+    /// says what was left out).
+    paged: bool,
+}
+
 fn render(
     answer: &Answer,
     relation: Relation,
-    args: &GraphArgs,
-    page: &[graph::Row],
-    total: usize,
+    shown: &Shown,
     style: Style,
     text: &mut SourceText,
 ) -> String {
+    let page = shown.results;
+    let total = answer.results.len();
     use std::fmt::Write as _;
     let mut out = String::new();
     if answer.candidates.is_empty() {
@@ -127,7 +313,24 @@ fn render(
         return out;
     }
     if relation == Relation::Defs {
-        render_defs(&mut out, answer, args, style, text);
+        let defs = &answer.candidates;
+        let end = (shown.offset + shown.limit).min(defs.len());
+        let start = shown.offset.min(end);
+        render_defs(
+            &mut out,
+            defs.get(start..end).unwrap_or_default(),
+            style,
+            text,
+        );
+        if end - start < defs.len() {
+            let _ = writeln!(
+                out,
+                "showing {}-{end} of {}; see more with --offset {end} (or --limit {})",
+                start + 1,
+                defs.len(),
+                defs.len()
+            );
+        }
         return out;
     }
     if answer.candidates.len() > 1 {
@@ -145,7 +348,7 @@ fn render(
             let _ = writeln!(out, "  {}  {} ({})", style.path(&at), d.symbol, d.kind);
         }
     }
-    if total > args.limit {
+    if total > shown.limit && !shown.paged {
         let _ = writeln!(
             out,
             "{}",
@@ -206,17 +409,18 @@ fn render(
                 _ => format!("no {} found", relation_name(relation)),
             }
         );
-    } else if page.len() < total {
-        let shown_to = args.offset + page.len();
+    } else if page.len() < total && !shown.paged {
+        let shown_to = shown.offset + page.len();
         let _ = writeln!(
             out,
             "showing {}-{shown_to} of {total}; see more with --offset {shown_to} (or --limit {total})",
-            args.offset + 1
+            shown.offset + 1
         );
     }
     let (n, u) = (aside.name_only, aside.unresolved);
     let s = |n: usize| if n == 1 { "" } else { "s" };
-    if !answer.through_trait.is_empty() {
+    // A page of --max-tokens shows a list's header only beside some of its rows.
+    if !shown.through_trait.is_empty() || (!shown.paged && !answer.through_trait.is_empty()) {
         let rows = &answer.through_trait;
         let mut traits: Vec<&str> = rows.iter().map(graph::Row::target_symbol).collect();
         traits.dedup();
@@ -227,20 +431,32 @@ fn render(
             rows.len(),
             s(rows.len())
         );
-        list_apart(&mut out, style, text, &header, rows, args.limit, |r| {
-            format!("through trait, {}", r.resolution)
-        });
+        list_apart(
+            &mut out,
+            style,
+            text,
+            &header,
+            shown.through_trait,
+            shown.limit,
+            |r| format!("through trait, {}", r.resolution),
+        );
     }
-    if !answer.references.is_empty() {
+    if !shown.references.is_empty() || (!shown.paged && !answer.references.is_empty()) {
         let refs = &answer.references;
         let header = format!(
             "also used without being called ({} place{}):",
             refs.len(),
             s(refs.len())
         );
-        list_apart(&mut out, style, text, &header, refs, args.limit, |r| {
-            format!("{} {}", r.usage.as_str(), r.resolution)
-        });
+        list_apart(
+            &mut out,
+            style,
+            text,
+            &header,
+            shown.references,
+            shown.limit,
+            |r| format!("{} {}", r.usage.as_str(), r.resolution),
+        );
     }
     if !answer.also_named.is_empty() {
         let others = &answer.also_named;
@@ -331,17 +547,9 @@ fn code_of(text: &mut SourceText, style: Style, r: &graph::Row, relation: Relati
 }
 
 /// `graph defs`: each definition as what it is, where it spans, and its first line.
-fn render_defs(
-    out: &mut String,
-    answer: &Answer,
-    args: &GraphArgs,
-    style: Style,
-    text: &mut SourceText,
-) {
+fn render_defs(out: &mut String, defs: &[graph::Def], style: Style, text: &mut SourceText) {
     use std::fmt::Write as _;
-    let defs = &answer.candidates;
-    let end = (args.offset + args.limit).min(defs.len());
-    for d in defs.get(args.offset.min(end)..end).unwrap_or_default() {
+    for d in defs {
         let at = format!("{}:{}-{}", d.path, d.line, d.end_line);
         let first = text
             .lines(&d.path, d.line, d.line)
@@ -356,16 +564,6 @@ fn render_defs(
             style.path(&at),
             style.dim(&d.kind.to_string()),
             style.header(&d.symbol)
-        );
-    }
-    if end - args.offset.min(end) < defs.len() {
-        let shown_to = end;
-        let _ = writeln!(
-            out,
-            "showing {}-{shown_to} of {}; see more with --offset {shown_to} (or --limit {})",
-            args.offset.min(end) + 1,
-            defs.len(),
-            defs.len()
         );
     }
 }

@@ -8,6 +8,8 @@ pub mod eval;
 pub mod graph;
 pub mod index;
 pub mod log;
+pub mod mcp;
+pub mod pages;
 pub mod search;
 pub mod status;
 pub mod style;
@@ -165,6 +167,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<Exit> {
         Command::Completions(args) => docs::cmd_completions(args),
         Command::Man => docs::cmd_man(),
         Command::Config(args) => config::cmd_config(ctx, args),
+        Command::Mcp(args) => mcp::cmd_mcp(ctx, args),
     }
 }
 
@@ -219,12 +222,30 @@ pub fn print_out(text: &str) -> Result<()> {
 /// Writes one JSON document (with `schema_version`) and a newline to stdout. A negative
 /// zero (an empty sum of floats is one) is written as `0.0`.
 pub fn print_json(value: serde_json::Value) -> Result<()> {
+    print_out(&json_text(value))
+}
+
+/// One JSON document as [`print_json`] writes it: with `schema_version`, pretty, no
+/// negative zero, a newline after it.
+pub fn json_text(value: serde_json::Value) -> String {
     let mut value = value;
     if let serde_json::Value::Object(map) = &mut value {
         map.insert("schema_version".into(), SCHEMA_VERSION.into());
     }
     unsign_zeros(&mut value);
-    print_out(&format!("{}\n", serde_json::to_string_pretty(&value)?))
+    let text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string());
+    format!("{text}\n")
+}
+
+/// One JSON document compact, as `llmc mcp` returns it: with `schema_version`, no
+/// negative zero.
+pub fn json_compact(value: serde_json::Value) -> String {
+    let mut value = value;
+    if let serde_json::Value::Object(map) = &mut value {
+        map.insert("schema_version".into(), SCHEMA_VERSION.into());
+    }
+    unsign_zeros(&mut value);
+    value.to_string()
 }
 
 /// Replaces every `-0.0` in a JSON value by `0.0`.

@@ -2,8 +2,10 @@
 
 use anyhow::Result;
 
+use super::pages::{self, Next};
 use super::style::Style;
-use super::{Ctx, fixed, print_json, print_out};
+use super::{Ctx, fixed, json_text, print_json, print_out};
+use crate::budget::{JsonPages, Shape};
 use crate::cli::SearchArgs;
 use crate::error::{Exit, LlmcError};
 use crate::search::{self, Mode, SearchRequest, SearchResult};
@@ -11,37 +13,16 @@ use crate::source::SourceText;
 
 /// Searches and prints the hits (exit 1 when there are none).
 pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
-    let mode = match args.mode.as_deref() {
-        Some(m) => Mode::parse(m)?,
-        // Checked when the configuration loaded.
-        None => ctx.config.search.mode,
-    };
-    let query = args.query.join(" ");
-    if query.trim().is_empty() {
-        return Err(
-            LlmcError::Usage("the query is empty: llmc search \"parse config\"".into()).into(),
-        );
-    }
-    let k = args.k.unwrap_or(ctx.config.search.k);
-    if k == 0 {
-        return Err(match args.k {
-            Some(_) => LlmcError::Usage("-k 0: ask for at least 1 hit".into()),
-            None => LlmcError::Config(
-                "`search.k` is 0 (llmc.toml, LLMC_SEARCH_K or --config): set it to at least 1"
-                    .into(),
-            ),
-        }
-        .into());
-    }
-    let req = SearchRequest {
-        query,
-        mode,
-        k,
-        lang: args.lang.clone(),
-        path_glob: args.path.as_deref().map(|g| ctx.scope_glob(g)),
-        no_tests: args.no_tests,
-    };
-    let result = search::search(&ctx.root, &ctx.config, &req)?;
+    let req = request(
+        ctx,
+        &args.query.join(" "),
+        args.mode.as_deref(),
+        args.k,
+        args.lang.clone(),
+        args.path.as_deref(),
+        args.no_tests,
+    )?;
+    let mut result = search::search(&ctx.root, &ctx.config, &req)?;
     if let Some(w) = &result.warning {
         ctx.warn(w);
     }
@@ -53,25 +34,22 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
             .collect();
         ctx.detail(&format!("search timings: {}", timings.join(", ")));
     }
-    if args.json {
-        print_json(serde_json::json!({
-            "query": result.query,
-            "mode": result.mode,
-            "hits": result.hits,
-            "hnsw": result.hnsw,
-            "stale_hits": result.stale_hits,
-            "timings_ms": result.timings.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
-        }))?;
+    let none = result.hits.is_empty();
+    if let Some(max) = args.max_tokens {
+        print_budgeted(ctx, args, &result, max)?;
     } else {
-        let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
-        print_out(&render(&result, ctx.out, &mut text))?;
-        if result.hits.is_empty() {
-            ctx.note(&format!("nothing found for {:?}", result.query));
+        result.hits.drain(..args.offset.min(result.hits.len()));
+        if args.json {
+            print_json(to_json(&result))?;
+        } else {
+            let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
+            print_out(&render(&result, ctx.out, &mut text, args.offset))?;
         }
     }
-    if result.hits.is_empty()
-        && let Some(lang) = &args.lang
-    {
+    if none && !args.json {
+        ctx.note(&format!("nothing found for {:?}", result.query));
+    }
+    if none && let Some(lang) = &args.lang {
         let langs = search::indexed_languages(&ctx.root)?;
         if !langs.contains(lang) {
             ctx.warn(&format!(
@@ -80,11 +58,128 @@ pub fn cmd_search(ctx: &Ctx, args: &SearchArgs) -> Result<Exit> {
             ));
         }
     }
-    Ok(if result.hits.is_empty() {
-        Exit::NotFound
-    } else {
-        Exit::Ok
+    Ok(if none { Exit::NotFound } else { Exit::Ok })
+}
+
+/// A search request from its arguments: the mode and `k` default to `[search]`; an empty
+/// query is a usage error; a `--path` glob is read from where llmc was started, too.
+pub fn request(
+    ctx: &Ctx,
+    query: &str,
+    mode: Option<&str>,
+    k: Option<usize>,
+    lang: Option<String>,
+    path: Option<&str>,
+    no_tests: bool,
+) -> Result<SearchRequest> {
+    let mode = match mode {
+        Some(m) => Mode::parse(m)?,
+        // Checked when the configuration loaded.
+        None => ctx.config.search.mode,
+    };
+    if query.trim().is_empty() {
+        return Err(
+            LlmcError::Usage("the query is empty: llmc search \"parse config\"".into()).into(),
+        );
+    }
+    let k_used = k.unwrap_or(ctx.config.search.k);
+    if k_used == 0 {
+        return Err(match k {
+            Some(_) => LlmcError::Usage("-k 0: ask for at least 1 hit".into()),
+            None => LlmcError::Config(
+                "`search.k` is 0 (llmc.toml, LLMC_SEARCH_K or --config): set it to at least 1"
+                    .into(),
+            ),
+        }
+        .into());
+    }
+    Ok(SearchRequest {
+        query: query.to_string(),
+        mode,
+        k: k_used,
+        lang,
+        path_glob: path.map(|g| ctx.scope_glob(g)),
+        no_tests,
     })
+}
+
+/// `llmc search --json`.
+pub fn to_json(result: &SearchResult) -> serde_json::Value {
+    serde_json::json!({
+        "query": result.query,
+        "mode": result.mode,
+        "hits": result.hits,
+        "hnsw": result.hnsw,
+        "stale_hits": result.stale_hits,
+        "timings_ms": result.timings.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect::<serde_json::Map<_, _>>(),
+    })
+}
+
+/// The lists a budget pages through.
+pub fn json_lists() -> pages::Lists {
+    vec![pages::list("hits", "/hits", Shape::Array)]
+}
+
+/// The `--max-tokens` output: the hits that fit from `--offset`, and the manifest.
+fn print_budgeted(ctx: &Ctx, args: &SearchArgs, result: &SearchResult, max: usize) -> Result<()> {
+    let next = |offset: usize| next_command(args, offset, max);
+    let next_json = |offset: usize, max: usize| next_command(args, offset, max);
+    let fitted = if args.json {
+        pages::json_page(
+            JsonPages::new(to_json(result), json_lists()),
+            max,
+            args.offset,
+            None,
+            &Next::Command(&next_json),
+            &|_, _| {},
+            &json_text,
+        )
+    } else {
+        let mut text = SourceText::new(&ctx.root, ctx.config.index.max_file_size);
+        let style = ctx.out;
+        pages::human_page(
+            vec![result.hits.len()],
+            &["hits"],
+            max,
+            args.offset,
+            None,
+            &next,
+            &mut |w| {
+                let page = SearchResult {
+                    hits: result.hits.get(w.range(0)).unwrap_or_default().to_vec(),
+                    ..result.clone()
+                };
+                render(&page, style, &mut text, w.offset)
+            },
+        )
+    };
+    print_out(&fitted.text)
+}
+
+/// The command line of the page that starts at `offset`.
+fn next_command(args: &SearchArgs, offset: usize, max_tokens: usize) -> String {
+    let mut w: Vec<String> = vec!["llmc".into(), "search".into(), args.query.join(" ")];
+    if let Some(m) = &args.mode {
+        w.extend(["--mode".into(), m.clone()]);
+    }
+    if let Some(k) = args.k {
+        w.extend(["-k".into(), k.to_string()]);
+    }
+    if let Some(l) = &args.lang {
+        w.extend(["--lang".into(), l.clone()]);
+    }
+    if let Some(p) = &args.path {
+        w.extend(["--path".into(), p.clone()]);
+    }
+    if args.no_tests {
+        w.push("--no-tests".into());
+    }
+    w.extend(["--max-tokens".into(), max_tokens.to_string()]);
+    w.extend(["--offset".into(), offset.to_string()]);
+    if args.json {
+        w.push("--json".into());
+    }
+    pages::command_line(&w)
 }
 
 /// How many of a hit's lines the human form shows.
@@ -93,15 +188,16 @@ const LINES_SHOWN: usize = 2;
 /// The human form: one line per hit, `path:start-end  symbol  (kind)`, then its rank and
 /// score in each route, then the hit's best lines ([`search::best_lines`]) as the working
 /// tree has them.
-pub fn render(r: &SearchResult, style: Style, text: &mut SourceText) -> String {
+/// `first` is the rank before the first hit shown (0 unless `--offset`).
+pub fn render(r: &SearchResult, style: Style, text: &mut SourceText, first: usize) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
-    let width = r.hits.len().to_string().len();
+    let width = (first + r.hits.len()).to_string().len();
     for (i, h) in r.hits.iter().enumerate() {
         let _ = write!(
             out,
             "{:>width$}. {}",
-            i + 1,
+            first + i + 1,
             style.path(&format!(
                 "{}:{}-{}",
                 h.loc.path, h.loc.start_line, h.loc.end_line

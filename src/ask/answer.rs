@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::classify::{EntityKind, Intent};
 use super::names::{names_from_words, nearest_names};
-use super::retrieve::{self, GraphFact, HistoryFact};
+use super::retrieve::{GraphFact, HistoryFact};
 use super::text::{covered, stems};
 use super::{
     AbstainReason, Abstention, AnswerText, Candidate, Freshness, Line, LlmSlot, Outcome, State,
@@ -594,10 +594,7 @@ fn abstain(
             break;
         }
     }
-    let vocab = state
-        .memories
-        .read(retrieve::vocabulary)
-        .unwrap_or_default();
+    let vocab = state.memories.vocabulary().unwrap_or_default();
     let mut try_identifiers: Vec<String> = Vec::new();
     for e in &state.classification.entities {
         if e.kind == EntityKind::Identifier {

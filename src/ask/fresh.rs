@@ -40,40 +40,17 @@ pub struct Fresh<'a> {
 /// outcome's freshness says what was done.
 pub fn ask_fresh(root: &Path, config: &Config, req: &AskRequest, fresh: &Fresh) -> Result<Outcome> {
     let (mut outcome, freshness) = if Store::exists(root) {
-        // The freshness check stats every indexed file. It starts on a thread of its own
-        // beside the question; the question's thread joins the stats once it has its
-        // answer, and the question is asked again in the rare case that files changed
-        // and were re-indexed.
-        let slot: OnceLock<index::FreshnessCheck> = OnceLock::new();
-        let asker = std::thread::current();
-        let (first, check) = std::thread::scope(|s| {
-            let check = s.spawn(|| -> Result<Option<jiff::Timestamp>> {
-                let prepared = Store::open_existing(root).and_then(|store| {
-                    let check = index::FreshnessCheck::prepare(root, &store)?;
-                    Ok((slot.get_or_init(|| check), store))
-                });
-                // Prepared or failed: either way the question's thread need wait no more.
-                asker.unpark();
-                let (check, store) = prepared?;
-                check.help();
-                Ok(indexed_at(&store))
-            });
-            let first = ask(root, config, req);
-            // Wait for the check to be prepared (or to fail), then share its stats.
-            while slot.get().is_none() && !check.is_finished() {
-                std::thread::park_timeout(std::time::Duration::from_millis(2));
-            }
-            if let Some(c) = slot.get() {
-                c.help();
-            }
-            let check = check
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("the index freshness check panicked")));
-            (
-                first,
-                check.map(|at| (slot.get().is_some_and(|c| c.stale()), at)),
-            )
-        });
+        // The freshness check stats every indexed file. It runs beside the question and
+        // the question is asked again in the rare case that files changed and were
+        // re-indexed.
+        let prepare = || {
+            let store = Store::open_existing(root)?;
+            Ok((
+                index::FreshnessCheck::prepare(root, &store)?,
+                indexed_at(&store),
+            ))
+        };
+        let (first, check) = beside(&prepare, &|| ask(root, config, req));
         let (stale, at) = check?;
         let freshness = bring_up_to_date(root, config, fresh, Some(at), stale)?;
         let outcome = if freshness.refreshed_files > 0 {
@@ -91,6 +68,42 @@ pub fn ask_fresh(root: &Path, config: &Config, req: &AskRequest, fresh: &Fresh) 
         ..freshness
     };
     Ok(outcome)
+}
+
+/// A freshness check made by `prepare` (which also says when the index was written),
+/// run on a thread of its own beside `read`: `read`'s thread joins the check's stats once
+/// it has its result. Returns `read`'s result and the check's: whether files changed.
+pub(crate) fn beside<T: Send>(
+    prepare: &(dyn Fn() -> Result<(index::FreshnessCheck, Option<jiff::Timestamp>)> + Sync),
+    read: &(dyn Fn() -> Result<T> + Sync),
+) -> (Result<T>, Result<(bool, Option<jiff::Timestamp>)>) {
+    let slot: OnceLock<index::FreshnessCheck> = OnceLock::new();
+    let reader = std::thread::current();
+    std::thread::scope(|s| {
+        let check = s.spawn(|| -> Result<Option<jiff::Timestamp>> {
+            let prepared = prepare().map(|(check, at)| (slot.get_or_init(|| check), at));
+            // Prepared or failed: either way the reading thread need wait no more.
+            reader.unpark();
+            let (check, at) = prepared?;
+            check.help();
+            Ok(at)
+        });
+        let first = read();
+        // Wait for the check to be prepared (or to fail), then share its stats.
+        while slot.get().is_none() && !check.is_finished() {
+            std::thread::park_timeout(std::time::Duration::from_millis(2));
+        }
+        if let Some(c) = slot.get() {
+            c.help();
+        }
+        let check = check
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the index freshness check panicked")));
+        (
+            first,
+            check.map(|at| (slot.get().is_some_and(|c| c.stale()), at)),
+        )
+    })
 }
 
 /// Builds the index when there is none; re-indexes changed files unless told not to.
@@ -123,13 +136,13 @@ fn cores() -> usize {
 }
 
 /// When the index was last written.
-fn indexed_at(store: &Store) -> Option<jiff::Timestamp> {
+pub(crate) fn indexed_at(store: &Store) -> Option<jiff::Timestamp> {
     store.indexed_at().ok().flatten()
 }
 
 /// Indexes when there is no index (`existing` is `None`) or it is `stale` (and
 /// `fresh.refresh`), saying so; `existing` holds when the index was written.
-fn bring_up_to_date(
+pub(crate) fn bring_up_to_date(
     root: &Path,
     config: &Config,
     fresh: &Fresh,

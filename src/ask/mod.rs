@@ -27,6 +27,7 @@ pub mod readings;
 pub mod refine;
 pub mod retrieve;
 pub mod route;
+pub mod session;
 pub mod slot;
 pub mod text;
 pub mod verify;
@@ -127,6 +128,17 @@ fn bounded_question(question: &str) -> (String, Option<String>) {
 
 /// Answers a question about the repository at `root` from its index.
 pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
+    ask_with(root, config, req, &|| crate::search::Indexes::open(root))
+}
+
+/// [`ask`] over the indexes `open` gives (opened for this question, or kept open by a
+/// long-running process: [`crate::search::Kept::open`]).
+pub fn ask_with(
+    root: &Path,
+    config: &Config,
+    req: &AskRequest,
+    open: &dyn Fn() -> Result<crate::search::Indexes>,
+) -> Result<Outcome> {
     let (question, cut) = bounded_question(&req.question);
     let bounded;
     let req = if cut.is_some() {
@@ -140,7 +152,7 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
     };
     // A generation removed while it was being read (the reader overtaken by two index
     // runs) is asked of the new one.
-    let mut outcome = crate::search::retry_changed(|| ask_once(root, config, req))?;
+    let mut outcome = crate::search::retry_changed(|| ask_once(root, config, req, open))?;
     if let Some(w) = cut {
         outcome.warnings.insert(0, w);
     }
@@ -155,9 +167,14 @@ pub fn ask(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
 }
 
 /// One question against one generation of the index: the pipeline, stage by stage.
-fn ask_once(root: &Path, config: &Config, req: &AskRequest) -> Result<Outcome> {
+fn ask_once(
+    root: &Path,
+    config: &Config,
+    req: &AskRequest,
+    open: &dyn Fn() -> Result<crate::search::Indexes>,
+) -> Result<Outcome> {
     let started = Instant::now();
-    let memories = Memories::open(root, config)?;
+    let memories = Memories::new(root, config, open()?);
     let cache_key = cache::key(req, config);
     let use_cache = config.ask.cache && !req.no_cache;
     if use_cache && let Some(hit) = cached(root, &memories, &cache_key)? {

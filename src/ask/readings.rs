@@ -148,7 +148,7 @@ fn spelling(state: &mut State) -> Result<()> {
     if asked.is_empty() {
         return Ok(());
     }
-    let mut vocab: Option<Vec<String>> = None;
+    let mut vocab: Option<std::sync::Arc<Vec<String>>> = None;
     for (entity, word) in asked {
         if word.chars().count() < 4
             || state.memories.read(|c| lookups::is_defined(c, &word))?
@@ -160,7 +160,7 @@ fn spelling(state: &mut State) -> Result<()> {
             continue;
         }
         if vocab.is_none() {
-            vocab = Some(state.memories.read(lookups::vocabulary)?);
+            vocab = Some(state.memories.vocabulary()?);
         }
         let Some(name) = vocab
             .as_deref()

@@ -199,7 +199,7 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
             }))
         }
         Strategy::RepositoryVocabulary => {
-            let vocab = state.memories.read(retrieve::vocabulary)?;
+            let vocab = state.memories.vocabulary()?;
             let mut targets: Vec<String> = Vec::new();
             let mut extra: Vec<String> = Vec::new();
             // Names the question gives that the index lacks: the nearest defined names.

@@ -4,6 +4,7 @@
 //! the vectors.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use rusqlite::Connection;
@@ -25,6 +26,9 @@ use crate::search::{IdFilter, Indexes, Opened, OtherEmbedder, embedder_for, out_
 use crate::store::lookups;
 pub use crate::store::lookups::{is_defined, neighbours, vocabulary};
 
+/// The vectors of a generation and the embedder that reads queries for them.
+type Semantic = (Arc<VectorIndex>, Box<dyn Embedder>);
+
 /// The memories of one repository, opened as needed.
 pub struct Memories<'a> {
     pub root: &'a Path,
@@ -32,22 +36,27 @@ pub struct Memories<'a> {
     /// The store at its generation, what it was built with, and the search indexes'
     /// opener.
     pub indexes: Indexes,
-    lexical: Option<Option<LexicalIndex>>,
-    vectors: Option<Option<(VectorIndex, Box<dyn Embedder>)>>,
+    lexical: Option<Option<Arc<LexicalIndex>>>,
+    vectors: Option<Option<Semantic>>,
     /// Warnings for the answer (an index out of step, a missing memory).
     pub warnings: Vec<String>,
 }
 
 impl<'a> Memories<'a> {
     pub fn open(root: &'a Path, config: &'a Config) -> Result<Memories<'a>> {
-        Ok(Memories {
+        Ok(Memories::new(root, config, Indexes::open(root)?))
+    }
+
+    /// The memories of `indexes` (opened for one question, or kept open).
+    pub fn new(root: &'a Path, config: &'a Config, indexes: Indexes) -> Memories<'a> {
+        Memories {
             root,
             config,
-            indexes: Indexes::open(root)?,
+            indexes,
             lexical: None,
             vectors: None,
             warnings: Vec::new(),
-        })
+        }
     }
 
     /// The generation the answer is read from.
@@ -193,6 +202,11 @@ impl<'a> Memories<'a> {
             .context("the embedder returned no vector")?;
         let (hits, _) = index.search(&q, k, &|_| true)?;
         Ok(hits)
+    }
+
+    /// Every name the index defines (kept per generation by a long-running reader).
+    pub fn vocabulary(&self) -> Result<Arc<Vec<String>>> {
+        self.indexes.vocabulary()
     }
 
     /// Runs `f` on the store's connection.
@@ -456,7 +470,7 @@ pub fn history_facts(
             }
         }
         if conn_targets.is_empty() && !rest.is_empty() {
-            let vocab = m.read(vocabulary)?;
+            let vocab = m.vocabulary()?;
             for n in super::names::names_from_words(&rest, &vocab, 2) {
                 let parts = super::text::split_identifier(&n);
                 let all_words = parts.iter().all(|p| {

@@ -36,6 +36,9 @@ pub struct LogFilter {
     /// Substring of the commit message, any case.
     pub grep: Option<String>,
     pub limit: Option<usize>,
+    /// Skip the first this many matching commits (a later page); they still count in
+    /// [`Log::total`].
+    pub offset: usize,
     /// Oldest first (the introducing commit at the top) instead of newest first.
     pub oldest_first: bool,
 }
@@ -90,7 +93,7 @@ pub struct LogSymbol {
 pub struct Log {
     pub target: Target,
     pub commits: Vec<LogCommit>,
-    /// How many commits match before the limit cuts the list.
+    /// How many commits match, before the offset and the limit cut the list.
     pub total: usize,
     /// For a symbol: every distinct `path:qualname` the name matched in the history.
     pub matched: Vec<String>,
@@ -240,9 +243,9 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                 if !keep(&c, time, filter) {
                     continue;
                 }
-                // Past the limit the rest are only counted.
+                // Before the offset and past the limit commits are only counted.
                 total += 1;
-                if filter.limit.is_none_or(|l| commits.len() < l) {
+                if total > filter.offset && filter.limit.is_none_or(|l| commits.len() < l) {
                     commits.push((time, id, c));
                 }
             }
@@ -262,6 +265,7 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                 commits.reverse();
             }
             total = commits.len();
+            commits.drain(..filter.offset.min(total));
             if let Some(l) = filter.limit {
                 commits.truncate(l);
             }

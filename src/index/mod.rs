@@ -189,39 +189,29 @@ pub fn looks_stale(root: &Path, store: &Store, threads: usize) -> Result<bool> {
 /// [`FreshnessCheck::prepare`] reads the store and checks git and the directories, then
 /// every thread that calls [`FreshnessCheck::help`] takes blocks of files to stat.
 pub struct FreshnessCheck {
-    root: PathBuf,
-    /// Stored files: path, size, modification time.
-    known: Vec<(String, u64, i64)>,
-    /// The next block of `known` to stat.
+    known: std::sync::Arc<Known>,
+    /// The next block of `known.files` to stat.
     next: AtomicUsize,
     changed: AtomicBool,
 }
 
-/// Files statted per block of [`FreshnessCheck::help`].
-const STAT_BLOCK: usize = 64;
+/// What a freshness check compares the tree with, as one index run left it: the stored
+/// files with their size and modification time, and their directories. A long-running
+/// reader keeps it while [`Known::current`] holds, so a check costs only the stats.
+pub struct Known {
+    generation: u64,
+    /// When the run checked the tree (seconds since the epoch).
+    checked: i64,
+    /// Stored files: path (joined to the root once, here), size, modification time.
+    files: Vec<(PathBuf, u64, i64)>,
+    /// The directories of the stored files, joined to the root.
+    dirs: Vec<PathBuf>,
+}
 
-impl FreshnessCheck {
-    pub fn prepare(root: &Path, store: &Store) -> Result<FreshnessCheck> {
-        let checked = store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0);
-        let newer = |p: &Path| {
-            std::fs::metadata(p)
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .is_some_and(|d| d.as_secs() as i64 >= checked)
-        };
-        let check = |known, changed| FreshnessCheck {
-            root: root.to_path_buf(),
-            known,
-            next: AtomicUsize::new(0),
-            changed: AtomicBool::new(changed),
-        };
-        for git in [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"] {
-            if newer(&root.join(git)) {
-                return Ok(check(Vec::new(), true));
-            }
-        }
-        let known: Vec<(String, u64, i64)> = store.read(|c| {
+impl Known {
+    /// Reads the stored files of the store's generation (`root`'s).
+    pub fn read(root: &Path, store: &Store) -> Result<Known> {
+        let files: Vec<(String, u64, i64)> = store.read(|c| {
             let mut stmt = c.prepare("SELECT path, size, mtime_ns FROM files")?;
             let rows = stmt.query_map([], |r| {
                 Ok((r.get(0)?, r.get::<_, i64>(1)? as u64, r.get(2)?))
@@ -229,7 +219,7 @@ impl FreshnessCheck {
             rows.collect()
         })?;
         let mut dirs: HashSet<&str> = HashSet::new();
-        for (rel, _, _) in &known {
+        for (rel, _, _) in &files {
             let mut d = rel.as_str();
             while let Some(cut) = d.rfind('/') {
                 d = &d[..cut];
@@ -238,10 +228,58 @@ impl FreshnessCheck {
                 }
             }
         }
-        if newer(root) || dirs.iter().any(|d| newer(&root.join(d))) {
-            return Ok(check(Vec::new(), true));
+        let mut dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
+        dirs.sort_unstable();
+        Ok(Known {
+            generation: store.generation()?,
+            checked: store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0),
+            files: files
+                .into_iter()
+                .map(|(rel, size, mtime)| (root.join(rel), size, mtime))
+                .collect(),
+            dirs,
+        })
+    }
+
+    /// Whether this is what the last index run `store` shows left (its generation and
+    /// the time it checked the tree are the same).
+    pub fn current(&self, store: &Store) -> Result<bool> {
+        Ok(store.generation()? == self.generation
+            && store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0) == self.checked)
+    }
+}
+
+/// Files statted per block of [`FreshnessCheck::help`].
+const STAT_BLOCK: usize = 64;
+
+impl FreshnessCheck {
+    pub fn prepare(root: &Path, store: &Store) -> Result<FreshnessCheck> {
+        Ok(FreshnessCheck::with_known(
+            root,
+            std::sync::Arc::new(Known::read(root, store)?),
+        ))
+    }
+
+    /// A check against `known`: git's HEAD and the directories are looked at here, the
+    /// files by [`FreshnessCheck::help`].
+    pub fn with_known(root: &Path, known: std::sync::Arc<Known>) -> FreshnessCheck {
+        let newer = |p: &Path| {
+            std::fs::metadata(p)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .is_some_and(|d| d.as_secs() as i64 >= known.checked)
+        };
+        let changed = [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"]
+            .iter()
+            .any(|git| newer(&root.join(git)))
+            || newer(root)
+            || known.dirs.iter().any(|d| newer(d));
+        FreshnessCheck {
+            known,
+            next: AtomicUsize::new(0),
+            changed: AtomicBool::new(changed),
         }
-        Ok(check(known, false))
     }
 
     /// Stats blocks of files until none is left or a change is found.
@@ -250,13 +288,14 @@ impl FreshnessCheck {
             if self.changed.load(Relaxed) {
                 return;
             }
+            let files = &self.known.files;
             let from = self.next.fetch_add(STAT_BLOCK, Relaxed);
-            if from >= self.known.len() {
+            if from >= files.len() {
                 return;
             }
-            let to = (from + STAT_BLOCK).min(self.known.len());
-            for (rel, size, mtime_ns) in &self.known[from..to] {
-                let same = std::fs::metadata(self.root.join(rel))
+            let to = (from + STAT_BLOCK).min(files.len());
+            for (path, size, mtime_ns) in &files[from..to] {
+                let same = std::fs::metadata(path)
                     .is_ok_and(|m| m.len() == *size && walk::mtime_ns(&m) == *mtime_ns);
                 if !same {
                     self.changed.store(true, Relaxed);

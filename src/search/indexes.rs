@@ -5,6 +5,7 @@
 //! from the same [`Opened`] here, so the checks are written once.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Result;
 
@@ -14,17 +15,93 @@ use super::lexical::{LexicalIndex, lexical_dir};
 use super::vectors::{VectorIndex, vectors_dir};
 use crate::config::EmbedConfig;
 use crate::model::MemorySet;
-use crate::store::{Store, store_dir};
+use crate::store::{Pool, Reader, Store, store_dir};
 
 /// The store of one repository at its current generation, and what it was built with.
 pub struct Indexes {
-    pub store: Store,
+    pub store: Reader,
     /// The generation the store holds; the search indexes opened are of this one.
     pub generation: u64,
     /// The memories this generation was built with.
     pub built: MemorySet,
     /// `.llmc/`.
     pub dir: PathBuf,
+    /// The search indexes kept open between reads, when a long-running process keeps
+    /// them ([`Kept`]).
+    warm: Option<Arc<Warm>>,
+}
+
+/// What a long-running reader (`llmc mcp`) keeps open between reads: stores in a pool
+/// ([`Pool`]), and the lexical index and the vectors of the newest generation read.
+/// Each read is pinned to the newest committed generation, and opens the search indexes
+/// again only when that generation is not the one kept.
+pub struct Kept {
+    root: PathBuf,
+    pool: Arc<Pool>,
+    warm: Arc<Warm>,
+}
+
+/// The search indexes of one generation, kept between reads, and the names it defines.
+#[derive(Default)]
+struct Warm {
+    lexical: Mutex<Option<(u64, Arc<LexicalIndex>)>>,
+    vectors: Mutex<Option<(u64, Arc<VectorIndex>)>>,
+    vocabulary: Mutex<Option<(u64, Arc<Vec<String>>)>>,
+}
+
+impl Kept {
+    pub fn new(root: &Path) -> Kept {
+        Kept {
+            root: root.to_path_buf(),
+            pool: Pool::new(root),
+            warm: Arc::default(),
+        }
+    }
+
+    /// The store pinned to the newest generation, with the search indexes of that
+    /// generation (opened on first use, then kept).
+    pub fn open(&self) -> Result<Indexes> {
+        Indexes::with_store(self.pool.get()?, &self.root, Some(Arc::clone(&self.warm)))
+    }
+
+    /// A store pinned to the newest generation, from the pool.
+    pub fn store(&self) -> Result<Reader> {
+        self.pool.get()
+    }
+
+    /// Stores waiting in the pool (for tests).
+    pub fn idle_stores(&self) -> usize {
+        self.pool.idle()
+    }
+}
+
+/// The kept index of `generation` in `slot`, or a newly opened one put there.
+fn kept<T>(
+    slot: &Mutex<Option<(u64, Arc<T>)>>,
+    generation: u64,
+    open: impl FnOnce() -> Result<Opened<T>>,
+) -> Result<Opened<Arc<T>>> {
+    if let Ok(guard) = slot.lock()
+        && let Some((g, index)) = guard.as_ref()
+        && *g == generation
+    {
+        return Ok(Opened::Ready {
+            index: Arc::clone(index),
+            out_of_step: false,
+        });
+    }
+    Ok(match open()? {
+        Opened::Ready { index, out_of_step } => {
+            let index = Arc::new(index);
+            // An index out of step is not kept: the next run may repair it.
+            if !out_of_step && let Ok(mut guard) = slot.lock() {
+                *guard = Some((generation, Arc::clone(&index)));
+            }
+            Opened::Ready { index, out_of_step }
+        }
+        Opened::Missing => Opened::Missing,
+        Opened::Broken(e) => Opened::Broken(e),
+    })
 }
 
 /// A search index of the store's generation, or why there is none to read.
@@ -51,7 +128,10 @@ impl Indexes {
     /// Opens the store of `root` (pinning its generation; an error when there is no
     /// usable index).
     pub fn open(root: &Path) -> Result<Indexes> {
-        let store = Store::open_existing(root)?;
+        Indexes::with_store(Reader::own(Store::open_existing(root)?), root, None)
+    }
+
+    fn with_store(store: Reader, root: &Path, warm: Option<Arc<Warm>>) -> Result<Indexes> {
         let generation = store.generation()?;
         let built = store.memories()?;
         Ok(Indexes {
@@ -59,12 +139,27 @@ impl Indexes {
             generation,
             built,
             dir: store_dir(root),
+            warm,
         })
     }
 
     /// The lexical index of the generation. A generation removed meanwhile is
     /// `LlmcError::IndexChanged`; an index that cannot be opened is an error.
-    pub fn lexical(&self) -> Result<Opened<LexicalIndex>> {
+    pub fn lexical(&self) -> Result<Opened<Arc<LexicalIndex>>> {
+        match &self.warm {
+            Some(w) => kept(&w.lexical, self.generation, || self.open_lexical()),
+            None => Ok(match self.open_lexical()? {
+                Opened::Ready { index, out_of_step } => Opened::Ready {
+                    index: Arc::new(index),
+                    out_of_step,
+                },
+                Opened::Missing => Opened::Missing,
+                Opened::Broken(e) => Opened::Broken(e),
+            }),
+        }
+    }
+
+    fn open_lexical(&self) -> Result<Opened<LexicalIndex>> {
         let index = match generation_dir(&lexical_dir(&self.dir), self.generation)? {
             Some(dir) => LexicalIndex::open(&dir)?,
             None => None,
@@ -78,9 +173,47 @@ impl Indexes {
         })
     }
 
+    /// Every name the generation defines (`store::lookups::vocabulary`): read once per
+    /// generation when kept, else read now.
+    pub fn vocabulary(&self) -> Result<Arc<Vec<String>>> {
+        let read = || -> Result<Arc<Vec<String>>> {
+            Ok(Arc::new(
+                self.store.read(crate::store::lookups::vocabulary)?,
+            ))
+        };
+        let Some(w) = &self.warm else {
+            return read();
+        };
+        if let Ok(guard) = w.vocabulary.lock()
+            && let Some((g, v)) = guard.as_ref()
+            && *g == self.generation
+        {
+            return Ok(Arc::clone(v));
+        }
+        let v = read()?;
+        if let Ok(mut guard) = w.vocabulary.lock() {
+            *guard = Some((self.generation, Arc::clone(&v)));
+        }
+        Ok(v)
+    }
+
     /// The vectors of the generation. A generation removed meanwhile is
     /// `LlmcError::IndexChanged`; vectors that cannot be read are [`Opened::Broken`].
-    pub fn vectors(&self) -> Result<Opened<VectorIndex>> {
+    pub fn vectors(&self) -> Result<Opened<Arc<VectorIndex>>> {
+        match &self.warm {
+            Some(w) => kept(&w.vectors, self.generation, || self.open_vectors()),
+            None => Ok(match self.open_vectors()? {
+                Opened::Ready { index, out_of_step } => Opened::Ready {
+                    index: Arc::new(index),
+                    out_of_step,
+                },
+                Opened::Missing => Opened::Missing,
+                Opened::Broken(e) => Opened::Broken(e),
+            }),
+        }
+    }
+
+    fn open_vectors(&self) -> Result<Opened<VectorIndex>> {
         let Some(dir) = generation_dir(&vectors_dir(&self.dir), self.generation)? else {
             return Ok(Opened::Missing);
         };

@@ -28,7 +28,7 @@ use crate::error::LlmcError;
 use crate::model::Memory;
 use crate::store::Store;
 use fuse::{RankedList, RouteRank};
-pub use indexes::{Indexes, Opened, OtherEmbedder, embedder_for, out_of_step};
+pub use indexes::{Indexes, Kept, Opened, OtherEmbedder, embedder_for, out_of_step};
 // Plain data in `model` (so the store could hand it out); its reader is here.
 pub use crate::model::ChunkLoc;
 
@@ -126,7 +126,17 @@ pub struct SearchResult {
 /// indexes of that same generation. A generation removed while it was being read (the
 /// reader overtaken by two index runs) is read again from the new one.
 pub fn search(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
-    retry_changed(|| search_once(root, config, req))
+    search_with(config, req, &|| Indexes::open(root))
+}
+
+/// [`search`] over the indexes `open` gives (opened for this search, or kept open by a
+/// long-running process: [`Kept::open`]).
+pub fn search_with(
+    config: &Config,
+    req: &SearchRequest,
+    open: &dyn Fn() -> Result<Indexes>,
+) -> Result<SearchResult> {
+    retry_changed(|| search_once(config, req, open))
 }
 
 /// Runs `f` again (twice at most) when it fails with [`LlmcError::IndexChanged`].
@@ -159,10 +169,14 @@ pub fn generation_dir(parent: &Path, generation: u64) -> Result<Option<std::path
     }
 }
 
-fn search_once(root: &Path, config: &Config, req: &SearchRequest) -> Result<SearchResult> {
+fn search_once(
+    config: &Config,
+    req: &SearchRequest,
+    open: &dyn Fn() -> Result<Indexes>,
+) -> Result<SearchResult> {
     let mut timings = Vec::new();
     let t = Instant::now();
-    let indexes = Indexes::open(root)?;
+    let indexes = open()?;
     let store = &indexes.store;
     let dir = &indexes.dir;
     let filter = id_filter(store, req)?;

@@ -15,10 +15,12 @@ use crate::model::{ChunkLoc, ImportKind};
 mod counts;
 pub mod lookups;
 pub mod meta;
+mod pool;
 mod schema;
 mod values;
 mod writer;
 
+pub use pool::{Pool, Reader};
 use schema::{SCHEMA_INDEXES, SCHEMA_TABLES};
 pub use writer::Writer;
 
@@ -126,6 +128,8 @@ pub struct Store {
     fresh: bool,
     /// Opened read-only: the index directory is not writable by this user.
     read_only: bool,
+    /// The database file this handle opened ([`pool::db_identity`]).
+    identity: Option<(u64, u64)>,
 }
 
 /// Set once a store was opened read-only in this process, so the command can say so
@@ -139,11 +143,39 @@ pub fn opened_read_only() -> bool {
 
 /// Whether this user can write the index of `root` (create files in `.llmc/` and write
 /// its database): tried, not guessed from modes (root, ACLs and read-only mounts).
+///
+/// The database file is tried once per process (per file: a rebuilt store is another
+/// one), before any connection to it can hold a lock: closing a descriptor of a file drops
+/// every POSIX lock the process holds on it, SQLite's included, and a connection that has
+/// lost its shared lock no longer stops another process from deleting the WAL under it
+/// (the corruption SQLite's "How To Corrupt" page describes). A long-running reader with
+/// stores in a pool would otherwise lose their locks at each new store.
 pub fn writable(root: &Path) -> bool {
+    static TRIED: std::sync::Mutex<Vec<Tried>> = std::sync::Mutex::new(Vec::new());
     let dir = store_dir(root);
     let db = dir.join(DB_FILE);
-    let file_ok = !db.exists() || OpenOptions::new().append(true).open(&db).is_ok();
-    file_ok && tempfile::tempfile_in(&dir).is_ok()
+    if tempfile::tempfile_in(&dir).is_err() {
+        return false;
+    }
+    if !db.exists() {
+        return true;
+    }
+    let id = pool::db_identity(root);
+    let mut tried = tried_lock(&TRIED);
+    if let Some((_, _, ok)) = tried.iter().find(|(i, p, _)| *i == id && *p == db) {
+        return *ok;
+    }
+    let ok = OpenOptions::new().append(true).open(&db).is_ok();
+    tried.push((id, db, ok));
+    ok
+}
+
+/// A database file tried by [`writable`]: its identity, its path, whether it could be
+/// opened for writing.
+type Tried = (Option<(u64, u64)>, PathBuf, bool);
+
+fn tried_lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Held while an index run writes; a second writer waits for it.
@@ -214,6 +246,7 @@ impl Store {
             dir,
             fresh: false,
             read_only,
+            identity: pool::db_identity(root),
         };
         store
             .configure()
@@ -223,6 +256,26 @@ impl Store {
             OPENED_READ_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         Ok(store)
+    }
+
+    /// Ends the snapshot this handle reads (nothing stays pinned while it waits).
+    fn release(&self) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            self.conn
+                .execute_batch("ROLLBACK")
+                .map_err(|e| self.db_error(e))?;
+        }
+        Ok(())
+    }
+
+    /// Pins the handle to the newest committed generation, as [`Store::open_existing`]
+    /// does, and returns it.
+    fn repin(&self) -> Result<u64> {
+        self.release()?;
+        self.conn
+            .execute_batch("BEGIN DEFERRED")
+            .map_err(|e| self.db_error(e))?;
+        self.generation()
     }
 
     /// Whether this store was opened read-only.
@@ -270,6 +323,7 @@ impl Store {
             dir,
             fresh: true,
             read_only: false,
+            identity: None,
         })
     }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// Top-level modules by layer, lowest first (ARCHITECTURE.md, "Layers").
 const LAYERS: &[&[&str]] = &[
-    &["model", "progress", "alloc"],
+    &["model", "progress", "alloc", "budget"],
     &["error"],
     &["source", "interrupt", "root", "config"],
     // llm is the network layer: search's Ollama embedder and ask's chat model sit on it.

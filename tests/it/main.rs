@@ -2,6 +2,7 @@
 //! and through the built `llmc` binary.
 
 mod ask;
+mod budget;
 mod check;
 mod cli;
 mod config;
@@ -15,9 +16,11 @@ mod history;
 mod incremental;
 mod layers;
 mod llm;
+mod mcp;
 mod memories;
 mod paths;
 mod robustness;
 mod rows;
 mod search;
+mod session;
 mod util;
