@@ -260,6 +260,22 @@ pub fn is_test_path(path: &str) -> bool {
     false
 }
 
+/// A file's content hash as the store keeps it (`files.hash`): xxh3-128 of the raw bytes,
+/// in hex.
+pub fn content_hash(bytes: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
+
+/// A source line as an answer row shows it, as `rg` does: trimmed, tabs as spaces, at
+/// most `width` characters (then `…`).
+pub fn row_text(line: &str, width: usize) -> String {
+    let line = line.trim().replace('\t', " ");
+    match line.char_indices().nth(width) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
 /// The text of repository files by line range, each file read (with [`read`]) once and
 /// at most `max` bytes; an unreadable file has no lines.
 #[derive(Debug)]

@@ -92,11 +92,7 @@ impl Style {
     /// [`CODE_WIDTH`] characters, and each whole-word occurrence of `name` in bold red
     /// when this style is on.
     pub fn code(self, line: &str, name: Option<&str>) -> String {
-        let line = line.trim().replace('\t', " ");
-        let line = match line.char_indices().nth(CODE_WIDTH) {
-            Some((cut, _)) => format!("{}…", &line[..cut]),
-            None => line,
-        };
+        let line = crate::source::row_text(line, CODE_WIDTH);
         let Some(name) = name.filter(|n| self.on && !n.is_empty()) else {
             return one_line(&line).into_owned();
         };

@@ -17,7 +17,7 @@ use super::{
 use crate::graph::{Row, SetAside};
 use crate::history::query::LogCommit;
 use crate::model::DefKind;
-use crate::source::SourceText;
+use crate::source::{SourceText, row_text};
 
 /// Rows listed per fact before "… and N more".
 const ROWS_SHOWN: usize = 20;
@@ -544,16 +544,13 @@ fn lines_that_matter(state: &mut State, c: &Candidate) -> Vec<Line> {
 
 /// `  | code` for a row: the line it stands on, trimmed and clipped, as `rg` shows it.
 fn code_of(text: &mut SourceText, path: &str, line: u32) -> String {
-    match text.lines(path, line, line).first().map(|l| l.trim()) {
-        Some(l) if !l.is_empty() => format!("  | {}", clip_to(&l.replace('\t', " "), 100)),
+    match text
+        .lines(path, line, line)
+        .first()
+        .map(|l| row_text(l, 100))
+    {
+        Some(l) if !l.is_empty() => format!("  | {l}"),
         _ => String::new(),
-    }
-}
-
-fn clip_to(l: &str, width: usize) -> String {
-    match l.char_indices().nth(width) {
-        Some((cut, _)) => format!("{}…", &l[..cut]),
-        None => l.to_string(),
     }
 }
 

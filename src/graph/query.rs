@@ -195,13 +195,19 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
             // A top-level definition nothing calls (Go's package-level `VarP`, which
             // wraps `CommandLine.VarP`) does not hide same-named methods that are called:
             // answer for each.
-            if q.relation == Relation::Callers
-                && !also_named.is_empty()
-                && walk(c, q, &candidates)?.is_empty()
-                && !walk(c, q, &also_named)?.is_empty()
-            {
-                candidates.append(&mut also_named);
-                candidates.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            let mut walked = match q.relation {
+                Relation::Defs => Vec::new(),
+                _ => walk(c, q, &candidates)?,
+            };
+            if q.relation == Relation::Callers && walked.is_empty() && !also_named.is_empty() {
+                // The top-level candidates give no row: the others' rows are the answer
+                // (each candidate is walked on its own, so order is theirs).
+                let others = walk(c, q, &also_named)?;
+                if !others.is_empty() {
+                    walked = others;
+                    candidates.append(&mut also_named);
+                    candidates.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+                }
             }
             let results = match q.relation {
                 Relation::Defs => candidates
@@ -221,7 +227,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                         from: None,
                     })
                     .collect(),
-                _ => walk(c, q, &candidates)?,
+                _ => walked,
             };
             let mut results = results;
             if q.relation == Relation::Callers && q.min_resolution == Some(Resolution::Unresolved) {
@@ -740,27 +746,7 @@ fn package_importers(c: &Connection, package: &str) -> rusqlite::Result<Vec<Row>
             OR i.module || '::' || i.name = ?1
          ORDER BY f.path, i.line",
     )?;
-    let rows = stmt.query_map([p], |r| {
-        let module = r.get::<_, ImportKind>(4)?.written(&r.get::<_, String>(2)?);
-        let name: Option<String> = r.get(3)?;
-        Ok(Row {
-            path: r.get(0)?,
-            line: r.get(1)?,
-            symbol: match name {
-                Some(n) => format!("{module} {n}"),
-                None => module,
-            },
-            resolution: Resolution::External,
-            depth: 1,
-            candidates: 0,
-            target: p.to_string(),
-            defined_at: None,
-            usage: Usage::Call,
-            next: None,
-            via: None,
-            from: None,
-        })
-    })?;
+    let rows = stmt.query_map([p], |r| importer_row(r, Resolution::External, 0, p))?;
     rows.collect()
 }
 
@@ -806,32 +792,40 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
     rows.collect()
 }
 
+/// One importer row from columns `path, line, module, name, kind`.
+fn importer_row(
+    r: &rusqlite::Row<'_>,
+    resolution: Resolution,
+    candidates: i64,
+    target: &str,
+) -> rusqlite::Result<Row> {
+    let module = r.get::<_, ImportKind>(4)?.written(&r.get::<_, String>(2)?);
+    let name: Option<String> = r.get(3)?;
+    Ok(Row {
+        path: r.get(0)?,
+        line: r.get(1)?,
+        symbol: match name {
+            Some(n) => format!("{module} {n}"),
+            None => module,
+        },
+        resolution,
+        depth: 1,
+        candidates,
+        target: target.to_string(),
+        defined_at: None,
+        usage: Usage::Call,
+        next: None,
+        via: None,
+        from: None,
+    })
+}
+
 fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(
         "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
          WHERE i.target_file_id = ?1 ORDER BY f.path, i.line",
     )?;
-    let rows = stmt.query_map([id], |r| {
-        let module = r.get::<_, ImportKind>(4)?.written(&r.get::<_, String>(2)?);
-        let name: Option<String> = r.get(3)?;
-        Ok(Row {
-            path: r.get(0)?,
-            line: r.get(1)?,
-            symbol: match name {
-                Some(n) => format!("{module} {n}"),
-                None => module,
-            },
-            resolution: Resolution::Import,
-            depth: 1,
-            candidates: 1,
-            target: path.to_string(),
-            defined_at: None,
-            usage: Usage::Call,
-            next: None,
-            via: None,
-            from: None,
-        })
-    })?;
+    let rows = stmt.query_map([id], |r| importer_row(r, Resolution::Import, 1, path))?;
     rows.collect()
 }
 

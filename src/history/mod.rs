@@ -475,7 +475,7 @@ impl Seed {
         if self.map.is_empty() || bytes.contains(&b'\r') {
             return None;
         }
-        let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes));
+        let hash = crate::source::content_hash(bytes);
         self.map.get(&(path.to_string(), hash)).cloned()
     }
 }

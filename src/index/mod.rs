@@ -667,7 +667,7 @@ fn process(
     if secret && !cfg.include_secrets {
         return Outcome::Skipped(SkipReason::Secret, existing.map(|e| e.id));
     }
-    let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
+    let hash = crate::source::content_hash(&bytes);
     if let Some(e) = existing
         && e.hash == hash
     {

@@ -106,7 +106,7 @@ pub fn changed_files(root: &Path, cfg: &IndexConfig, store: &Store) -> Result<Ch
         };
         match known.get(&f.rel) {
             Some(k) => {
-                let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
+                let hash = crate::source::content_hash(&bytes);
                 if hash != k.hash || walk::looks_binary(&bytes) {
                     changed.modified.push(f.rel);
                 }
