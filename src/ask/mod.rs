@@ -403,6 +403,7 @@ fn first_query(state: &mut State) -> Result<Query> {
     };
     Ok(Query {
         text,
+        semantic: None,
         targets,
         plan: state.plan.clone(),
     })

@@ -22,6 +22,10 @@ use crate::search::fuse::{Fused, RankedList, rrf};
 pub struct Query {
     /// The text for the lexical and semantic retrievers.
     pub text: String,
+    /// The semantic retriever's text when it is not `text`: a refine attempt that adds
+    /// the repository's names for the lexical and graph routes keeps the semantic list of
+    /// the question's own words (read again from the first pass, not searched twice).
+    pub semantic: Option<String>,
     /// Names for the graph and history retrievers.
     pub targets: Vec<String>,
     pub plan: Plan,
@@ -31,8 +35,9 @@ impl Query {
     /// What makes two queries the same search (refine never runs one twice).
     pub fn signature(&self) -> String {
         format!(
-            "{}|{}|{}",
+            "{}|{}|{}|{}",
             self.text,
+            self.semantic.as_deref().unwrap_or(""),
             self.targets.join(","),
             plan_text(&self.plan)
         )
@@ -129,7 +134,10 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
             }
             Memory::Lexical => state.memories.lexical(&query.text, candidates_n)?,
             Memory::Semantic => {
-                let text = semantic_text(&state.question, &query.text);
+                let text = semantic_text(
+                    &state.question,
+                    query.semantic.as_deref().unwrap_or(&query.text),
+                );
                 state.memories.semantic(&text, candidates_n)?
             }
         };

@@ -194,6 +194,7 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
             }
             Ok(Some(Query {
                 text: dedup_words(&words).join(" "),
+                semantic: None,
                 targets,
                 plan: q.plan.clone(),
             }))
@@ -236,6 +237,7 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
             }
             Ok(Some(Query {
                 text: format!("{} {}", q.text, extra.join(" ")).trim().to_string(),
+                semantic: Some(q.semantic.clone().unwrap_or_else(|| q.text.clone())),
                 targets,
                 plan: q.plan.clone(),
             }))
@@ -276,6 +278,7 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
             });
             Ok(Some(Query {
                 text: q.text.clone(),
+                semantic: q.semantic.clone(),
                 targets: q.targets.clone(),
                 plan: Plan {
                     steps,
@@ -301,6 +304,7 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
             }
             Ok(Some(Query {
                 text: q.text.clone(),
+                semantic: q.semantic.clone(),
                 targets: q.targets.clone(),
                 plan,
             }))

@@ -3,6 +3,7 @@
 //! answer is read from. Indexes are opened lazily: a structural question never loads
 //! the vectors.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -38,6 +39,9 @@ pub struct Memories<'a> {
     pub indexes: Indexes,
     lexical: Option<Option<Arc<LexicalIndex>>>,
     vectors: Option<Option<Semantic>>,
+    /// The lists already retrieved for this question, by retriever, text and length: a
+    /// refine attempt that searches the same text again reads them from here.
+    lists: HashMap<(Memory, String, usize), Hits>,
     /// Warnings for the answer (an index out of step, a missing memory).
     pub warnings: Vec<String>,
 }
@@ -55,6 +59,7 @@ impl<'a> Memories<'a> {
             indexes,
             lexical: None,
             vectors: None,
+            lists: HashMap::new(),
             warnings: Vec::new(),
         }
     }
@@ -122,6 +127,33 @@ impl<'a> Memories<'a> {
 
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        self.remembered(Memory::Lexical, query, k, Self::lexical_search)
+    }
+
+    /// The semantic hits for `query`: the `k` nearest chunks.
+    pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        self.remembered(Memory::Semantic, query, k, Self::semantic_search)
+    }
+
+    /// `search`'s list for `query`, from [`Memories::lists`] when this question already
+    /// searched the same text.
+    fn remembered(
+        &mut self,
+        memory: Memory,
+        query: &str,
+        k: usize,
+        search: fn(&mut Self, &str, usize) -> Result<Hits>,
+    ) -> Result<Hits> {
+        let key = (memory, query.to_string(), k);
+        if let Some(hits) = self.lists.get(&key) {
+            return Ok(hits.clone());
+        }
+        let hits = search(self, query, k)?;
+        self.lists.insert(key, hits.clone());
+        Ok(hits)
+    }
+
+    fn lexical_search(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
         if !self.indexes.built.has(Memory::Lexical) {
             self.warn_off(Memory::Lexical);
             return Ok(Vec::new());
@@ -157,7 +189,7 @@ impl<'a> Memories<'a> {
     }
 
     /// Nearest chunks by embedding.
-    pub fn semantic(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+    fn semantic_search(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
         if !self.indexes.built.has(Memory::Semantic) {
             self.warn_off(Memory::Semantic);
             return Ok(Vec::new());

@@ -12,6 +12,7 @@ use anyhow::Result;
 use super::fresh::{Fresh, beside, bring_up_to_date, indexed_at};
 use super::{AskRequest, Freshness, Outcome, ask_with};
 use crate::config::Config;
+use crate::index::watch::Watch;
 use crate::index::{FreshnessCheck, Known};
 use crate::search::{Indexes, Kept};
 use crate::store::{Reader, Store};
@@ -21,11 +22,24 @@ pub struct Session {
     root: PathBuf,
     config: Config,
     kept: Kept,
-    /// The stored files of the last index run, for the freshness check.
-    known: Mutex<Option<Arc<Known>>>,
+    /// The stored files of the last index run, for the freshness check, and the kernel's
+    /// watch over their directories.
+    known: Mutex<Watched>,
     /// Held while this process brings the index up to date; the freshness this process
     /// last gave a generation it re-indexed.
     refreshing: Mutex<Option<(u64, Freshness)>>,
+}
+
+/// The stored files a check compares with, and what the kernel saw change since the last
+/// check.
+struct Watched {
+    known: Option<Arc<Known>>,
+    watch: Watch,
+    /// Counts the times the watch reported a change.
+    seen: u64,
+    /// The count when the last check that found nothing began: equal to `seen` while
+    /// nothing changed since.
+    clean: u64,
 }
 
 /// A lock that a panicking holder left poisoned is still the lock.
@@ -39,7 +53,12 @@ impl Session {
             root: root.to_path_buf(),
             kept: Kept::new(root),
             config,
-            known: Mutex::new(None),
+            known: Mutex::new(Watched {
+                known: None,
+                watch: Watch::new(root),
+                seen: 0,
+                clean: 0,
+            }),
             refreshing: Mutex::new(None),
         }
     }
@@ -67,17 +86,55 @@ impl Session {
         self.kept.idle_stores()
     }
 
-    /// The stored files to check, read again only after an index run.
+    /// The stored files to check, read again only after an index run (the watch then
+    /// follows their directories).
     fn known(&self, store: &Store) -> Result<Arc<Known>> {
         let mut slot = lock(&self.known);
-        if let Some(k) = slot.as_ref()
+        Self::known_in(&mut slot, &self.root, store)
+    }
+
+    fn known_in(slot: &mut Watched, root: &Path, store: &Store) -> Result<Arc<Known>> {
+        if let Some(k) = slot.known.as_ref()
             && k.current(store)?
         {
             return Ok(Arc::clone(k));
         }
-        let k = Arc::new(Known::read(&self.root, store)?);
-        *slot = Some(Arc::clone(&k));
+        let k = Arc::new(Known::read(root, store)?);
+        slot.watch.follow(&k);
+        slot.known = Some(Arc::clone(&k));
         Ok(k)
+    }
+
+    /// Whether the tree is as the last check left it, by the kernel's watch alone: the
+    /// index is the one last checked, and nothing under a watched directory changed since
+    /// a check that found nothing. False when unsure (no watch, a new index run, a change,
+    /// a check still running): then the files are checked. Also returns the count a check
+    /// starting now covers, for [`Session::checked`].
+    fn unchanged(&self, store: &Store) -> Result<(bool, u64)> {
+        let mut slot = lock(&self.known);
+        let current = match slot.known.as_ref() {
+            Some(k) => k.current(store)?,
+            None => false,
+        };
+        if !current {
+            Self::known_in(&mut slot, &self.root, store)?;
+        }
+        if slot.watch.changed() {
+            slot.seen += 1;
+        }
+        Ok((current && slot.clean == slot.seen, slot.seen))
+    }
+
+    /// A check that began at count `seen` found nothing changed.
+    fn checked(&self, seen: u64) {
+        let mut slot = lock(&self.known);
+        slot.clean = slot.clean.max(seen);
+    }
+
+    /// Whether the kernel watches the tree for this session (false: every read stats the
+    /// indexed files).
+    pub fn watching(&self) -> bool {
+        lock(&self.known).watch.active()
     }
 
     /// Runs `read` on an index brought up to date first: built when there is none; when
@@ -99,6 +156,16 @@ impl Session {
             };
             return self.with_generation(read()?, freshness);
         }
+        let seen = {
+            let store = self.store()?;
+            let (unchanged, seen) = self.unchanged(&store)?;
+            if unchanged {
+                let at = indexed_at(&store);
+                drop(store);
+                return self.with_generation(read()?, Freshness::written_at(at));
+            }
+            seen
+        };
         let prepare = || {
             let store = self.store()?;
             let known = self.known(&store)?;
@@ -107,6 +174,7 @@ impl Session {
         let (first, check) = beside(&prepare, read);
         let (stale, at) = check?;
         if !stale {
+            self.checked(seen);
             return self.with_generation(first?, Freshness::written_at(at));
         }
         let freshness = {

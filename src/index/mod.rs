@@ -5,6 +5,7 @@
 
 pub mod status;
 pub mod walk;
+pub mod watch;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -99,6 +99,42 @@ fn a_session_sees_edits_other_writers_and_rebuilt_stores() {
     assert!(all.iter().all(|rows| *rows == fourth), "{all:?}");
 }
 
+/// On Linux the session reads the kernel's change notices instead of statting every file
+/// on each read: an edit made just before a read is never missed, and a read with nothing
+/// changed still answers from the index as it is.
+#[test]
+fn every_edit_right_before_a_read_is_seen() {
+    let repo = Scratch::fixture("python");
+    repo.index();
+    let s = Session::new(repo.path(), Config::default());
+    if cfg!(target_os = "linux") {
+        assert!(s.watching(), "inotify watches the tree");
+    }
+    let (base, _) = callers(&s);
+    let (again, f) = callers(&s);
+    assert_eq!(again, base);
+    assert_eq!(f.refreshed_files, 0, "nothing changed: nothing re-indexed");
+    for n in 1..=6 {
+        // Each round rewrites the same file with n calls, and reads at once.
+        let body: String = (0..n)
+            .map(|i| format!("\n\ndef g{i}(x):\n    return apply_vat(x)\n"))
+            .collect();
+        repo.write(
+            "app/vat.py",
+            format!("from inventory.pricing import apply_vat\n{body}"),
+        );
+        let (rows, f) = callers(&s);
+        assert_eq!(rows.len(), base.len() + n, "round {n}: {rows:?}");
+        assert!(f.refreshed_files >= 1, "round {n}: {f:?}");
+        let (same, f) = callers(&s);
+        assert_eq!(same, rows);
+        assert_eq!(f.refreshed_files, 0, "round {n}: read twice, indexed once");
+    }
+    // A file removed.
+    std::fs::remove_file(repo.path().join("app/vat.py")).expect("rm");
+    assert_eq!(callers(&s).0, base);
+}
+
 #[test]
 fn a_session_asks_and_searches_from_kept_indexes() {
     let repo = Scratch::fixture("python");
