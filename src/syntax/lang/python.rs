@@ -137,15 +137,18 @@ impl Walker<'_> {
 
     pub(in crate::syntax) fn python(&mut self, node: Node) -> bool {
         match node.kind() {
+            // `x = f()`, `x: T = f()`, and `x: T` alone (a name declared before a `with`
+            // or a loop binds it).
             "assignment" => {
-                if let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) && let Some(var) = self.assigned_name(left)
+                if let Some(left) = node.child_by_field_name("left")
+                    && let Some(var) = self.assigned_name(left)
                 {
                     if let Some(t) = node.child_by_field_name("type") {
                         self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
-                    } else if let Some(b) = self.bound_of(right) {
+                    } else if let Some(b) = node
+                        .child_by_field_name("right")
+                        .and_then(|r| self.bound_of(r))
+                    {
                         self.bind(node, &var, b);
                     }
                 }

@@ -18,3 +18,10 @@ def shelf_report(shelf: Shelf) -> list:
     lines.append(f"total: {pr.shelf_total(shelf):.2f}")
     lines.append(f"weight: {shelf_weight(shelf):.1f}")
     return lines
+
+
+def first_description(shelves: list) -> str:
+    """The first shelf's description; the name's type is declared before `with` binds it."""
+    shelf: Shelf
+    with shelves[0] as shelf:
+        return shelf.describe()
