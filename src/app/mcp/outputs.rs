@@ -384,6 +384,15 @@ pub fn history() -> Value {
                 int("Commits that match in all (this page holds some of them)."),
             ),
             ("commits", list("The commits of this page.", commit())),
+            (
+                "history",
+                maybe(
+                    "string",
+                    "Present while the history is still being read (newest first): how \
+                     far back it reaches, e.g. `history read back to 2019-03-02, 41 % of \
+                     commits; ask again later for older`.",
+                ),
+            ),
         ],
         &["target", "resolved", "matched", "total", "commits"],
     )
