@@ -475,7 +475,9 @@ pub fn status() -> Value {
             ("size_bytes", int("Bytes on disk under .llmc/.")),
             (
                 "history",
-                json!({"type": "object", "description": "commits, head, shallow, partial, note."}),
+                json!({"type": "object", "description": "commits, head, shallow, partial, note; \
+                    remaining (commits not read yet, 0 when the history is whole) and \
+                    read_back_to (the date of the oldest commit read, while some are left)."}),
             ),
             ("memories", strings("The memories built.")),
             (
