@@ -74,34 +74,32 @@ impl HistoryStats {
         }
         if let Some(e) = &self.error {
             return format!(
-                "history not updated, {} commits kept (warning: {e})",
+                "history stopped at {} commits, kept (warning: {e})",
                 self.commits
             );
         }
-        let mut s = format!("history {} commits ({} new", self.commits, self.new_commits);
-        if self.remaining > 0 {
-            s = format!(
-                "history {} of {} commits so far ({} new, newest first",
+        let mut s = if self.remaining > 0 {
+            format!(
+                "history {} of {} commits so far, newest first ({} new",
                 self.commits,
                 self.commits + self.remaining,
                 self.new_commits
-            );
-        }
+            )
+        } else {
+            format!("history {} commits ({} new", self.commits, self.new_commits)
+        };
         if self.dropped_commits > 0 {
             s.push_str(&format!(", {} dropped", self.dropped_commits));
         }
-        s.push(')');
-        if let Some(note) = partial_note(self.commits, self.remaining, self.read_back_to.as_deref())
-        {
+        if self.remaining > 0 {
+            let total = self.commits + self.remaining;
             s.push_str(&format!(
-                ", {}",
-                note.replacen(
-                    "; ask again later for older",
-                    "; older commits are read next",
-                    1
-                )
+                "; read back to {}, {} %; the older ones are read next",
+                self.read_back_to.as_deref().unwrap_or("nothing yet"),
+                self.commits * 100 / total.max(1)
             ));
         }
+        s.push(')');
         if self.shallow {
             s.push_str(", shallow clone: history stops at its boundary");
         }
@@ -768,6 +766,9 @@ struct DefCache<'s> {
 
 const DEF_CACHE_MAX: usize = 4096;
 
+/// Blob bytes read ahead of parsing at most (then they are parsed and let go).
+const PREFETCH_BYTES: usize = 32 << 20;
+
 thread_local! {
     static PARSER: std::cell::RefCell<tree_sitter::Parser> =
         std::cell::RefCell::new(tree_sitter::Parser::new());
@@ -776,8 +777,13 @@ thread_local! {
 impl DefCache<'_> {
     /// Reads the blobs of `wanted` that are not cached and parses them in parallel.
     fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(&str, &str)]) -> Result<()> {
+        // Made room for first, so nothing this batch needs is dropped after it is read.
+        if self.map.len() + wanted.len() > DEF_CACHE_MAX {
+            self.map.clear();
+        }
         let mut seen = HashSet::new();
         let mut todo: Vec<(String, &str, Vec<u8>)> = Vec::new();
+        let mut held = 0usize;
         for &(blob, path) in wanted {
             if self.map.contains_key(blob) || !seen.insert(blob) {
                 continue;
@@ -788,11 +794,21 @@ impl DefCache<'_> {
                 self.seeded += 1;
                 continue;
             }
+            held += bytes.len();
             todo.push((blob.to_string(), path, bytes));
+            // A batch with a huge commit (a vendored tree, a mass rename) is parsed in
+            // parts, so the blobs held at once stay bounded.
+            if held >= PREFETCH_BYTES {
+                self.parse_all(std::mem::take(&mut todo));
+                held = 0;
+            }
         }
-        if self.map.len() + todo.len() > DEF_CACHE_MAX {
-            self.map.clear();
-        }
+        self.parse_all(todo);
+        Ok(())
+    }
+
+    /// Parses blobs on rayon's pool into the cache.
+    fn parse_all(&mut self, todo: Vec<(String, &str, Vec<u8>)>) {
         let max = self.max_size;
         use rayon::prelude::*;
         let parsed: Vec<(String, Vec<Def>)> = todo
@@ -810,7 +826,6 @@ impl DefCache<'_> {
         for (blob, defs) in parsed {
             self.map.insert(blob, std::rc::Rc::new(defs));
         }
-        Ok(())
     }
 
     fn defs(&mut self, blobs: &mut Blobs, blob: &str, path: &str) -> Result<std::rc::Rc<Vec<Def>>> {
