@@ -78,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Set a configuration key for this run, e.g. --config index.max_file_size=2000000')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--rebuild', '--rebuild', [CompletionResultType]::ParameterName, 'Start over from an empty index (also repairs a corrupt or outdated one)')
+            [CompletionResult]::new('--history-only', '--history-only', [CompletionResultType]::ParameterName, 'Only read the git history not read yet, to its end, in the foreground (what `llmc index` and `llmc ask` otherwise leave to a background run)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the run''s statistics as JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')

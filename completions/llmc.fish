@@ -70,6 +70,7 @@ complete -c llmc -n "__fish_llmc_using_subcommand index" -l color -d 'Colour hum
 always\t'Always, even into a pipe (never in JSON)'
 never\t'Never'"
 complete -c llmc -n "__fish_llmc_using_subcommand index" -l rebuild -d 'Start over from an empty index (also repairs a corrupt or outdated one)'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -l history-only -d 'Only read the git history not read yet, to its end, in the foreground (what `llmc index` and `llmc ask` otherwise leave to a background run)'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -l json -d 'Print the run\'s statistics as JSON on stdout'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'

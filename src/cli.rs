@@ -243,6 +243,11 @@ pub struct IndexArgs {
     #[arg(long)]
     pub rebuild: bool,
 
+    /// Only read the git history not read yet, to its end, in the foreground (what
+    /// `llmc index` and `llmc ask` otherwise leave to a background run)
+    #[arg(long, conflicts_with = "rebuild")]
+    pub history_only: bool,
+
     /// Print the run's statistics as JSON on stdout
     #[arg(long)]
     pub json: bool,

@@ -39,6 +39,9 @@ pub fn cmd_ask(ctx: &Ctx, args: &AskArgs) -> Result<Exit> {
         say: &say,
     };
     let outcome = ask::ask_fresh(&ctx.root, &ctx.config, &req, &fresh)?;
+    // A history read in part goes on in the background, so the next answer reaches
+    // further back.
+    super::index::continue_if_partial(ctx);
     if let Some(max) = args.max_tokens {
         if !args.json {
             for w in &outcome.warnings {

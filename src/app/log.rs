@@ -39,6 +39,9 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
     if let Some(note) = ambiguity(&text, &log) {
         ctx.note(&note);
     }
+    if let Some(note) = &log.history {
+        ctx.note(&format!("llmc: {note}"));
+    }
     let found = !log.commits.is_empty();
     match (args.max_tokens, args.json) {
         (Some(max), json) => print_budgeted(ctx, args, &text, &log, max, json)?,
@@ -256,13 +259,17 @@ fn describe(t: &Target) -> String {
 
 /// `llmc log --json`: the commits held and how many match in all (`total`).
 pub fn to_json(text: &str, log: &Log) -> serde_json::Value {
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "target": text,
         "resolved": log.target,
         "matched": log.matched,
         "total": log.total,
         "commits": log.commits,
-    })
+    });
+    if let (Some(note), serde_json::Value::Object(m)) = (&log.history, &mut v) {
+        m.insert("history".into(), note.clone().into());
+    }
+    v
 }
 
 /// Human rows: one line per commit (date, short hash, author, subject), then what it

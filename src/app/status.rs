@@ -138,6 +138,14 @@ pub fn render(s: &Status, max_changed: usize, now: i64, style: Style) -> String 
                     ""
                 }
             );
+            if let Some(note) = h.partial_note() {
+                let _ = writeln!(
+                    out,
+                    "  {} ({} commits not read yet; `llmc index --history-only` reads them now)",
+                    note.replacen("; ask again later for older", "", 1),
+                    h.remaining
+                );
+            }
             if h.partial {
                 let _ = writeln!(out, "  {}", crate::history::PARTIAL_NOTE);
             }

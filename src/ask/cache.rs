@@ -107,6 +107,13 @@ pub fn put(root: &Path, m: &Memories, key: &str, outcome: &Outcome) -> Result<()
         .collect();
     paths.sort_unstable();
     paths.dedup();
+    // While the history is read (newest first, slice by slice) an answer could change
+    // with every slice: nothing is kept until it is whole.
+    if m.read(|c| Ok(crate::history::query::partial_note(c)))??
+        .is_some()
+    {
+        return Ok(());
+    }
     // Lines of a file that holds a secret (indexed because secrets are included) are
     // shown, never kept on disk.
     if m.indexes

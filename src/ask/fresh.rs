@@ -173,10 +173,19 @@ pub(crate) fn bring_up_to_date(
     reindex(root, config, fresh, false)
 }
 
+/// How long an index run made for a question may spend on history after the code is
+/// committed; what is left is read later (`llmc index --history-only`, which the caller
+/// starts in the background).
+pub const ASK_HISTORY_BUDGET: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// Runs an index (the `first` one, or a refresh) and says what it did.
 fn reindex(root: &Path, config: &Config, fresh: &Fresh, first: bool) -> Result<Freshness> {
     let progress = (fresh.progress)();
-    let stats = index::run_with(root, config, &IndexOptions { rebuild: false }, &*progress)?;
+    let opts = IndexOptions {
+        rebuild: false,
+        history_budget: Some(ASK_HISTORY_BUDGET),
+    };
+    let stats = index::run_with(root, config, &opts, &*progress)?;
     if let Err(e) = crate::root::exclude_store(root) {
         (fresh.say)(Notice::Warn(format!(
             "could not add .llmc/ to .git/info/exclude: {e:#}"

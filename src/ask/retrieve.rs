@@ -463,6 +463,9 @@ pub fn history_facts(
         m.warn_off(Memory::History);
         return Ok((Vec::new(), Vec::new()));
     }
+    if let Some(note) = m.read(|c| Ok(hq::partial_note(c)))?? {
+        m.warn(note);
+    }
     let mut facts = Vec::new();
     let mut filter = LogFilter {
         since: q.since,

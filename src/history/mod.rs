@@ -13,13 +13,14 @@ pub mod touch;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
 use crate::progress::Progress;
+use crate::store::Store;
 use crate::syntax::defs;
 use crate::syntax::lang::{self, FileLang};
 use git::{Blobs, GitCommit, LogStream};
@@ -29,7 +30,7 @@ use touch::Def;
 pub mod meta {
     pub use crate::store::meta::{
         HISTORY_HEAD as HEAD, HISTORY_NOTE as NOTE, HISTORY_PARTIAL as PARTIAL,
-        HISTORY_SHALLOW as SHALLOW,
+        HISTORY_REMAINING as REMAINING, HISTORY_SHALLOW as SHALLOW,
     };
 }
 
@@ -58,6 +59,10 @@ pub struct HistoryStats {
     /// File versions whose definitions were taken from this index run's parse of the same
     /// content instead of being parsed again.
     pub reused_parses: u64,
+    /// Commits HEAD reaches that are not read yet (a later run reads them).
+    pub remaining: u64,
+    /// The date of the oldest commit held, while some are not read yet.
+    pub read_back_to: Option<String>,
     pub seconds: f64,
 }
 
@@ -69,13 +74,30 @@ impl HistoryStats {
         }
         if let Some(e) = &self.error {
             return format!(
-                "history not updated, {} commits kept (warning: {e})",
+                "history stopped at {} commits, kept (warning: {e})",
                 self.commits
             );
         }
-        let mut s = format!("history {} commits ({} new", self.commits, self.new_commits);
+        let mut s = if self.remaining > 0 {
+            format!(
+                "history {} of {} commits so far, newest first ({} new",
+                self.commits,
+                self.commits + self.remaining,
+                self.new_commits
+            )
+        } else {
+            format!("history {} commits ({} new", self.commits, self.new_commits)
+        };
         if self.dropped_commits > 0 {
             s.push_str(&format!(", {} dropped", self.dropped_commits));
+        }
+        if self.remaining > 0 {
+            let total = self.commits + self.remaining;
+            s.push_str(&format!(
+                "; read back to {}, {} %; the older ones are read next",
+                self.read_back_to.as_deref().unwrap_or("nothing yet"),
+                self.commits * 100 / total.max(1)
+            ));
         }
         s.push(')');
         if self.shallow {
@@ -99,14 +121,27 @@ pub struct HistoryStatus {
     pub partial: bool,
     /// Why there is no history, when there is none.
     pub note: Option<String>,
+    /// Commits HEAD reaches that are not read yet (0: the history is complete).
+    pub remaining: u64,
+    /// The date of the oldest commit held, while some are not read yet.
+    pub read_back_to: Option<String>,
+}
+
+impl HistoryStatus {
+    /// "history read back to …, N % of commits; ask again later for older", while the
+    /// history is read in part.
+    pub fn partial_note(&self) -> Option<String> {
+        partial_note(self.commits, self.remaining, self.read_back_to.as_deref())
+    }
 }
 
 /// Reads the history's status from a store.
 pub fn status(store: &crate::store::Store) -> Result<HistoryStatus> {
-    let commits =
-        store.read(|c| c.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0)))?;
+    let (commits, remaining, read_back_to) = store.read(|c| Ok(counts(c)))??;
     Ok(HistoryStatus {
-        commits: commits as u64,
+        commits,
+        remaining,
+        read_back_to,
         head: store.meta(meta::HEAD)?,
         shallow: store.meta(meta::SHALLOW)?.is_some_and(|s| !s.is_empty()),
         partial: store.meta(meta::PARTIAL)?.is_some(),
@@ -127,46 +162,73 @@ pub struct IngestOptions {
     pub max_file_size: u64,
     /// History is switched off (`index.history = false`): no history, and a note.
     pub off: bool,
+    /// Stop after the slice that ends past this much time (None: read to the end). What
+    /// is left is read by a later run ([`HistoryStats::remaining`]).
+    pub budget: Option<Duration>,
 }
 
-/// Brings the history in `conn` (the index's open write transaction) up to HEAD of the
-/// repository at `root`. Not a repository, an empty one or no git at all: no history and
-/// a note, not an error.
+/// The test-only knobs (environment variables, read once per ingestion): commits per
+/// slice, and a pause after each committed slice, so a test can kill an ingestion
+/// between slices. Not configuration: nothing but the crash tests sets them.
+pub const TEST_SLICE_VAR: &str = "LLMCTEST_HISTORY_SLICE";
+/// See [`TEST_SLICE_VAR`].
+pub const TEST_PAUSE_VAR: &str = "LLMCTEST_HISTORY_PAUSE_MS";
+/// Test-only too: the budget (milliseconds) of a run that has one, in place of its own
+/// (`0`: one batch, then stop).
+pub const TEST_BUDGET_VAR: &str = "LLMCTEST_HISTORY_BUDGET_MS";
+
+/// A slice (one committed transaction) ends after this long or this many commits.
+const SLICE_TIME: Duration = Duration::from_millis(500);
+const SLICE_COMMITS: usize = 5000;
+
+/// Brings the history of `store` up to HEAD of the repository at `root`, after the code
+/// memories are committed: which commits to read is decided and committed first (commits
+/// HEAD no longer reaches dropped), then the commits newer than everything held (HEAD
+/// moved forward) in one transaction, then the older ones newest first, in slices that
+/// are each their own transaction. A reader sees a newest-first prefix of the history
+/// that grows slice by slice; a run killed between slices loses nothing committed, and
+/// the next one goes on from there.
 ///
-/// A failure half-way (a corrupt repository, git killed) is not an index failure: what
-/// this run wrote of the history is rolled back, the history stays as it was, and the
-/// stats carry the error.
+/// Not a repository, an empty one or no git at all: no history and a note, not an error.
+/// A failure half-way (a corrupt repository, git killed) is not an index failure either:
+/// the slice being written is rolled back, what earlier slices wrote stays, and the stats
+/// carry the error. `yield_now` is asked after every slice: true stops the ingestion
+/// there (a writer waits for the lock).
 pub fn ingest(
     root: &Path,
-    conn: &Connection,
+    store: &mut Store,
     opts: IngestOptions,
     seed: &Seed,
     progress: &dyn Progress,
+    yield_now: &dyn Fn() -> bool,
 ) -> Result<HistoryStats> {
     let started = Instant::now();
-    conn.execute_batch("SAVEPOINT history")?;
-    let mut result = ingest_in(root, conn, opts, seed, progress, false);
+    let mut result = ingest_in(root, store, opts, seed, progress, yield_now, false, started);
     if let Err(e) = &result
         && objects_missing(e)
     {
         // A repository that lacks some old file versions (copied from a partial clone,
-        // pruned by hand) cannot be read with patches: read it as a partial clone is.
-        conn.execute_batch("ROLLBACK TO history")?;
-        result = ingest_in(root, conn, opts, seed, progress, true);
+        // pruned by hand) cannot be read with patches: what is held stays, the rest is
+        // read as a partial clone is.
+        let w = store.begin()?;
+        set_meta(w.conn(), meta::PARTIAL, "missing")?;
+        w.commit()?;
+        let again = IngestOptions {
+            rebuild: false,
+            ..opts
+        };
+        result = ingest_in(root, store, again, seed, progress, yield_now, true, started);
     }
     match result {
-        Ok(stats) => {
-            conn.execute_batch("RELEASE history")?;
-            Ok(stats)
-        }
+        Ok(stats) => Ok(stats),
         Err(e) => {
             progress.finish();
-            conn.execute_batch("ROLLBACK TO history; RELEASE history")?;
             let stats = HistoryStats {
                 error: Some(format!("{e:#}")),
                 ..HistoryStats::default()
             };
-            Ok(finish(stats_with_count(conn, stats)?, started))
+            let stats = store.read(|c| Ok(with_counts(c, stats)))??;
+            Ok(finish(stats, started))
         }
     }
 }
@@ -177,55 +239,273 @@ fn objects_missing(e: &anyhow::Error) -> bool {
     text.contains("unable to read") || text.contains("missing blob") || text.contains("bad object")
 }
 
+/// Which commits to read, newest first.
+#[derive(Debug, Default)]
+struct Todo {
+    /// Commits newer than every commit held (HEAD moved forward): stored above them.
+    above: Vec<String>,
+    /// Commits older than every commit held (the rest of a history read in part, or all
+    /// of it on the first run): stored below them, slice by slice.
+    below: Vec<String>,
+    partial: bool,
+    boundary: HashSet<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn ingest_in(
     root: &Path,
-    conn: &Connection,
+    store: &mut Store,
     opts: IngestOptions,
     seed: &Seed,
     progress: &dyn Progress,
+    yield_now: &dyn Fn() -> bool,
     objects_missing: bool,
+    started: Instant,
 ) -> Result<HistoryStats> {
-    let started = Instant::now();
     let mut stats = HistoryStats::default();
+    let knobs = Knobs::from_env();
+    let opts = IngestOptions {
+        budget: opts.budget.map(|b| knobs.budget.unwrap_or(b)),
+        ..opts
+    };
+    let w = store.begin()?;
+    let todo = plan(root, w.conn(), opts, objects_missing, &mut stats)?;
+    w.commit()?;
+    let Some(todo) = todo else {
+        return Ok(finish(store.read(|c| Ok(with_counts(c, stats)))??, started));
+    };
+    let total = (todo.above.len() + todo.below.len()) as u64;
+    if total > 0 {
+        if total >= LONG_HISTORY {
+            progress.note(&format!(
+                "reading {total} commits of history, newest first (about {} s); the code is \
+                 already indexed and answers at once, older history is read in slices and \
+                 continues in the background; `index.history = false` in llmc.toml (or \
+                 `--config index.history=false`) indexes the code only",
+                total / COMMITS_PER_SECOND + 1
+            ));
+        }
+        progress.start("history", total);
+        let mut cache = DefCache {
+            max_size: opts.max_file_size,
+            seed: Some(seed),
+            ..DefCache::default()
+        };
+        let mut blobs = Blobs::start(root)?;
+        let slice = SliceCtx {
+            root,
+            todo: &todo,
+            progress,
+        };
+        if !todo.above.is_empty() {
+            // Newer than everything held: one transaction, ids above the held ones,
+            // oldest first so a parent's id stays below its child's.
+            let oldest_first: Vec<String> = todo.above.iter().rev().cloned().collect();
+            let mut stream = LogStream::start(root, &oldest_first, !todo.partial)?;
+            let w = store.begin()?;
+            let next = max_id(w.conn())? + 1;
+            let n = slice.read(
+                w.conn(),
+                &mut stream,
+                &mut blobs,
+                &mut cache,
+                Ids::Up(next),
+                usize::MAX,
+                None,
+            )?;
+            add_remaining(w.conn(), -(n as i64))?;
+            w.commit()?;
+            stats.new_commits += n as u64;
+        }
+        if !todo.below.is_empty() {
+            let mut stream = LogStream::start(root, &todo.below, !todo.partial)?;
+            loop {
+                let w = store.begin()?;
+                let next = min_id(w.conn())? - 1;
+                let deadline = match opts.budget {
+                    Some(b) => SLICE_TIME.min(b.saturating_sub(started.elapsed())),
+                    None => SLICE_TIME,
+                };
+                let n = slice.read(
+                    w.conn(),
+                    &mut stream,
+                    &mut blobs,
+                    &mut cache,
+                    Ids::Down(next),
+                    knobs.slice,
+                    Some(Instant::now() + deadline),
+                )?;
+                add_remaining(w.conn(), -(n as i64))?;
+                w.commit()?;
+                stats.new_commits += n as u64;
+                if n == 0 || stream.finished() {
+                    break;
+                }
+                if let Some(ms) = knobs.pause_ms {
+                    std::thread::sleep(Duration::from_millis(ms));
+                }
+                let out_of_time = opts.budget.is_some_and(|b| started.elapsed() >= b);
+                if out_of_time || yield_now() {
+                    break;
+                }
+            }
+        }
+        progress.finish();
+        stats.reused_parses = cache.seeded;
+    }
+    Ok(finish(store.read(|c| Ok(with_counts(c, stats)))??, started))
+}
+
+/// The test-only knobs ([`TEST_SLICE_VAR`], [`TEST_PAUSE_VAR`]).
+struct Knobs {
+    slice: usize,
+    pause_ms: Option<u64>,
+    budget: Option<Duration>,
+}
+
+impl Knobs {
+    fn from_env() -> Knobs {
+        let num = |var: &str| {
+            std::env::var(var)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        Knobs {
+            slice: num(TEST_SLICE_VAR)
+                .filter(|&n| n > 0)
+                .map_or(SLICE_COMMITS, |n| n as usize),
+            pause_ms: num(TEST_PAUSE_VAR),
+            budget: num(TEST_BUDGET_VAR).map(Duration::from_millis),
+        }
+    }
+}
+
+/// How the commits of a slice get their ids: counting up from a first id, or down.
+#[derive(Debug, Clone, Copy)]
+enum Ids {
+    Up(i64),
+    Down(i64),
+}
+
+/// What every slice of one ingestion shares.
+struct SliceCtx<'a> {
+    root: &'a Path,
+    todo: &'a Todo,
+    progress: &'a dyn Progress,
+}
+
+impl SliceCtx<'_> {
+    /// Reads commits from `stream` into `conn` until it ends, `max` commits are read or
+    /// `deadline` passed (checked between batches); returns how many.
+    #[allow(clippy::too_many_arguments)]
+    fn read(
+        &self,
+        conn: &Connection,
+        stream: &mut LogStream,
+        blobs: &mut Blobs,
+        cache: &mut DefCache,
+        ids: Ids,
+        max: usize,
+        deadline: Option<Instant>,
+    ) -> Result<usize> {
+        let is_boundary = &self.todo.boundary;
+        let batch_size = BATCH.min(max);
+        let mut merges: HashMap<String, i64> = HashMap::new();
+        let mut batch: Vec<GitCommit> = Vec::with_capacity(batch_size);
+        let mut n = 0usize;
+        loop {
+            let next = stream.next_commit()?;
+            let end = next.is_none();
+            batch.extend(next);
+            if batch.len() < batch_size.min(max - n) && !end {
+                continue;
+            }
+            // A safe point: the slice being written is rolled back.
+            crate::interrupt::check()?;
+            let wanted: Vec<(&str, &str)> = batch
+                .iter()
+                .filter(|c| !is_boundary.contains(c.hash.as_str()))
+                .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
+                .flat_map(|(old, new)| old.into_iter().chain(new))
+                .collect();
+            cache.prefetch(blobs, &wanted)?;
+            for c in batch.drain(..) {
+                let id = match ids {
+                    Ids::Up(first) => first + n as i64,
+                    Ids::Down(first) => first - n as i64,
+                };
+                let boundary = is_boundary.contains(c.hash.as_str());
+                insert_commit(conn, id, &c, boundary, blobs, cache)?;
+                if c.parents.len() > 1 && !boundary {
+                    merges.insert(c.hash.clone(), id);
+                }
+                n += 1;
+                self.progress.inc(1);
+            }
+            if end || n >= max || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        // Merges: only what they changed beyond taking one parent's version (conflict
+        // resolutions, evil merges), from git's dense combined diff.
+        let hashes: Vec<String> = merges.keys().cloned().collect();
+        for m in git::merge_changes(self.root, &hashes)? {
+            if let Some(&id) = merges.get(&m.hash) {
+                insert_merge(conn, id, &m, blobs, cache)?;
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Decides which commits to read (in the plan transaction `conn`): drops what HEAD no
+/// longer reaches and records HEAD, the boundary and how many commits remain. `None`:
+/// there is no history to read (the note says why).
+fn plan(
+    root: &Path,
+    conn: &Connection,
+    opts: IngestOptions,
+    objects_missing: bool,
+    stats: &mut HistoryStats,
+) -> Result<Option<Todo>> {
     if opts.rebuild {
         clear(conn)?;
     }
-    let set_note = |stats: &mut HistoryStats, note: &str| -> Result<()> {
+    let set_note = |stats: &mut HistoryStats, note: &str| -> Result<Option<Todo>> {
         clear(conn)?;
         set_meta(conn, meta::NOTE, note)?;
         stats.note = Some(note.to_string());
-        Ok(())
+        Ok(None)
     };
     if opts.off {
-        set_note(&mut stats, OFF_NOTE)?;
-        return Ok(finish(stats, started));
+        return set_note(stats, OFF_NOTE);
     }
     let git_dir = crate::root::git_dir(root);
     if git_dir.is_none() {
-        set_note(&mut stats, "not a git repository")?;
-        return Ok(finish(stats, started));
+        return set_note(stats, "not a git repository");
     }
     let head = match git::try_output(root, &["rev-parse", "--verify", "-q", "HEAD^{commit}"]) {
         Ok(Some(out)) => String::from_utf8_lossy(&out).trim().to_string(),
-        Ok(None) => {
-            set_note(&mut stats, "the repository has no commits yet")?;
-            return Ok(finish(stats, started));
-        }
-        Err(e) => {
-            set_note(&mut stats, &format!("git is not available: {e:#}"))?;
-            return Ok(finish(stats, started));
-        }
+        Ok(None) => return set_note(stats, "the repository has no commits yet"),
+        Err(e) => return set_note(stats, &format!("git is not available: {e:#}")),
     };
     conn.execute("DELETE FROM meta WHERE key = ?1", [meta::NOTE])?;
     let boundary = git::shallow_boundary(git_dir.clone());
     let boundary_text = boundary.join(" ");
     stats.shallow = !boundary.is_empty();
+    let remaining: u64 = get_meta(conn, meta::REMAINING)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     // A partial clone keeps old file versions on its remote: commits and the files they
     // changed are read, the definitions they touched are not (that would fetch). `1`
-    // marks a partial clone, `missing` a repository that lacked an object.
+    // marks a partial clone, `missing` a repository that lacked an object (kept while
+    // the rest of its history is read).
     let config_partial = git_dir.as_deref().is_some_and(git::is_partial_clone);
-    let partial = objects_missing || config_partial;
-    if !partial && get_meta(conn, meta::PARTIAL)?.as_deref() == Some("1") {
+    let stored_partial = get_meta(conn, meta::PARTIAL)?;
+    let partial = objects_missing
+        || config_partial
+        || (remaining > 0 && stored_partial.as_deref() == Some("missing"));
+    if !partial && stored_partial.as_deref() == Some("1") {
         // Read as a partial clone before and not now (its objects fetched, or an older
         // llmc that took a `.promisor` pack for one): the definitions every commit
         // touched are read again.
@@ -235,130 +515,107 @@ fn ingest_in(
     let old_head = get_meta(conn, meta::HEAD)?;
     let old_boundary = get_meta(conn, meta::SHALLOW)?.unwrap_or_default();
 
-    let revs: Vec<String> =
-        if old_head.as_deref() == Some(head.as_str()) && old_boundary == boundary_text {
-            Vec::new()
-        } else if old_head.is_some() && old_boundary != boundary_text {
+    let mut todo = Todo {
+        partial,
+        boundary: boundary.iter().cloned().collect(),
+        ..Todo::default()
+    };
+    if old_head.as_deref() == Some(head.as_str()) && old_boundary == boundary_text && remaining == 0
+    {
+        // Up to date.
+    } else if let Some(old) = old_head.as_deref().filter(|old| {
+        remaining == 0
+            && old_boundary == boundary_text
+            && matches!(
+                git::try_output(root, &["merge-base", "--is-ancestor", old, &head]),
+                Ok(Some(_))
+            )
+    }) {
+        // The usual case: a complete history, HEAD moved forward.
+        todo.above = output_lines(
+            root,
+            &["rev-list", "--topo-order", &head, &format!("^{old}")],
+        )?;
+    } else {
+        if old_head.is_some() && old_boundary != boundary_text {
             // The shallow boundary moved (`git fetch --deepen`, `--unshallow`, a new
             // `--depth`): the commits now reachable behind the old boundary are
-            // ancestors of commits already read, so excluding those would exclude them
-            // too. Everything is read again.
-            let known = known_commits(conn)?;
-            stats.dropped_commits += known.len() as u64;
+            // ancestors of commits already read. Everything is read again.
+            stats.dropped_commits += known_commits(conn)?.len() as u64;
             clear(conn)?;
-            vec![head.clone()]
-        } else if let Some(old) = old_head.as_deref().filter(|old| {
-            old_boundary == boundary_text
-                && matches!(
-                    git::try_output(root, &["merge-base", "--is-ancestor", old, &head]),
-                    Ok(Some(_))
-                )
-        }) {
-            // The usual case: HEAD moved forward.
-            vec![head.clone(), format!("^{old}")]
-        } else {
-            // HEAD moved elsewhere (rebase, amend, reset, another branch) or the shallow
-            // boundary moved: keep what is still reachable, drop the rest, ingest the new.
-            let reachable = output_lines(root, &["rev-list", &head])?;
-            let reachable: HashSet<&str> = reachable.iter().map(String::as_str).collect();
-            let stale: HashSet<String> = boundary.iter().cloned().collect();
-            let known = known_commits(conn)?;
-            let mut keep = Vec::new();
-            for (hash, id, was_boundary) in &known {
-                let reached = reachable.contains(hash.as_str());
-                // A former boundary commit that now has its parents is ingested again.
-                let stale_boundary = *was_boundary && !stale.contains(hash);
-                if reached && !stale_boundary {
-                    keep.push(hash.clone());
-                } else {
-                    delete_commit(conn, *id)?;
-                    stats.dropped_commits += 1;
-                }
+        }
+        // HEAD moved elsewhere (rebase, amend, reset, another branch), or the history
+        // is read in part: keep what is still reachable, drop the rest, read the others.
+        let listed = output_lines(root, &["rev-list", "--topo-order", "--parents", &head])?;
+        let mut order: Vec<(&str, Vec<&str>)> = Vec::with_capacity(listed.len());
+        for line in &listed {
+            let mut parts = line.split(' ');
+            let hash = parts.next().unwrap_or_default();
+            order.push((hash, parts.collect()));
+        }
+        let reachable: HashSet<&str> = order.iter().map(|(h, _)| *h).collect();
+        let mut stored: HashSet<String> = HashSet::new();
+        for (hash, id, was_boundary) in known_commits(conn)? {
+            // A former boundary commit that now has its parents is read again.
+            let stale_boundary = was_boundary && !todo.boundary.contains(&hash);
+            if reachable.contains(hash.as_str()) && !stale_boundary {
+                stored.insert(hash);
+            } else {
+                delete_commit(conn, id)?;
+                stats.dropped_commits += 1;
             }
-            let mut revs = vec![head.clone()];
-            revs.extend(keep.into_iter().map(|h| format!("^{h}")));
-            revs
-        };
-
+        }
+        // A commit with a held ancestor is newer than what is held and goes above it;
+        // the others are older history and go below (parents come after children in
+        // `--topo-order`, so walking the list backwards sees a parent first).
+        let mut above_held: HashMap<&str, bool> = HashMap::with_capacity(order.len());
+        for (hash, parents) in order.iter().rev() {
+            let v = parents
+                .iter()
+                .any(|p| stored.contains(*p) || above_held.get(p).copied().unwrap_or(false));
+            above_held.insert(hash, v);
+        }
+        for (hash, _) in &order {
+            if stored.contains(*hash) {
+                continue;
+            }
+            if above_held.get(hash).copied().unwrap_or(false) {
+                todo.above.push(hash.to_string());
+            } else {
+                todo.below.push(hash.to_string());
+            }
+        }
+    }
     stats.partial = partial;
     if partial {
-        set_meta(
-            conn,
-            meta::PARTIAL,
-            if config_partial { "1" } else { "missing" },
-        )?;
+        let value = if config_partial { "1" } else { "missing" };
+        set_meta(conn, meta::PARTIAL, value)?;
     } else {
         conn.execute("DELETE FROM meta WHERE key = ?1", [meta::PARTIAL])?;
     }
-    if !revs.is_empty() {
-        let is_boundary: HashSet<&str> = boundary.iter().map(String::as_str).collect();
-        let mut stream = LogStream::start(root, &revs, !partial)?;
-        let mut blobs = Blobs::start(root)?;
-        let mut cache = DefCache {
-            max_size: opts.max_file_size,
-            seed: Some(seed),
-            ..DefCache::default()
-        };
-        // A bar needs a total; HEAD moving forward by a few commits does not need a bar.
-        let total = if old_head.is_some() && revs.len() == 2 {
-            0
-        } else {
-            count_commits(root, &revs)
-        };
-        if total >= LONG_HISTORY {
-            progress.note(&format!(
-                "reading {total} commits of history (about {} s or less); \
-                 `index.history = false` in llmc.toml (or `--config index.history=false`) \
-                 indexes the code only",
-                total / COMMITS_PER_SECOND + 1
-            ));
-        }
-        progress.start("history", total);
-        let mut merges: HashMap<String, i64> = HashMap::new();
-        let mut batch: Vec<GitCommit> = Vec::with_capacity(BATCH);
-        loop {
-            let next = stream.next_commit()?;
-            let end = next.is_none();
-            batch.extend(next);
-            if batch.len() < BATCH && !end {
-                continue;
-            }
-            // A safe point of the index run (nothing is committed before its end).
-            crate::interrupt::check()?;
-            let wanted: Vec<(&str, &str)> = batch
-                .iter()
-                .filter(|c| !is_boundary.contains(c.hash.as_str()))
-                .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
-                .flat_map(|(old, new)| old.into_iter().chain(new))
-                .collect();
-            cache.prefetch(&mut blobs, &wanted)?;
-            for c in batch.drain(..) {
-                let boundary = is_boundary.contains(c.hash.as_str());
-                insert_commit(conn, &c, boundary, &mut blobs, &mut cache)?;
-                if c.parents.len() > 1 && !boundary {
-                    merges.insert(c.hash.clone(), conn.last_insert_rowid());
-                }
-                stats.new_commits += 1;
-                progress.inc(1);
-            }
-            if end {
-                break;
-            }
-        }
-        // Merges: only what they changed beyond taking one parent's version (conflict
-        // resolutions, evil merges), from git's dense combined diff.
-        let hashes: Vec<String> = merges.keys().cloned().collect();
-        for m in git::merge_changes(root, &hashes)? {
-            if let Some(&id) = merges.get(&m.hash) {
-                insert_merge(conn, id, &m, &mut blobs, &mut cache)?;
-            }
-        }
-        progress.finish();
-        stats.reused_parses = cache.seeded;
-    }
     set_meta(conn, meta::HEAD, &head)?;
     set_meta(conn, meta::SHALLOW, &boundary_text)?;
-    Ok(finish(stats_with_count(conn, stats)?, started))
+    set_meta(
+        conn,
+        meta::REMAINING,
+        &(todo.above.len() + todo.below.len()).to_string(),
+    )?;
+    Ok(Some(todo))
+}
+
+fn max_id(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("SELECT coalesce(max(id), 0) FROM commits", [], |r| r.get(0))?)
+}
+
+fn min_id(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row("SELECT coalesce(min(id), 0) FROM commits", [], |r| r.get(0))?)
+}
+
+fn add_remaining(conn: &Connection, delta: i64) -> Result<()> {
+    let now: i64 = get_meta(conn, meta::REMAINING)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    set_meta(conn, meta::REMAINING, &(now + delta).max(0).to_string())
 }
 
 fn finish(mut stats: HistoryStats, started: Instant) -> HistoryStats {
@@ -366,43 +623,58 @@ fn finish(mut stats: HistoryStats, started: Instant) -> HistoryStats {
     stats
 }
 
-fn stats_with_count(conn: &Connection, mut stats: HistoryStats) -> Result<HistoryStats> {
-    stats.commits =
-        conn.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64;
+/// The stats with what the store now holds: commits, those left to read, how far back.
+fn with_counts(conn: &Connection, mut stats: HistoryStats) -> Result<HistoryStats> {
+    let (commits, remaining, back_to) = counts(conn)?;
+    stats.commits = commits;
+    stats.remaining = remaining;
+    stats.read_back_to = back_to;
     Ok(stats)
 }
 
-/// How many commits `revs` select, for the progress bar (0 when git cannot say).
+/// Commits held, commits left to read, and the date of the oldest held when some are
+/// left (the history is read newest first, so the held part reaches back to it).
+fn counts(conn: &Connection) -> Result<(u64, u64, Option<String>)> {
+    let commits =
+        conn.query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64;
+    let remaining: u64 = get_meta(conn, meta::REMAINING)?
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let back_to = if remaining > 0 {
+        conn.query_row(
+            "SELECT author_date FROM commits ORDER BY id LIMIT 1",
+            [],
+            |r| r.get::<_, String>(0),
+        )
+        .optional()?
+        .map(|iso| iso.chars().take(10).collect())
+    } else {
+        None
+    };
+    Ok((commits, remaining, back_to))
+}
+
+/// The note a history answer carries while the history is read in part: "history read
+/// back to 2019-03-02, 41 % of commits; ask again later for older".
+pub fn partial_note(commits: u64, remaining: u64, back_to: Option<&str>) -> Option<String> {
+    if remaining == 0 {
+        return None;
+    }
+    let pct = commits * 100 / (commits + remaining).max(1);
+    Some(match back_to {
+        Some(d) => {
+            format!("history read back to {d}, {pct} % of commits; ask again later for older")
+        }
+        None => "history not read yet; ask again later".to_string(),
+    })
+}
+
 /// From this many new commits on, the run says what the history costs and how to skip it.
 const LONG_HISTORY: u64 = 1000;
 
 /// A low estimate of ingestion speed on a laptop core (the history bench reads 450 to
 /// 1,200 commits a second), for that note.
 const COMMITS_PER_SECOND: u64 = 400;
-
-fn count_commits(root: &Path, revs: &[String]) -> u64 {
-    let Ok(mut child) = git::git(root)
-        .args(["rev-list", "--count", "--stdin"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    else {
-        return 0;
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        let input = revs.join("\n") + "\n";
-        std::thread::spawn(move || {
-            use std::io::Write as _;
-            let _ = stdin.write_all(input.as_bytes());
-        });
-    }
-    child
-        .wait_with_output()
-        .ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
-        .unwrap_or(0)
-}
 
 fn output_lines(root: &Path, args: &[&str]) -> Result<Vec<String>> {
     let out = git::output(root, args)?;
@@ -431,7 +703,7 @@ fn delete_commit(conn: &Connection, id: i64) -> Result<()> {
 fn clear(conn: &Connection) -> Result<()> {
     conn.execute_batch(
         "DELETE FROM commit_symbols; DELETE FROM commit_files; DELETE FROM commits;
-         DELETE FROM meta WHERE key IN ('history_head', 'history_shallow');",
+         DELETE FROM meta WHERE key IN ('history_head', 'history_shallow', 'history_remaining');",
     )
     .context("clearing the history")?;
     Ok(())
@@ -494,6 +766,9 @@ struct DefCache<'s> {
 
 const DEF_CACHE_MAX: usize = 4096;
 
+/// Blob bytes read ahead of parsing at most (then they are parsed and let go).
+const PREFETCH_BYTES: usize = 32 << 20;
+
 thread_local! {
     static PARSER: std::cell::RefCell<tree_sitter::Parser> =
         std::cell::RefCell::new(tree_sitter::Parser::new());
@@ -502,8 +777,13 @@ thread_local! {
 impl DefCache<'_> {
     /// Reads the blobs of `wanted` that are not cached and parses them in parallel.
     fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(&str, &str)]) -> Result<()> {
+        // Made room for first, so nothing this batch needs is dropped after it is read.
+        if self.map.len() + wanted.len() > DEF_CACHE_MAX {
+            self.map.clear();
+        }
         let mut seen = HashSet::new();
         let mut todo: Vec<(String, &str, Vec<u8>)> = Vec::new();
+        let mut held = 0usize;
         for &(blob, path) in wanted {
             if self.map.contains_key(blob) || !seen.insert(blob) {
                 continue;
@@ -514,11 +794,21 @@ impl DefCache<'_> {
                 self.seeded += 1;
                 continue;
             }
+            held += bytes.len();
             todo.push((blob.to_string(), path, bytes));
+            // A batch with a huge commit (a vendored tree, a mass rename) is parsed in
+            // parts, so the blobs held at once stay bounded.
+            if held >= PREFETCH_BYTES {
+                self.parse_all(std::mem::take(&mut todo));
+                held = 0;
+            }
         }
-        if self.map.len() + todo.len() > DEF_CACHE_MAX {
-            self.map.clear();
-        }
+        self.parse_all(todo);
+        Ok(())
+    }
+
+    /// Parses blobs on rayon's pool into the cache.
+    fn parse_all(&mut self, todo: Vec<(String, &str, Vec<u8>)>) {
         let max = self.max_size;
         use rayon::prelude::*;
         let parsed: Vec<(String, Vec<Def>)> = todo
@@ -536,7 +826,6 @@ impl DefCache<'_> {
         for (blob, defs) in parsed {
             self.map.insert(blob, std::rc::Rc::new(defs));
         }
-        Ok(())
     }
 
     fn defs(&mut self, blobs: &mut Blobs, blob: &str, path: &str) -> Result<std::rc::Rc<Vec<Def>>> {
@@ -693,6 +982,7 @@ const NULL_BLOB: &str = "0000000000000000000000000000000000000000";
 
 fn insert_commit(
     conn: &Connection,
+    id: i64,
     c: &GitCommit,
     boundary: bool,
     blobs: &mut Blobs,
@@ -700,8 +990,8 @@ fn insert_commit(
 ) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO commits (hash, parents, author, email, author_date, author_time, commit_time,
-                              subject, body, boundary)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                              subject, body, boundary, id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         c.hash,
@@ -713,12 +1003,12 @@ fn insert_commit(
         c.commit_time,
         c.subject,
         c.body,
-        boundary
+        boundary,
+        id
     ])?;
     if boundary {
         return Ok(());
     }
-    let id = conn.last_insert_rowid();
     let mut file_stmt = conn.prepare_cached(
         "INSERT INTO commit_files (commit_id, path, old_path, status, added, removed)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

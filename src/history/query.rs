@@ -97,6 +97,15 @@ pub struct Log {
     pub total: usize,
     /// For a symbol: every distinct `path:qualname` the name matched in the history.
     pub matched: Vec<String>,
+    /// While the history is read in part: how far back it reaches ([`partial_note`]).
+    pub history: Option<String>,
+}
+
+/// "history read back to 2019-03-02, 41 % of commits; ask again later for older" while
+/// the history is read in part (newest first), else `None`.
+pub fn partial_note(conn: &Connection) -> Result<Option<String>> {
+    let (commits, remaining, back_to) = super::counts(conn)?;
+    Ok(super::partial_note(commits, remaining, back_to.as_deref()))
 }
 
 /// Reads a TARGET: a path the history or the disk knows (file or directory), else a
@@ -319,6 +328,7 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
         commits: out,
         total,
         matched: matched.into_iter().collect(),
+        history: partial_note(conn)?,
     })
 }
 

@@ -35,6 +35,9 @@ use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
 pub struct IndexOptions {
     /// Start over: ignore what the store holds.
     pub rebuild: bool,
+    /// How long the history may take after the code is committed (None: read it all).
+    /// What is left is in [`crate::history::HistoryStats::remaining`], for a later run.
+    pub history_budget: Option<std::time::Duration>,
 }
 
 /// What an index run did.
@@ -378,7 +381,7 @@ pub fn run_with(
     // Ctrl-C or SIGTERM from here on stops the run at its next safe point, with the
     // last generation left whole (a second signal ends the process at once).
     let _signals = crate::interrupt::Guard::install();
-    let _lock = Store::lock(root, progress)?;
+    let lock = Store::lock(root, progress)?;
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
     // The memories to build; a memory switched on or off since the last run means
@@ -550,24 +553,12 @@ pub fn run_with(
     })?;
     crate::interrupt::check()?;
     stats.stages.files = stage.elapsed().as_secs_f64();
-    let stage = Instant::now();
-    // History: the commits HEAD reaches that the store has not seen, in the same
-    // transaction, so a reader sees files and history of one generation.
-    stats.history = crate::history::ingest(
-        root,
-        writer.transaction(),
-        crate::history::IngestOptions {
-            rebuild: opts.rebuild,
-            max_file_size: cfg.max_file_size,
-            off: !memories.history,
-        },
-        &seed,
-        progress,
-    )
-    .context("reading the git history")?;
-    changed |= stats.history.new_commits > 0 || stats.history.dropped_commits > 0;
-    crate::interrupt::check()?;
-    stats.stages.history = stage.elapsed().as_secs_f64();
+    // History is read after the code is committed (below), in transactions of its own. A
+    // HEAD that moved makes a new generation all the same, so what was cached of the
+    // last one is not taken for an answer about the new commits.
+    if memories.history && history_head_moved(root, &writer)? {
+        changed = true;
+    }
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -607,6 +598,27 @@ pub fn run_with(
     stats.stages.store_commit = t.elapsed().as_secs_f64();
     progress.finish();
 
+    // History: the commits HEAD reaches that the store has not read, newest first, in
+    // slices that are each committed; the code memories above already answer.
+    let stage = Instant::now();
+    let mut store = store;
+    stats.history = crate::history::ingest(
+        root,
+        &mut store,
+        crate::history::IngestOptions {
+            rebuild: opts.rebuild,
+            max_file_size: cfg.max_file_size,
+            off: !memories.history,
+            budget: opts.history_budget,
+        },
+        &seed,
+        progress,
+        &|| lock.contended(),
+    )
+    .context("reading the git history")?;
+    crate::interrupt::check()?;
+    stats.stages.history = stage.elapsed().as_secs_f64();
+
     let (files, symbols, chunks) = store.read(|c| {
         c.query_row(
             "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols), (SELECT count(*) FROM chunks)",
@@ -619,6 +631,75 @@ pub fn run_with(
     stats.chunks = chunks as u64;
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(stats)
+}
+
+/// Reads the rest of the history of `root`'s index (what an index run with a budget left),
+/// newest first, slice by slice, to its end: `llmc index --history-only`, which
+/// `llmc index` and `llmc ask` start in the background when history is left. One runs at
+/// a time (`None`: another one is running, or there is no index). It holds the write
+/// lock slice by slice and lets it go to a writer that waits, then goes on.
+pub fn continue_history(
+    root: &Path,
+    config: &Config,
+    progress: &dyn Progress,
+) -> Result<Option<crate::history::HistoryStats>> {
+    if !Store::exists(root) {
+        return Ok(None);
+    }
+    let Some(_runner) = crate::store::history_runner_lock(root) else {
+        return Ok(None);
+    };
+    let _signals = crate::interrupt::Guard::install();
+    let mut total: Option<crate::history::HistoryStats> = None;
+    loop {
+        let lock = Store::lock(root, progress)?;
+        let mut store = Store::open_for_write(root, false)?;
+        if !store.memories()?.history {
+            return Ok(total);
+        }
+        let stats = crate::history::ingest(
+            root,
+            &mut store,
+            crate::history::IngestOptions {
+                rebuild: false,
+                max_file_size: config.index.max_file_size,
+                off: false,
+                budget: None,
+            },
+            &crate::history::Seed::default(),
+            progress,
+            &|| lock.contended(),
+        )
+        .context("reading the git history")?;
+        crate::interrupt::check()?;
+        let new = stats.new_commits;
+        let (remaining, failed) = (stats.remaining, stats.error.is_some());
+        let mut sum = stats.clone();
+        if let Some(t) = &total {
+            sum.new_commits += t.new_commits;
+            sum.dropped_commits += t.dropped_commits;
+            sum.seconds += t.seconds;
+        }
+        total = Some(sum);
+        if remaining == 0 || failed || (new == 0 && !lock.contended()) {
+            return Ok(total);
+        }
+        // A writer waits: let it have the lock, then go on after it.
+        drop(store);
+        drop(lock);
+        crate::store::WriteLock::wait_for_waiter(root);
+    }
+}
+
+/// Whether HEAD is not the commit the history was last brought up to (so the history
+/// will change).
+fn history_head_moved(root: &Path, writer: &Writer) -> Result<bool> {
+    let stored: Option<String> = rusqlite::OptionalExtension::optional(writer.conn().query_row(
+        "SELECT value FROM meta WHERE key = ?1",
+        [meta::HISTORY_HEAD],
+        |r| r.get(0),
+    ))?;
+    Ok(stored != crate::history::git::head_from_files(root))
 }
 
 /// Deletes a file's rows and its chunks from the search indexes, adding the names its

@@ -28,6 +28,9 @@ pub const HISTORY_NOTE: &str = "history_note";
 /// Set when the repository is a partial clone: commits and files are read, the
 /// definitions each commit touched are not (their old versions are not local).
 pub const HISTORY_PARTIAL: &str = "history_partial";
+/// Commits HEAD reaches that the history has not read yet (absent or 0: complete).
+/// The history is read newest first, so what it holds is the newest part.
+pub const HISTORY_REMAINING: &str = "history_remaining";
 
 impl Store {
     /// A time key ([`INDEXED_AT`], [`CHECKED_AT`]) in seconds since the epoch.

@@ -179,8 +179,62 @@ fn tried_lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Held while an index run writes; a second writer waits for it.
+///
+/// A writer that has to wait says so first by holding `.llmc/lock.want` while it waits;
+/// a long history ingestion asks [`WriteLock::contended`] between its slices and lets
+/// the lock go, so a writer never waits for more than one slice.
 pub struct WriteLock {
     _file: File,
+    want: File,
+}
+
+impl WriteLock {
+    /// Whether another writer waits for this lock.
+    pub fn contended(&self) -> bool {
+        match self.want.try_lock_shared() {
+            Ok(()) => {
+                let _ = self.want.unlock();
+                false
+            }
+            Err(_) => true,
+        }
+    }
+
+    /// Waits until the writer that made [`WriteLock::contended`] true has the lock (it
+    /// lets `lock.want` go once it does), after this one was dropped.
+    pub fn wait_for_waiter(root: &Path) {
+        if let Ok(want) = open_lock_file(&store_dir(root).join(WANT_FILE)) {
+            let _ = want.lock_shared();
+            let _ = want.unlock();
+        }
+    }
+}
+
+/// The lock a history ingestion running on its own (`llmc index --history-only`) holds for
+/// its life, so that one runs at a time; `None` when another holds it or there is no
+/// `.llmc/` to write.
+pub fn history_runner_lock(root: &Path) -> Option<File> {
+    let dir = store_dir(root);
+    if !dir.is_dir() || !writable(root) {
+        return None;
+    }
+    let file = open_lock_file(&dir.join(HISTORY_LOCK_FILE)).ok()?;
+    file.try_lock().ok()?;
+    Some(file)
+}
+
+const HISTORY_LOCK_FILE: &str = "history.lock";
+
+/// The file a writer holds while it waits for the write lock.
+const WANT_FILE: &str = "lock.want";
+
+fn open_lock_file(path: &Path) -> Result<File> {
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
 }
 
 impl Store {
@@ -379,18 +433,22 @@ impl Store {
         }
         create_private_dir(&dir)?;
         let path = dir.join(LOCK_FILE);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("opening {}", path.display()))?;
+        let file = open_lock_file(&path)?;
+        let want = open_lock_file(&dir.join(WANT_FILE))?;
         if file.try_lock().is_err() {
-            progress.note("waiting for another `llmc index` to finish");
-            file.lock()
-                .with_context(|| format!("locking {}", path.display()))?;
+            // Said while waiting: a history ingestion holding the lock lets it go after
+            // its slice.
+            want.lock()
+                .with_context(|| format!("locking {}", dir.join(WANT_FILE).display()))?;
+            if file.try_lock().is_err() {
+                progress.note("waiting for another `llmc index` to finish");
+                file.lock()
+                    .with_context(|| format!("locking {}", path.display()))?;
+            }
+            want.unlock()
+                .with_context(|| format!("unlocking {}", dir.join(WANT_FILE).display()))?;
         }
-        Ok(WriteLock { _file: file })
+        Ok(WriteLock { _file: file, want })
     }
 
     fn configure(&self) -> Result<()> {
@@ -484,6 +542,8 @@ impl Store {
 
     /// Starts the one write transaction of an index run.
     pub fn begin(&mut self) -> Result<Writer<'_>> {
+        // A handle pinned to a snapshot (a store just published) lets it go first.
+        self.release()?;
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)

@@ -519,7 +519,10 @@ fn history_reuses_the_index_runs_parse_and_reads_the_same_definitions() {
     let cold = llmc::index::run(
         &root,
         &llmc::config::IndexConfig::default(),
-        &llmc::index::IndexOptions { rebuild: true },
+        &llmc::index::IndexOptions {
+            rebuild: true,
+            ..Default::default()
+        },
         &llmc::progress::NoProgress,
     )
     .expect("index");
@@ -529,19 +532,18 @@ fn history_reuses_the_index_runs_parse_and_reads_the_same_definitions() {
     // The same history read again with nothing to reuse parses every version itself: the
     // rows are identical.
     let mut store = llmc::store::Store::open_for_write(&root, false).expect("store");
-    let writer = store.begin().expect("write transaction");
     let stats = llmc::history::ingest(
         &root,
-        writer.transaction(),
+        &mut store,
         llmc::history::IngestOptions {
             rebuild: true,
             ..Default::default()
         },
         &llmc::history::Seed::default(),
         &llmc::progress::NoProgress,
+        &|| false,
     )
     .expect("ingest");
-    writer.commit().expect("commit");
     assert_eq!(stats.reused_parses, 0);
     assert!(stats.error.is_none(), "{stats:?}");
     let parsed = history_rows(&llmc::store::Store::open_existing(&root).expect("store"));

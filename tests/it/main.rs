@@ -13,6 +13,7 @@ mod generated;
 mod graph;
 mod hardening;
 mod history;
+mod history_slices;
 mod incremental;
 mod layers;
 mod llm;

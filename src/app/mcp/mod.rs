@@ -824,6 +824,8 @@ impl Shared {
             say: &|_| {},
         };
         let outcome = crate::ask::ensure_index(self.root(), &self.ctx.config, &fresh);
+        // A long history goes on in a background run (`llmc index --history-only`).
+        crate::app::index::continue_if_partial(&self.ctx);
         let mut state = lock(&self.first);
         *state = match outcome {
             Ok(_) => FirstIndex::NotStarted,

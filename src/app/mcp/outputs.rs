@@ -384,6 +384,15 @@ pub fn history() -> Value {
                 int("Commits that match in all (this page holds some of them)."),
             ),
             ("commits", list("The commits of this page.", commit())),
+            (
+                "history",
+                maybe(
+                    "string",
+                    "Present while the history is still being read (newest first): how \
+                     far back it reaches, e.g. `history read back to 2019-03-02, 41 % of \
+                     commits; ask again later for older`.",
+                ),
+            ),
         ],
         &["target", "resolved", "matched", "total", "commits"],
     )
@@ -466,7 +475,9 @@ pub fn status() -> Value {
             ("size_bytes", int("Bytes on disk under .llmc/.")),
             (
                 "history",
-                json!({"type": "object", "description": "commits, head, shallow, partial, note."}),
+                json!({"type": "object", "description": "commits, head, shallow, partial, note; \
+                    remaining (commits not read yet, 0 when the history is whole) and \
+                    read_back_to (the date of the oldest commit read, while some are left)."}),
             ),
             ("memories", strings("The memories built.")),
             (

@@ -192,8 +192,8 @@ pub const LOG_ARGS: &[&str] = &[
     "--no-ext-diff",
     "--no-textconv",
     "--diff-merges=off",
-    "--topo-order",
-    "--reverse",
+    // The commits given, in the order given (newest first), each against its first parent.
+    "--no-walk=unsorted",
     "-M",
     "--raw",
     "-p",
@@ -205,7 +205,7 @@ pub const LOG_ARGS: &[&str] = &[
     "--stdin",
 ];
 
-/// A running `git log` whose commits are read one at a time, oldest first.
+/// A running `git log` whose commits are read one at a time, in the order given.
 pub struct LogStream {
     child: Child,
     out: BufReader<ChildStdout>,
@@ -217,7 +217,7 @@ pub struct LogStream {
 }
 
 impl LogStream {
-    /// Starts `git log` over the revisions in `revs` (`HEAD`, `^hash`, …).
+    /// Starts `git log` over the commits in `revs` (full hashes), shown in that order.
     /// `patches`: with each commit's `-U0` hunks (off in a partial clone, where they
     /// would need file versions that are not on this machine).
     pub fn start(root: &Path, revs: &[String], patches: bool) -> Result<LogStream> {
@@ -312,6 +312,13 @@ impl LogStream {
             bail!("git log failed: {}", err.trim());
         }
         Ok(None)
+    }
+}
+
+impl LogStream {
+    /// Whether every commit was read.
+    pub fn finished(&self) -> bool {
+        self.done
     }
 }
 
