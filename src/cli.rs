@@ -243,6 +243,11 @@ pub struct IndexArgs {
     #[arg(long)]
     pub rebuild: bool,
 
+    /// Run the SCIP indexers found on PATH (scip-typescript, scip-python, rust-analyzer,
+    /// scip-go) for compiler-precise call edges; their indexes go under .llmc/scip/
+    #[arg(long)]
+    pub precise: bool,
+
     /// Print the run's statistics as JSON on stdout
     #[arg(long)]
     pub json: bool,

@@ -16,12 +16,16 @@ pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
         &ctx.config,
         &IndexOptions {
             rebuild: args.rebuild,
+            precise: args.precise,
         },
         &bar,
     )?;
     // Keeping `.llmc/` out of git is a courtesy: failing at it must not fail the index.
     if let Err(e) = crate::root::exclude_store(&ctx.root) {
         ctx.warn(&format!("could not add .llmc/ to .git/info/exclude: {e:#}"));
+    }
+    for w in &stats.warnings {
+        ctx.warn(w);
     }
     ctx.detail(&format!("index timings: {}", stats.timings()));
     if args.json {

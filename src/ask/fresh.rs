@@ -176,7 +176,7 @@ pub(crate) fn bring_up_to_date(
 /// Runs an index (the `first` one, or a refresh) and says what it did.
 fn reindex(root: &Path, config: &Config, fresh: &Fresh, first: bool) -> Result<Freshness> {
     let progress = (fresh.progress)();
-    let stats = index::run_with(root, config, &IndexOptions { rebuild: false }, &*progress)?;
+    let stats = index::run_with(root, config, &IndexOptions::default(), &*progress)?;
     if let Err(e) = crate::root::exclude_store(root) {
         (fresh.say)(Notice::Warn(format!(
             "could not add .llmc/ to .git/info/exclude: {e:#}"

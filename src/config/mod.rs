@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 pub use load::{known_keys, load, load_with_sources};
 pub use sections::{
-    AskConfig, EmbedConfig, EmbedProvider, IndexConfig, LlmConfig, LlmProvider,
-    MAX_THREADS_PER_CORE, RouteConfig, RouteEntry, SearchConfig, SearchMode,
+    AskConfig, EmbedConfig, EmbedProvider, GraphConfig, IndexConfig, LlmConfig, LlmProvider,
+    MAX_THREADS_PER_CORE, PreciseMode, RouteConfig, RouteEntry, SearchConfig, SearchMode,
 };
 pub use validate::{MAX_CANDIDATES, MAX_FILE_SIZE, MAX_K};
 
@@ -31,6 +31,7 @@ pub const EXAMPLE: &str = include_str!("../../llmc.toml.example");
 #[derive(Default)]
 pub struct Config {
     pub index: IndexConfig,
+    pub graph: GraphConfig,
     pub search: SearchConfig,
     pub embed: EmbedConfig,
     pub route: RouteConfig,
@@ -200,7 +201,7 @@ expand_neighbors = 2
         // An unknown section: the sections, and at most three keys of all of them.
         let err = load_with("", &[], &["zzz.qqqqqqqq=1"]).expect_err("far off");
         let msg = err.to_string();
-        assert!(msg.contains("the sections are ask, embed, index"), "{msg}");
+        assert!(msg.contains("the sections are ask, embed, graph, index"), "{msg}");
         assert!(keys_named(&msg).len() <= 3, "{msg}");
         // A key without its section is found by its name.
         let err = load_with("", &[], &["threads=2"]).expect_err("no section");

@@ -3,6 +3,7 @@
 //! hash is unchanged are not parsed; everything an index run writes becomes visible in
 //! one commit.
 
+pub mod precise;
 pub mod status;
 pub mod walk;
 
@@ -34,6 +35,9 @@ use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
 pub struct IndexOptions {
     /// Start over: ignore what the store holds.
     pub rebuild: bool,
+    /// Run the SCIP indexers found on PATH beside the run (`--precise`; also when
+    /// `graph.precise = "auto"`).
+    pub precise: bool,
 }
 
 /// What an index run did.
@@ -60,6 +64,17 @@ pub struct IndexStats {
     pub history: crate::history::HistoryStats,
     /// What the lexical and vector indexes did (absent when nothing changed).
     pub search: Option<SearchStats>,
+    /// What the SCIP indexes contributed to the graph (absent when the graph was not
+    /// laid again, or no index was read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precise: Option<crate::graph::scip::ScipSummary>,
+    /// Problems that did not stop the run (a missing or corrupt SCIP index), each naming
+    /// what it is about.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Lines about the SCIP indexers run beside the index (`--precise`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl IndexStats {
@@ -378,6 +393,17 @@ pub fn run_with(
     // last generation left whole (a second signal ends the process at once).
     let _signals = crate::interrupt::Guard::install();
     let _lock = Store::lock(root, progress)?;
+    // The SCIP indexers run beside the whole run, and are waited for before the graph.
+    let precise = (config.index.graph
+        && (opts.precise || config.graph.precise == crate::config::PreciseMode::Auto))
+        .then(|| {
+            progress.note(&format!(
+                "precise: running the SCIP indexers on PATH in the background (at most {} s each)",
+                config.graph.precise_timeout_secs
+            ));
+            let (root, config) = (root.to_path_buf(), config.clone());
+            std::thread::spawn(move || precise::run_indexers(&root, &config))
+        });
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
     // The memories to build; a memory switched on or off since the last run means
@@ -430,6 +456,9 @@ pub fn run_with(
         stages: StageSeconds::default(),
         history: crate::history::HistoryStats::default(),
         search: None,
+        precise: None,
+        warnings: Vec::new(),
+        notes: Vec::new(),
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -567,6 +596,32 @@ pub fn run_with(
     changed |= stats.history.new_commits > 0 || stats.history.dropped_commits > 0;
     crate::interrupt::check()?;
     stats.stages.history = stage.elapsed().as_secs_f64();
+    // The SCIP indexes: those the indexers just wrote, and any other there is. Another
+    // set than the last run read lays the graph again even when no file changed.
+    if let Some(job) = precise {
+        match job.join() {
+            Ok(run) => {
+                for n in &run.notes {
+                    progress.note(n);
+                }
+                stats.notes = run.notes;
+            }
+            Err(_) => stats
+                .warnings
+                .push("precise: the SCIP indexer thread failed".into()),
+        }
+        crate::interrupt::check()?;
+    }
+    let (scip_sources, scip_warnings) = if memories.graph {
+        precise::sources(root, config)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    stats.warnings.extend(scip_warnings);
+    let scip_fingerprint = precise::fingerprint(&scip_sources);
+    if memories.graph && writer.meta(meta::SCIP_SOURCES)?.unwrap_or_default() != scip_fingerprint {
+        changed = true;
+    }
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -586,6 +641,16 @@ pub fn run_with(
             graph::resolve(writer.conn(), root, &affected, pool)
                 .context("resolving the code graph")?;
             crate::interrupt::check()?;
+            let summary =
+                crate::graph::scip::apply(writer.conn(), root, &scip_sources, cfg.max_file_size)
+                    .context("reading the SCIP indexes")?;
+            crate::interrupt::check()?;
+            stats.warnings.extend(summary.warnings.iter().cloned());
+            writer.set_meta(meta::SCIP, &serde_json::to_string(&summary)?)?;
+            writer.set_meta(meta::SCIP_SOURCES, &scip_fingerprint)?;
+            if !summary.sources.is_empty() || !summary.warnings.is_empty() {
+                stats.precise = Some(summary);
+            }
             stats.graph_seconds = t.elapsed().as_secs_f64();
             stats.stages.graph = stats.graph_seconds;
         }

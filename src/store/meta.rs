@@ -28,6 +28,11 @@ pub const HISTORY_NOTE: &str = "history_note";
 /// Set when the repository is a partial clone: commits and files are read, the
 /// definitions each commit touched are not (their old versions are not local).
 pub const HISTORY_PARTIAL: &str = "history_partial";
+/// What the last graph pass read from SCIP indexes (JSON, [`crate::graph::scip::ScipSummary`]).
+pub const SCIP: &str = "scip";
+/// The SCIP indexes that pass read, as (path, size, mtime) (JSON), so that a changed index
+/// makes the next run apply it even when no file changed.
+pub const SCIP_SOURCES: &str = "scip_sources";
 
 impl Store {
     /// A time key ([`INDEXED_AT`], [`CHECKED_AT`]) in seconds since the epoch.

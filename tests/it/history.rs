@@ -519,7 +519,10 @@ fn history_reuses_the_index_runs_parse_and_reads_the_same_definitions() {
     let cold = llmc::index::run(
         &root,
         &llmc::config::IndexConfig::default(),
-        &llmc::index::IndexOptions { rebuild: true },
+        &llmc::index::IndexOptions {
+            rebuild: true,
+            ..Default::default()
+        },
         &llmc::progress::NoProgress,
     )
     .expect("index");

@@ -263,7 +263,16 @@ fn hnsw_and_exact_scan_agree_on_the_best_hit() {
     let exact = top(&s, "flip the done flag of a todo", Mode::Semantic, 1);
     let mut cfg = Config::default();
     cfg.search.hnsw_min_vectors = 1;
-    index::run_with(s.path(), &cfg, &IndexOptions { rebuild: true }, &NoProgress).expect("index");
+    index::run_with(
+        s.path(),
+        &cfg,
+        &IndexOptions {
+            rebuild: true,
+            ..Default::default()
+        },
+        &NoProgress,
+    )
+    .expect("index");
     let r = search::search(
         s.path(),
         &cfg,

@@ -92,7 +92,16 @@ impl Scratch {
     }
 
     pub fn index_with(&self, cfg: &IndexConfig, rebuild: bool) -> IndexStats {
-        index::run(self.path(), cfg, &IndexOptions { rebuild }, &NoProgress).expect("index runs")
+        index::run(
+            self.path(),
+            cfg,
+            &IndexOptions {
+                rebuild,
+                ..Default::default()
+            },
+            &NoProgress,
+        )
+        .expect("index runs")
     }
 
     pub fn store(&self) -> Store {
