@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use protobuf::Message as _;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
 
 use scip::types::{Document, Index, PositionEncoding, SymbolRole};
@@ -516,6 +516,17 @@ fn apply_one(
             }
         }
     }
+    // A module of the repository may be reached by two names (`src.click.exceptions`
+    // where it is defined, `click.exceptions` where it is imported): the definitions by
+    // their last descriptor, with the path before it.
+    let mut aka: HashMap<String, Vec<(String, String)>> = HashMap::new();
+    for key in targets.keys() {
+        if let Some((path, last)) = split_symbol(key) {
+            aka.entry(last.to_string())
+                .or_default()
+                .push((path, key.clone()));
+        }
+    }
     // References: decide call sites, add call-like references without one.
     let mut decide = conn.prepare_cached(
         "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5, precise = 1
@@ -564,7 +575,10 @@ fn apply_one(
                 }
             });
             let key = symbol_key(&d.path, &occ.symbol);
-            let target = match targets.get(&key) {
+            let target = match targets
+                .get(&key)
+                .or_else(|| same_module(&aka, &targets, &key))
+            {
                 Some(t) => t.clone(),
                 None if occ.symbol.starts_with("local ") => continue,
                 // Defined by no document of the index: outside the repository.
@@ -632,6 +646,39 @@ fn apply_one(
     Ok(out)
 }
 
+/// A global symbol's descriptors as (the path before the last one, normalised to
+/// `/`-separated words without backquotes, the last one): `` `src.click.exceptions`/BadParameter# ``
+/// → (`src/click/exceptions`, `BadParameter#`).
+fn split_symbol(symbol: &str) -> Option<(String, &str)> {
+    if symbol.starts_with("local ") {
+        return None;
+    }
+    let descriptors = symbol.splitn(5, ' ').nth(4)?;
+    let (path, _) = descriptors.trim_end_matches('/').rsplit_once('/')?;
+    let last = &descriptors[path.len() + 1..];
+    let path = path.replace('`', "").replace('.', "/");
+    Some((path, last))
+}
+
+/// The target of a symbol no document defines under that name, when exactly one
+/// definition has its last descriptor under a path that ends with the symbol's path.
+fn same_module<'t>(
+    aka: &HashMap<String, Vec<(String, String)>>,
+    targets: &'t HashMap<String, Target>,
+    symbol: &str,
+) -> Option<&'t Target> {
+    let (path, last) = split_symbol(symbol)?;
+    let suffix = format!("/{path}");
+    let mut found = aka
+        .get(last)?
+        .iter()
+        .filter(|(p, _)| p.ends_with(&suffix) || *p == path);
+    match (found.next(), found.next()) {
+        (Some((_, key)), None) => targets.get(key),
+        _ => None,
+    }
+}
+
 /// A file's import aliases: the local name → the imported one (`import {a as b}`,
 /// `from m import a as b`).
 fn file_aliases(conn: &Connection, file: i64) -> Result<HashMap<String, String>> {
@@ -692,18 +739,6 @@ fn external_name(symbol: &str, written: &str) -> String {
     }
 }
 
-/// The summary the last run stored, if any.
-pub fn stored_summary(conn: &Connection) -> Result<Option<ScipSummary>> {
-    let text: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = ?1",
-            [crate::store::meta::SCIP],
-            |r| r.get(0),
-        )
-        .optional()?;
-    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -742,6 +777,27 @@ mod tests {
         // `f` is at UTF-16 column 11 (é is 1 unit, 😀 is 2) and byte column 14.
         assert_eq!(d.byte_col(0, 11), 14);
         assert_eq!(d.ident(0, 14, 15), "f");
+    }
+
+    #[test]
+    fn a_module_reached_by_a_shorter_name_is_the_same_module() {
+        let def = "scip-python python click 1 `src.click.exceptions`/BadParameter#";
+        let used = "scip-python python click 1 `click.exceptions`/BadParameter#";
+        let other = "scip-python python click 1 `other.exceptions`/BadParameter#";
+        let mut targets = HashMap::new();
+        targets.insert(def.to_string(), Target::Def(7, "BadParameter".into()));
+        let mut aka: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        let (path, last) = split_symbol(def).expect("parses");
+        assert_eq!(
+            (path.as_str(), last),
+            ("src/click/exceptions", "BadParameter#")
+        );
+        aka.entry(last.into()).or_default().push((path, def.into()));
+        assert!(matches!(
+            same_module(&aka, &targets, used),
+            Some(Target::Def(7, _))
+        ));
+        assert!(same_module(&aka, &targets, other).is_none());
     }
 
     #[test]
