@@ -349,3 +349,48 @@ fn a_corrupt_or_missing_scip_index_is_a_warning_naming_it() {
     let st = stdout(&crate::util::llmc_in(s.path(), &["status"]));
     assert!(st.contains("index.scip"), "{st}");
 }
+
+#[test]
+fn an_index_scip_at_the_root_covers_files_not_modified_after_it() {
+    let Some(path) = indexer_path() else {
+        return;
+    };
+    let s = Scratch::git_fixture("typescript");
+    // The indexer run by hand, its index put at the root.
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let scip = out_dir.path().join("index.scip");
+    let ran = std::process::Command::new("scip-typescript")
+        .args(["index", "--no-progress-bar", "--output"])
+        .arg(&scip)
+        .current_dir(s.path())
+        .env("PATH", &path)
+        .output()
+        .expect("scip-typescript runs");
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    std::fs::copy(&scip, s.path().join("index.scip")).expect("copy");
+    run(&s, &path, &["index"]);
+    let db = open_db(&s);
+    let precise = |db: &Connection, file: &str| -> i64 {
+        db.query_row(
+            "SELECT count(*) FROM calls k JOIN files f ON f.id = k.file_id
+             WHERE k.resolution = 'precise' AND f.path = ?1",
+            [file],
+            |r| r.get(0),
+        )
+        .expect("sql")
+    };
+    assert!(precise(&db, "src/main.ts") > 0);
+    assert!(precise(&db, "src/ledger/ledger.ts") > 0);
+    let st = stdout(&run(&s, &path, &["status"]));
+    assert!(st.contains("from index.scip"), "{st}");
+    drop(db);
+    // A file written after the index: its own edges again, the others still precise.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let file = s.path().join("src/ledger/ledger.ts");
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, format!("{text}\n// edited\n")).expect("write");
+    run(&s, &path, &["index"]);
+    let db = open_db(&s);
+    assert_eq!(precise(&db, "src/ledger/ledger.ts"), 0);
+    assert!(precise(&db, "src/main.ts") > 0);
+}
