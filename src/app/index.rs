@@ -16,7 +16,7 @@ pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
         &ctx.config,
         &IndexOptions {
             rebuild: args.rebuild,
-            precise: args.precise,
+            precise: args.precise || ctx.config.graph.precise == crate::config::PreciseMode::Auto,
         },
         &bar,
     )?;

@@ -111,6 +111,33 @@ mod tests {
     }
 
     #[test]
+    fn the_graph_section_is_typed_and_checked() -> Result<()> {
+        let c = load_with(
+            "[graph]\nscip = [\"build/index.scip\"]\nprecise = \"auto\"\n",
+            &[("LLMC_GRAPH_PRECISE_TIMEOUT_SECS", "30")],
+            &[],
+        )?;
+        assert_eq!(c.graph.scip, ["build/index.scip"]);
+        assert_eq!(c.graph.precise, PreciseMode::Auto);
+        assert_eq!(c.graph.precise_timeout_secs, 30);
+        let err = load_with("[graph]\nprecise = \"always\"\n", &[], &[]).expect_err("bad");
+        assert!(err.to_string().contains("`graph.precise`"), "{err}");
+        let err = load_with("[graph]\nscip = \"index.scip\"\n", &[], &[]).expect_err("list");
+        assert!(err.to_string().contains("graph.scip"), "{err}");
+        let err = load_with("[graph]\nscipp = []\n", &[], &[]).expect_err("unknown");
+        assert!(
+            err.to_string().contains("did you mean `graph.scip`"),
+            "{err}"
+        );
+        let err = load_with("", &[], &["graph.precise_timeout_secs=0"]).expect_err("range");
+        assert!(
+            err.to_string().contains("`graph.precise_timeout_secs`"),
+            "{err}"
+        );
+        Ok(())
+    }
+
+    #[test]
     fn an_unknown_llm_provider_is_a_config_error_naming_the_key() -> Result<()> {
         let err = load_with("[llm]\nprovider = \"openai\"\n", &[], &[]).expect_err("bad");
         let msg = err.to_string();
@@ -201,7 +228,10 @@ expand_neighbors = 2
         // An unknown section: the sections, and at most three keys of all of them.
         let err = load_with("", &[], &["zzz.qqqqqqqq=1"]).expect_err("far off");
         let msg = err.to_string();
-        assert!(msg.contains("the sections are ask, embed, graph, index"), "{msg}");
+        assert!(
+            msg.contains("the sections are ask, embed, graph, index"),
+            "{msg}"
+        );
         assert!(keys_named(&msg).len() <= 3, "{msg}");
         // A key without its section is found by its name.
         let err = load_with("", &[], &["threads=2"]).expect_err("no section");

@@ -35,8 +35,9 @@ use walk::{SkipCounts, SkipReason, WalkConfig, WalkedFile};
 pub struct IndexOptions {
     /// Start over: ignore what the store holds.
     pub rebuild: bool,
-    /// Run the SCIP indexers found on PATH beside the run (`--precise`; also when
-    /// `graph.precise = "auto"`).
+    /// Run the SCIP indexers found on PATH beside the run (`llmc index --precise`, or
+    /// `graph.precise = "auto"` for `llmc index`; never for the re-index before an
+    /// answer, which would wait for them).
     pub precise: bool,
 }
 
@@ -394,16 +395,14 @@ pub fn run_with(
     let _signals = crate::interrupt::Guard::install();
     let _lock = Store::lock(root, progress)?;
     // The SCIP indexers run beside the whole run, and are waited for before the graph.
-    let precise = (config.index.graph
-        && (opts.precise || config.graph.precise == crate::config::PreciseMode::Auto))
-        .then(|| {
-            progress.note(&format!(
-                "precise: running the SCIP indexers on PATH in the background (at most {} s each)",
-                config.graph.precise_timeout_secs
-            ));
-            let (root, config) = (root.to_path_buf(), config.clone());
-            std::thread::spawn(move || precise::run_indexers(&root, &config))
-        });
+    let precise = (config.index.graph && opts.precise).then(|| {
+        progress.note(&format!(
+            "precise: running the SCIP indexers on PATH in the background (at most {} s each)",
+            config.graph.precise_timeout_secs
+        ));
+        let (root, config) = (root.to_path_buf(), config.clone());
+        std::thread::spawn(move || precise::run_indexers(&root, &config))
+    });
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
     // The memories to build; a memory switched on or off since the last run means
