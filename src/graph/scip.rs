@@ -201,10 +201,20 @@ impl Doc<'_> {
             .unwrap_or("")
     }
 
-    /// Whether the name ending at `end` on `line` is applied there: the next token, past
-    /// spaces, `!`/`?.` and a balanced `<…>` of type arguments, is `(`.
-    fn applied(&self, line: usize, end: usize) -> bool {
+    /// Whether the name at `start..end` on `line` is applied there: the next token, past
+    /// spaces, `!`/`?.` and a balanced `<…>` of type arguments, is `(`, and the word
+    /// before it does not declare it (`def f(`, `function f(`: a redefinition an indexer
+    /// records as a reference to the name it rebinds).
+    fn applied(&self, line: usize, start: usize, end: usize) -> bool {
         let text = self.line(line);
+        let before = String::from_utf8_lossy(text.get(..start).unwrap_or_default());
+        let word = before.split_whitespace().next_back().unwrap_or("");
+        if matches!(
+            word,
+            "def" | "function" | "fn" | "func" | "class" | "function*"
+        ) {
+            return false;
+        }
         let mut i = end;
         let skip_space = |i: &mut usize| {
             while *i < text.len() && (text[*i] == b' ' || text[*i] == b'\t') {
@@ -633,7 +643,7 @@ fn apply_one(
                     }
                 }
                 (None, Target::Def(id, _)) => {
-                    if d.applied(line, e) {
+                    if d.applied(line, s, e) {
                         let caller = innermost(defs, line1, None).filter(|&c| c != id);
                         add.execute(params![d.file, caller, line1, col1, name, id])?;
                         out.added += 1;
@@ -761,7 +771,7 @@ mod tests {
         let d = doc("a = f(1); g <T>(x); h; k?.(); m<A<B>>(); n < 3 && o > (p)\n");
         let at = |name: &str| {
             let s = d.ident(0, 0, 100).find(name).expect("name");
-            d.applied(0, s + name.len())
+            d.applied(0, s, s + name.len())
         };
         assert!(at("f"));
         assert!(at("g"));
@@ -769,6 +779,8 @@ mod tests {
         assert!(at("k"));
         assert!(at("m"));
         assert!(!at("n"), "a comparison is not a type argument list");
+        let d = doc("    def g(x):\n");
+        assert!(!d.applied(0, 8, 9), "a definition's own name is not a call");
     }
 
     #[test]
