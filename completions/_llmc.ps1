@@ -79,6 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'llmc' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never')
             [CompletionResult]::new('--rebuild', '--rebuild', [CompletionResultType]::ParameterName, 'Start over from an empty index (also repairs a corrupt or outdated one)')
             [CompletionResult]::new('--history-only', '--history-only', [CompletionResultType]::ParameterName, 'Only read the git history not read yet, to its end, in the foreground (what `llmc index` and `llmc ask` otherwise leave to a background run)')
+            [CompletionResult]::new('--precise', '--precise', [CompletionResultType]::ParameterName, 'Run the SCIP indexers found on PATH (scip-typescript, scip-python, rust-analyzer, scip-go) for compiler-precise call edges; their indexes go under .llmc/scip/')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the run''s statistics as JSON on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stderr but errors')

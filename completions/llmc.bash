@@ -428,7 +428,7 @@ _llmc() {
                     return 0
                     ;;
                 --resolution)
-                    COMPREPLY=($(compgen -W "exact import scope name-only unresolved" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "precise exact import scope name-only unresolved" -- "${cur}"))
                     return 0
                     ;;
                 --limit)
@@ -677,7 +677,7 @@ _llmc() {
             return 0
             ;;
         llmc__subcmd__index)
-            opts="-C -q -v -h --rebuild --history-only --json --dir --config --quiet --verbose --color --help"
+            opts="-C -q -v -h --rebuild --history-only --precise --json --dir --config --quiet --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -74,6 +74,7 @@ set edit:completion:arg-completer[llmc] = {|@words|
             cand --color 'Colour human output: auto (on a terminal, unless NO_COLOR is set), always or never'
             cand --rebuild 'Start over from an empty index (also repairs a corrupt or outdated one)'
             cand --history-only 'Only read the git history not read yet, to its end, in the foreground (what `llmc index` and `llmc ask` otherwise leave to a background run)'
+            cand --precise 'Run the SCIP indexers found on PATH (scip-typescript, scip-python, rust-analyzer, scip-go) for compiler-precise call edges; their indexes go under .llmc/scip/'
             cand --json 'Print the run''s statistics as JSON on stdout'
             cand -q 'Print nothing on stderr but errors'
             cand --quiet 'Print nothing on stderr but errors'

@@ -71,6 +71,7 @@ always\t'Always, even into a pipe (never in JSON)'
 never\t'Never'"
 complete -c llmc -n "__fish_llmc_using_subcommand index" -l rebuild -d 'Start over from an empty index (also repairs a corrupt or outdated one)'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -l history-only -d 'Only read the git history not read yet, to its end, in the foreground (what `llmc index` and `llmc ask` otherwise leave to a background run)'
+complete -c llmc -n "__fish_llmc_using_subcommand index" -l precise -d 'Run the SCIP indexers found on PATH (scip-typescript, scip-python, rust-analyzer, scip-go) for compiler-precise call edges; their indexes go under .llmc/scip/'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -l json -d 'Print the run\'s statistics as JSON on stdout'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -s q -l quiet -d 'Print nothing on stderr but errors'
 complete -c llmc -n "__fish_llmc_using_subcommand index" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
@@ -86,7 +87,8 @@ complete -c llmc -n "__fish_llmc_using_subcommand status" -s q -l quiet -d 'Prin
 complete -c llmc -n "__fish_llmc_using_subcommand status" -s v -l verbose -d 'Print more on stderr: where the root and the configuration came from, timings'
 complete -c llmc -n "__fish_llmc_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l depth -d 'Follow edges transitively up to N levels (cycles are cut)' -r
-complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "exact\t'The same scope and file'
+complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "precise\t'Confirmed by a SCIP index, written by the language\'s own indexer (a compiler\'s answer): outranks every heuristic level below'
+exact\t'The same scope and file'
 import\t'A name or module an import brings in, followed to its file'
 scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-qualified path, the same package or directory'
 name-only\t'A name defined once in the repository'

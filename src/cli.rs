@@ -247,6 +247,10 @@ pub struct IndexArgs {
     /// `llmc index` and `llmc ask` otherwise leave to a background run)
     #[arg(long, conflicts_with = "rebuild")]
     pub history_only: bool,
+    /// Run the SCIP indexers found on PATH (scip-typescript, scip-python, rust-analyzer,
+    /// scip-go) for compiler-precise call edges; their indexes go under .llmc/scip/
+    #[arg(long)]
+    pub precise: bool,
 
     /// Print the run's statistics as JSON on stdout
     #[arg(long)]

@@ -547,6 +547,9 @@ pub struct Field {
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]
 pub enum Resolution {
+    /// Confirmed by a SCIP index, written by the language's own indexer (a compiler's
+    /// answer): outranks every heuristic level below.
+    Precise,
     /// The same scope and file.
     Exact,
     /// A name or module an import brings in, followed to its file.
@@ -565,7 +568,8 @@ pub enum Resolution {
 
 impl Resolution {
     /// Every resolution, strongest first.
-    pub const ALL: [Resolution; 6] = [
+    pub const ALL: [Resolution; 7] = [
+        Resolution::Precise,
         Resolution::Exact,
         Resolution::Import,
         Resolution::Scope,
@@ -577,6 +581,7 @@ impl Resolution {
     /// The name stored in the index and shown in answers.
     pub fn as_str(self) -> &'static str {
         match self {
+            Resolution::Precise => "precise",
             Resolution::Exact => "exact",
             Resolution::Import => "import",
             Resolution::Scope => "scope",
@@ -588,6 +593,16 @@ impl Resolution {
 
     pub fn parse(s: &str) -> Option<Resolution> {
         Resolution::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Whether the edge comes from a SCIP index (`precise`) rather than llmc's own
+    /// resolution (every other level: `heuristic`).
+    pub fn provenance(self) -> &'static str {
+        if self == Resolution::Precise {
+            "precise"
+        } else {
+            "heuristic"
+        }
     }
 
     /// Whether the resolution names a definition in the repository (an edge).

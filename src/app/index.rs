@@ -35,12 +35,16 @@ pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
         &IndexOptions {
             rebuild: args.rebuild,
             history_budget: Some(INDEX_HISTORY_BUDGET),
+            precise: args.precise || ctx.config.graph.precise == crate::config::PreciseMode::Auto,
         },
         &bar,
     )?;
     // Keeping `.llmc/` out of git is a courtesy: failing at it must not fail the index.
     if let Err(e) = crate::root::exclude_store(&ctx.root) {
         ctx.warn(&format!("could not add .llmc/ to .git/info/exclude: {e:#}"));
+    }
+    for w in &stats.warnings {
+        ctx.warn(w);
     }
     ctx.detail(&format!("index timings: {}", stats.timings()));
     if args.json {

@@ -154,6 +154,39 @@ pub fn render(s: &Status, max_changed: usize, now: i64, style: Style) -> String 
             let _ = writeln!(out, "{}not ingested: run `llmc index`", l("history"));
         }
     }
+    if let Some(p) = &s.precise {
+        for src in &p.sources {
+            let langs: Vec<String> = src
+                .languages
+                .iter()
+                .map(|g| {
+                    if g.stale == 0 {
+                        format!("{} ({} files)", g.language, g.documents)
+                    } else {
+                        format!(
+                            "{} ({} files, {} changed since: heuristic until the next precise run)",
+                            g.language, g.documents, g.stale
+                        )
+                    }
+                })
+                .collect();
+            let when = ago(src.written_at, now).unwrap_or_else(|| "just now".into());
+            let tool = src
+                .tool
+                .as_deref()
+                .map_or_else(String::new, |t| format!(", {t}"));
+            let _ = writeln!(
+                out,
+                "{}{} from {}{tool}, written {when}",
+                l("precise"),
+                langs.join(", "),
+                style.path(&src.index)
+            );
+        }
+        for w in &p.warnings {
+            let _ = writeln!(out, "{}{w}", l("precise"));
+        }
+    }
     let _ = writeln!(out, "{}{}", l("size"), human_bytes(s.size_bytes));
     out
 }

@@ -195,10 +195,23 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
             } else if f.rows.is_empty() {
                 let _ = writeln!(s, "No call of {what} is proven.");
             } else {
-                let _ = writeln!(s, "{what} is called from {} place(s):", f.rows.len());
+                let _ = writeln!(
+                    s,
+                    "{what} is called from {} place(s){}:",
+                    f.rows.len(),
+                    provenance(&f.rows)
+                );
             }
             for r in f.rows.iter().take(ROWS_SHOWN) {
-                let _ = writeln!(s, "  {}:{}  in {}{}", r.path, r.line, r.symbol, code(r));
+                let _ = writeln!(
+                    s,
+                    "  {}:{}  in {}{}{}",
+                    r.path,
+                    r.line,
+                    r.symbol,
+                    precise_mark(&f.rows, r),
+                    code(r)
+                );
             }
             s.push_str(&more(f.rows.len()));
             // Rows listed apart from the callers, each with what it is.
@@ -243,13 +256,26 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
             let _ = writeln!(s, "{what} calls nothing.");
         }
         Intent::Callees => {
-            let _ = writeln!(s, "{what} makes {} call(s):", f.rows.len());
+            let _ = writeln!(
+                s,
+                "{what} makes {} call(s){}:",
+                f.rows.len(),
+                provenance(&f.rows)
+            );
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let at = r
                     .defined_at
                     .as_deref()
                     .map_or_else(|| format!(" ({})", r.resolution), |d| format!(" → {d}"));
-                let _ = writeln!(s, "  {}:{}  {}{at}{}", r.path, r.line, r.symbol, code(r));
+                let mark = precise_mark(&f.rows, r);
+                let _ = writeln!(
+                    s,
+                    "  {}:{}  {}{at}{mark}{}",
+                    r.path,
+                    r.line,
+                    r.symbol,
+                    code(r)
+                );
             }
             s.push_str(&more(f.rows.len()));
         }
@@ -290,6 +316,34 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
         }
     }
     s
+}
+
+/// When a SCIP index decided some of the edges: how many are `precise` and how many are
+/// llmc's own (heuristic); nothing otherwise (every edge is then heuristic).
+fn provenance(rows: &[Row]) -> String {
+    let precise = rows
+        .iter()
+        .filter(|r| r.resolution == crate::model::Resolution::Precise)
+        .count();
+    if precise == 0 {
+        return String::new();
+    }
+    format!(
+        " ({precise} precise from a SCIP index, {} heuristic)",
+        rows.len() - precise
+    )
+}
+
+/// ` [precise]` or ` [heuristic]` on a row, when the answer mixes SCIP edges in.
+fn precise_mark(rows: &[Row], r: &Row) -> String {
+    if rows
+        .iter()
+        .any(|r| r.resolution == crate::model::Resolution::Precise)
+    {
+        format!(" [{}]", r.resolution.provenance())
+    } else {
+        String::new()
+    }
 }
 
 /// The call sites a callers answer does not list, said so that "none proven" is never

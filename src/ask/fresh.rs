@@ -184,6 +184,7 @@ fn reindex(root: &Path, config: &Config, fresh: &Fresh, first: bool) -> Result<F
     let opts = IndexOptions {
         rebuild: false,
         history_budget: Some(ASK_HISTORY_BUDGET),
+        ..IndexOptions::default()
     };
     let stats = index::run_with(root, config, &opts, &*progress)?;
     if let Err(e) = crate::root::exclude_store(root) {

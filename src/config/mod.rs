@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 pub use load::{known_keys, load, load_with_sources};
 pub use sections::{
-    AskConfig, EmbedConfig, EmbedProvider, IndexConfig, LlmConfig, LlmProvider,
-    MAX_THREADS_PER_CORE, RouteConfig, RouteEntry, SearchConfig, SearchMode,
+    AskConfig, EmbedConfig, EmbedProvider, GraphConfig, IndexConfig, LlmConfig, LlmProvider,
+    MAX_THREADS_PER_CORE, PreciseMode, RouteConfig, RouteEntry, SearchConfig, SearchMode,
 };
 pub use validate::{MAX_CANDIDATES, MAX_FILE_SIZE, MAX_K};
 
@@ -31,6 +31,7 @@ pub const EXAMPLE: &str = include_str!("../../llmc.toml.example");
 #[derive(Default)]
 pub struct Config {
     pub index: IndexConfig,
+    pub graph: GraphConfig,
     pub search: SearchConfig,
     pub embed: EmbedConfig,
     pub route: RouteConfig,
@@ -107,6 +108,33 @@ mod tests {
         assert!(err.to_string().contains("`nope.x`"), "{err}");
         let err = load_with("[index]\nthreads = \"many\"\n", &[], &[]).expect_err("bad type");
         assert!(err.to_string().contains("threads"), "{err}");
+    }
+
+    #[test]
+    fn the_graph_section_is_typed_and_checked() -> Result<()> {
+        let c = load_with(
+            "[graph]\nscip = [\"build/index.scip\"]\nprecise = \"auto\"\n",
+            &[("LLMC_GRAPH_PRECISE_TIMEOUT_SECS", "30")],
+            &[],
+        )?;
+        assert_eq!(c.graph.scip, ["build/index.scip"]);
+        assert_eq!(c.graph.precise, PreciseMode::Auto);
+        assert_eq!(c.graph.precise_timeout_secs, 30);
+        let err = load_with("[graph]\nprecise = \"always\"\n", &[], &[]).expect_err("bad");
+        assert!(err.to_string().contains("`graph.precise`"), "{err}");
+        let err = load_with("[graph]\nscip = \"index.scip\"\n", &[], &[]).expect_err("list");
+        assert!(err.to_string().contains("graph.scip"), "{err}");
+        let err = load_with("[graph]\nscipp = []\n", &[], &[]).expect_err("unknown");
+        assert!(
+            err.to_string().contains("did you mean `graph.scip`"),
+            "{err}"
+        );
+        let err = load_with("", &[], &["graph.precise_timeout_secs=0"]).expect_err("range");
+        assert!(
+            err.to_string().contains("`graph.precise_timeout_secs`"),
+            "{err}"
+        );
+        Ok(())
     }
 
     #[test]
@@ -200,7 +228,10 @@ expand_neighbors = 2
         // An unknown section: the sections, and at most three keys of all of them.
         let err = load_with("", &[], &["zzz.qqqqqqqq=1"]).expect_err("far off");
         let msg = err.to_string();
-        assert!(msg.contains("the sections are ask, embed, index"), "{msg}");
+        assert!(
+            msg.contains("the sections are ask, embed, graph, index"),
+            "{msg}"
+        );
         assert!(keys_named(&msg).len() <= 3, "{msg}");
         // A key without its section is found by its name.
         let err = load_with("", &[], &["threads=2"]).expect_err("no section");

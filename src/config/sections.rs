@@ -83,6 +83,15 @@ choice! {
 }
 
 choice! {
+    /// `graph.precise`: whether `llmc index` runs the SCIP indexers found on PATH.
+    pub enum PreciseMode ("`off` or `auto`") {
+        Off = "off",
+        /// Run the indexers for the repository's languages that are on PATH.
+        Auto = "auto",
+    }
+}
+
+choice! {
     /// `llm.provider`: the language model behind `llmc ask`, if any.
     pub enum LlmProvider ("`none` or `ollama`") {
         None = "none",
@@ -248,6 +257,28 @@ impl Default for IndexConfig {
             history: true,
             lexical: true,
             semantic: true,
+        }
+    }
+}
+
+/// `[graph]`: compiler-precise edges from SCIP indexes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GraphConfig {
+    /// SCIP index files to read (paths from the root), beside an `index.scip` at the root.
+    pub scip: Vec<String>,
+    /// `auto`: run the SCIP indexers found on PATH during `llmc index`.
+    pub precise: PreciseMode,
+    /// Seconds each indexer may run.
+    pub precise_timeout_secs: u64,
+}
+
+impl Default for GraphConfig {
+    fn default() -> Self {
+        GraphConfig {
+            scip: Vec::new(),
+            precise: PreciseMode::Off,
+            precise_timeout_secs: 600,
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use toml::{Table, Value};
 
-use super::sections::{EmbedProvider, LlmProvider, SearchMode};
+use super::sections::{EmbedProvider, LlmProvider, PreciseMode, SearchMode};
 use super::{Config, MAX_THREADS_PER_CORE, RouteEntry};
 use crate::error::LlmcError;
 
@@ -15,7 +15,13 @@ pub(super) fn check_values(table: &Table) -> Result<(), LlmcError> {
     let get = |section: &str, key: &str| table.get(section)?.get(key)?.as_str();
     /// A choice key: section, key, whether a name is known, the names for the message.
     type Choice = (&'static str, &'static str, fn(&str) -> bool, &'static str);
-    let choices: [Choice; 3] = [
+    let choices: [Choice; 4] = [
+        (
+            "graph",
+            "precise",
+            |s| PreciseMode::from_name(s).is_some(),
+            PreciseMode::EXPECTED,
+        ),
         (
             "search",
             "mode",
@@ -73,7 +79,13 @@ impl Config {
             &self.llm,
             &self.route,
         );
-        let counts: [(&str, u64, u64, u64); 20] = [
+        let counts: [(&str, u64, u64, u64); 21] = [
+            (
+                "graph.precise_timeout_secs",
+                self.graph.precise_timeout_secs,
+                1,
+                86_400,
+            ),
             ("index.threads", i.threads as u64, 0, max_threads as u64),
             ("index.max_file_size", i.max_file_size, 0, MAX_FILE_SIZE),
             ("index.window_lines", i.window_lines as u64, 1, 100_000),
@@ -145,6 +157,13 @@ impl Config {
             if !value.is_finite() || value < min || value > max {
                 return Err(LlmcError::Config(format!(
                     "`{key}` is {value}; it must be a number between {min} and {max}"
+                )));
+            }
+        }
+        for path in &self.graph.scip {
+            if path.is_empty() || path.contains('\0') {
+                return Err(LlmcError::Config(format!(
+                    "`graph.scip` lists {path:?}; expected paths of SCIP index files"
                 )));
             }
         }

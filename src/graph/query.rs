@@ -557,7 +557,7 @@ fn callers_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
         c,
         "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates,
                 k.caller_id, NULL, k.callee_id
-         FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
+         FROM call_edges k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
          WHERE k.callee_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
         ids,
         depth,
@@ -569,7 +569,7 @@ fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
         c,
         "SELECT f.path, k.line, coalesce(s.qualname, k.external, k.name), k.resolution, k.candidates,
                 k.callee_id, cf.path || ':' || s.start_line, k.caller_id
-         FROM calls k JOIN files f ON f.id = k.file_id
+         FROM call_edges k JOIN files f ON f.id = k.file_id
          LEFT JOIN symbols s ON s.id = k.callee_id LEFT JOIN files cf ON cf.id = s.file_id
          WHERE k.caller_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
         ids,

@@ -3,6 +3,7 @@
 //! hash is unchanged are not parsed; everything an index run writes becomes visible in
 //! one commit.
 
+pub mod precise;
 pub mod status;
 pub mod walk;
 pub mod watch;
@@ -38,6 +39,10 @@ pub struct IndexOptions {
     /// How long the history may take after the code is committed (None: read it all).
     /// What is left is in [`crate::history::HistoryStats::remaining`], for a later run.
     pub history_budget: Option<std::time::Duration>,
+    /// Run the SCIP indexers found on PATH beside the run (`llmc index --precise`, or
+    /// `graph.precise = "auto"` for `llmc index`; never for the re-index before an
+    /// answer, which would wait for them).
+    pub precise: bool,
 }
 
 /// What an index run did.
@@ -64,6 +69,17 @@ pub struct IndexStats {
     pub history: crate::history::HistoryStats,
     /// What the lexical and vector indexes did (absent when nothing changed).
     pub search: Option<SearchStats>,
+    /// What the SCIP indexes contributed to the graph (absent when the graph was not
+    /// laid again, or no index was read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precise: Option<crate::graph::scip::ScipSummary>,
+    /// Problems that did not stop the run (a missing or corrupt SCIP index), each naming
+    /// what it is about.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Lines about the SCIP indexers run beside the index (`--precise`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl IndexStats {
@@ -382,6 +398,15 @@ pub fn run_with(
     // last generation left whole (a second signal ends the process at once).
     let _signals = crate::interrupt::Guard::install();
     let lock = Store::lock(root, progress)?;
+    // The SCIP indexers run beside the whole run, and are waited for before the graph.
+    let precise = (config.index.graph && opts.precise).then(|| {
+        progress.note(&format!(
+            "precise: running the SCIP indexers on PATH in the background (at most {} s each)",
+            config.graph.precise_timeout_secs
+        ));
+        let (root, config) = (root.to_path_buf(), config.clone());
+        std::thread::spawn(move || precise::run_indexers(&root, &config))
+    });
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
     // The memories to build; a memory switched on or off since the last run means
@@ -434,6 +459,9 @@ pub fn run_with(
         stages: StageSeconds::default(),
         history: crate::history::HistoryStats::default(),
         search: None,
+        precise: None,
+        warnings: Vec::new(),
+        notes: Vec::new(),
     };
 
     let pool = rayon::ThreadPoolBuilder::new()
@@ -553,6 +581,32 @@ pub fn run_with(
     })?;
     crate::interrupt::check()?;
     stats.stages.files = stage.elapsed().as_secs_f64();
+    // The SCIP indexes: those the indexers just wrote, and any other there is. Another
+    // set than the last run read lays the graph again even when no file changed.
+    if let Some(job) = precise {
+        match job.join() {
+            Ok(run) => {
+                for n in &run.notes {
+                    progress.note(n);
+                }
+                stats.notes = run.notes;
+            }
+            Err(_) => stats
+                .warnings
+                .push("precise: the SCIP indexer thread failed".into()),
+        }
+        crate::interrupt::check()?;
+    }
+    let (scip_sources, scip_warnings) = if memories.graph {
+        precise::sources(root, config)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    stats.warnings.extend(scip_warnings);
+    let scip_fingerprint = precise::fingerprint(&scip_sources);
+    if memories.graph && writer.meta(meta::SCIP_SOURCES)?.unwrap_or_default() != scip_fingerprint {
+        changed = true;
+    }
     // History is read after the code is committed (below), in transactions of its own. A
     // HEAD that moved makes a new generation all the same, so what was cached of the
     // last one is not taken for an answer about the new commits.
@@ -578,6 +632,16 @@ pub fn run_with(
             graph::resolve(writer.conn(), root, &affected, pool)
                 .context("resolving the code graph")?;
             crate::interrupt::check()?;
+            let summary =
+                crate::graph::scip::apply(writer.conn(), root, &scip_sources, cfg.max_file_size)
+                    .context("reading the SCIP indexes")?;
+            crate::interrupt::check()?;
+            stats.warnings.extend(summary.warnings.iter().cloned());
+            writer.set_meta(meta::SCIP, &serde_json::to_string(&summary)?)?;
+            writer.set_meta(meta::SCIP_SOURCES, &scip_fingerprint)?;
+            if !summary.sources.is_empty() || !summary.warnings.is_empty() {
+                stats.precise = Some(summary);
+            }
             stats.graph_seconds = t.elapsed().as_secs_f64();
             stats.stages.graph = stats.graph_seconds;
         }

@@ -35,6 +35,10 @@ pub struct Status {
     pub memories: Vec<&'static str>,
     /// Memories switched on or off in the configuration since the last index run.
     pub memories_switched: Vec<String>,
+    /// The SCIP indexes the last graph pass read: per index, its languages, when it was
+    /// written and which files changed since (their edges are heuristic).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precise: Option<crate::graph::scip::ScipSummary>,
 }
 
 /// A total with a breakdown by language.
@@ -92,6 +96,10 @@ pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
         changed,
         size_bytes: store.size_on_disk(),
         history: crate::history::status(&store)?,
+        precise: store
+            .meta(crate::store::meta::SCIP)?
+            .and_then(|t| serde_json::from_str::<crate::graph::scip::ScipSummary>(&t).ok())
+            .filter(|p| !p.sources.is_empty() || !p.warnings.is_empty()),
     })
 }
 

@@ -107,17 +107,17 @@ pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<S
 pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>, usize)> {
     let edges: usize = c
         .prepare_cached(
-            "SELECT (SELECT count(*) FROM calls WHERE callee_id = ?1)
-                  + (SELECT count(*) FROM calls WHERE caller_id = ?1)",
+            "SELECT (SELECT count(*) FROM call_edges WHERE callee_id = ?1)
+                  + (SELECT count(*) FROM call_edges WHERE caller_id = ?1)",
         )?
         .query_row([symbol_id], |r| r.get::<_, i64>(0))? as usize;
     let mut stmt = c.prepare_cached(
-        "SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.caller_id
+        "SELECT DISTINCT ch.id FROM call_edges k JOIN symbols s ON s.id = k.caller_id
          JOIN files f ON f.id = s.file_id
          JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
          WHERE k.callee_id = ?1 AND k.caller_id != ?1 AND k.resolution != 'name-only'
          UNION ALL
-         SELECT DISTINCT ch.id FROM calls k JOIN symbols s ON s.id = k.callee_id
+         SELECT DISTINCT ch.id FROM call_edges k JOIN symbols s ON s.id = k.callee_id
          JOIN files f ON f.id = s.file_id
          JOIN chunks ch ON ch.id BETWEEN f.chunk_lo AND f.chunk_hi AND ch.symbol_id = s.id
          WHERE k.caller_id = ?1 AND k.callee_id != ?1 AND k.resolution != 'name-only'",

@@ -31,6 +31,11 @@ pub const HISTORY_PARTIAL: &str = "history_partial";
 /// Commits HEAD reaches that the history has not read yet (absent or 0: complete).
 /// The history is read newest first, so what it holds is the newest part.
 pub const HISTORY_REMAINING: &str = "history_remaining";
+/// What the last graph pass read from SCIP indexes (JSON, [`crate::graph::scip::ScipSummary`]).
+pub const SCIP: &str = "scip";
+/// The SCIP indexes that pass read, as (path, size, mtime) (JSON), so that a changed index
+/// makes the next run apply it even when no file changed.
+pub const SCIP_SOURCES: &str = "scip_sources";
 
 impl Store {
     /// A time key ([`INDEXED_AT`], [`CHECKED_AT`]) in seconds since the epoch.

@@ -64,8 +64,27 @@ CREATE TABLE calls (
     candidates INTEGER NOT NULL DEFAULT 0,
     external TEXT,
     -- model::Usage: 'call', or a use that is not a call ('decorator', 'value').
-    usage TEXT NOT NULL DEFAULT 'call'
+    usage TEXT NOT NULL DEFAULT 'call',
+    -- 1 when the callee columns come from a SCIP index (graph::scip), not llmc's resolution.
+    precise INTEGER NOT NULL DEFAULT 0
 );
+-- Call-like references a SCIP index records where the file has no call site (graph::scip);
+-- rewritten whole by every run that changes the graph. Always `precise`.
+CREATE TABLE scip_calls (
+    file_id INTEGER NOT NULL,
+    caller_id INTEGER,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    callee_id INTEGER NOT NULL
+);
+-- Every call edge: the call sites and the SCIP references that have none.
+CREATE VIEW call_edges AS
+    SELECT file_id, caller_id, line, col, name, callee_id, resolution, candidates, external, usage
+    FROM calls
+    UNION ALL
+    SELECT file_id, caller_id, line, col, name, callee_id, 'precise', 1, NULL, 'call'
+    FROM scip_calls;
 -- Fields whose type their file states (`self.store = Store()`, `store: Store`), by the
 -- name of the type they belong to; `type` is a stored receiver (model::Receiver).
 CREATE TABLE fields (
@@ -130,6 +149,9 @@ CREATE INDEX calls_callee ON calls(callee_id);
 CREATE INDEX calls_caller ON calls(caller_id);
 CREATE INDEX calls_name ON calls(name);
 CREATE INDEX calls_receiver_call ON calls(receiver_call);
+CREATE INDEX calls_precise ON calls(precise) WHERE precise = 1;
+CREATE INDEX scip_calls_callee ON scip_calls(callee_id);
+CREATE INDEX scip_calls_caller ON scip_calls(caller_id);
 CREATE INDEX imports_target ON imports(target_file_id);
 CREATE INDEX fields_file ON fields(file_id);
 CREATE INDEX commits_time ON commits(commit_time, id);

@@ -24,6 +24,9 @@ impl Writer<'_> {
             )?
             .execute([id])?;
         self.tx
+            .prepare_cached("DELETE FROM scip_calls WHERE file_id = ?1")?
+            .execute([id])?;
+        self.tx
             .prepare_cached("DELETE FROM fields WHERE file_id = ?1")?
             .execute([id])?;
         self.tx
@@ -53,7 +56,7 @@ impl Writer<'_> {
     /// Removes every file (for `--rebuild` on a healthy store).
     pub fn clear(&self) -> Result<()> {
         self.tx
-            .execute_batch("DELETE FROM calls; DELETE FROM fields; DELETE FROM imports; DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
+            .execute_batch("DELETE FROM calls; DELETE FROM scip_calls; DELETE FROM fields; DELETE FROM imports; DELETE FROM chunks; DELETE FROM symbols; DELETE FROM files;")?;
         Ok(())
     }
 
@@ -226,6 +229,15 @@ impl Writer<'_> {
     }
 
     /// Sets a meta value.
+    /// A `meta` value as this transaction sees it.
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        use rusqlite::OptionalExtension as _;
+        Ok(self
+            .tx
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
         self.tx
             .prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?

@@ -22,6 +22,7 @@ mod memories;
 mod paths;
 mod robustness;
 mod rows;
+mod scip;
 mod search;
 mod session;
 mod util;

@@ -255,7 +255,14 @@ const TARGET_DOC: &str = "A definition: `name`, `Type.method`, `Type::method` or
                           `path:name` (e.g. `parse_config`, `Store.open`, `src/db.py:connect`).";
 const PATH_DOC: &str = "A file of the repository, as a path from its root (or from where \
                         the server was started).";
-const RESOLUTIONS: &[&str] = &["exact", "import", "scope", "name-only", "unresolved"];
+const RESOLUTIONS: &[&str] = &[
+    "precise",
+    "exact",
+    "import",
+    "scope",
+    "name-only",
+    "unresolved",
+];
 
 const GRAPH_PARAMS: [Param; 3] = [
     required("target", Kind::Str, TARGET_DOC),
@@ -267,8 +274,8 @@ const GRAPH_PARAMS: [Param; 3] = [
     param(
         "resolution",
         Kind::Choice(RESOLUTIONS),
-        "Keep only edges resolved at least this strongly (exact > import > scope > \
-         name-only). By default callers are the edges proven by evidence (exact, import, \
+        "Keep only edges resolved at least this strongly (precise > exact > import > \
+         scope > name-only; precise edges come from a SCIP index). By default callers are the edges proven by evidence (exact, import, \
          scope); name-only guesses and unresolved call sites are counted in `set_aside`; \
          `unresolved` lists those too.",
     ),
@@ -1090,6 +1097,7 @@ fn push_warning(doc: &mut Value, w: String) {
 
 fn resolution_of(s: &str) -> Option<Resolution> {
     match s {
+        "precise" => Some(Resolution::Precise),
         "exact" => Some(Resolution::Exact),
         "import" => Some(Resolution::Import),
         "scope" => Some(Resolution::Scope),

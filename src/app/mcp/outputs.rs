@@ -174,7 +174,7 @@ fn row() -> Value {
                 "resolution",
                 t(
                     "string",
-                    "exact, import, scope, name-only, external or unresolved.",
+                    "precise (from a SCIP index), exact, import, scope, name-only, external or unresolved.",
                 ),
             ),
             ("depth", int("1 for direct edges.")),

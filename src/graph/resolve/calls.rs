@@ -406,6 +406,7 @@ impl Graph {
             kind,
             receiver_type: None,
             old: (None, None, 0, None),
+            precise: false,
         };
         let o = self.resolve_call(&inner, depth + 1);
         self.returned(o.callee?)

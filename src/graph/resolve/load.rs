@@ -294,7 +294,7 @@ pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow
 
 pub(super) const CALL_COLUMNS: &str =
     "id, file_id, caller_id, name, qualifier, kind, receiver_type,
-    callee_id, resolution, candidates, external";
+    callee_id, resolution, candidates, external, precise";
 
 /// The calls an incremental run must revisit (see [`Affected`]).
 pub(super) fn load_affected_calls(
@@ -310,7 +310,8 @@ pub(super) fn load_affected_calls(
         g,
         "WHERE name IN (SELECT value FROM json_each(?1))
          UNION ALL SELECT {CALL_COLUMNS} FROM calls
-         WHERE receiver_call IN (SELECT value FROM json_each(?1)) OR receiver_call = ?2",
+         WHERE receiver_call IN (SELECT value FROM json_each(?1)) OR receiver_call = ?2
+         UNION ALL SELECT {CALL_COLUMNS} FROM calls WHERE precise = 1",
         rusqlite::params![names_json, crate::model::ANY_CALL],
     )?;
     for f in files {
@@ -370,6 +371,7 @@ pub(super) fn read_calls(
             kind: CallKind::parse(&r.get::<_, String>(5)?),
             receiver_type: r.get(6)?,
             old: (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
+            precise: r.get::<_, i64>(11)? != 0,
         });
     }
     Ok(last)

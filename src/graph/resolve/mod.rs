@@ -174,6 +174,9 @@ struct CallRow {
     kind: CallKind,
     receiver_type: Option<Receiver>,
     old: (Option<i64>, Option<Resolution>, i64, Option<String>),
+    /// The callee columns came from a SCIP index ([`crate::graph::scip`]): llmc's own
+    /// answer is written back whatever it is, and the SCIP pass applies the index again.
+    precise: bool,
 }
 
 /// What a local name in a file stands for, from its imports.
@@ -189,6 +192,7 @@ impl CallRow {
             kind: CallKind::Plain,
             receiver_type: None,
             old: (None, None, 0, None),
+            precise: false,
         }
     }
 }
@@ -363,7 +367,8 @@ pub fn resolve(
     let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
     let mut stats = ResolveStats::default();
     let mut update = conn.prepare_cached(
-        "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5 WHERE id = ?1",
+        "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5, precise = 0
+         WHERE id = ?1",
     )?;
     let g = &g;
     let mut apply = |calls: &[CallRow]| -> Result<()> {
@@ -379,7 +384,7 @@ pub fn resolve(
                 o.candidates as i64,
                 o.external,
             );
-            if (new.0, new.1, new.2, &new.3) != (c.old.0, c.old.1, c.old.2, &c.old.3) {
+            if c.precise || (new.0, new.1, new.2, &new.3) != (c.old.0, c.old.1, c.old.2, &c.old.3) {
                 update.execute(params![c.id, new.0, new.1, new.2, new.3])?;
                 stats.updated += 1;
             }
