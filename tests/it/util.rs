@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The eleven fixture languages.
-pub const LANGS: [&str; 11] = [
+/// The twelve fixture languages.
+pub const LANGS: [&str; 12] = [
     "rust",
     "python",
     "javascript",
@@ -21,6 +21,7 @@ pub const LANGS: [&str; 11] = [
     "cpp",
     "ruby",
     "bash",
+    "php",
 ];
 
 /// `testdata/` in the source tree (never written to).

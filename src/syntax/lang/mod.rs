@@ -15,6 +15,7 @@ mod cpp;
 mod go;
 mod java;
 mod javascript;
+mod php;
 mod python;
 mod ruby;
 mod rust;
@@ -34,6 +35,7 @@ pub enum Lang {
     Cpp,
     Ruby,
     Bash,
+    Php,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -242,7 +244,7 @@ pub enum Wraps {
 
 impl Lang {
     /// Every parsed language.
-    pub const ALL: [Lang; 11] = [
+    pub const ALL: [Lang; 12] = [
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -254,6 +256,7 @@ impl Lang {
         Lang::Cpp,
         Lang::Ruby,
         Lang::Bash,
+        Lang::Php,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -270,6 +273,7 @@ impl Lang {
             Lang::Cpp => &cpp::SPEC,
             Lang::Ruby => &ruby::SPEC,
             Lang::Bash => &bash::SPEC,
+            Lang::Php => &php::SPEC,
         }
     }
 
@@ -405,6 +409,7 @@ impl Lang {
             Lang::Rust => w.rust(node),
             Lang::Ruby => w.ruby(node),
             Lang::Bash => w.bash(node),
+            Lang::Php => w.php(node),
         }
     }
 
@@ -485,7 +490,6 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         "rst" => "rst",
         "txt" | "text" => "text",
         "cs" => "csharp",
-        "php" => "php",
         "kt" | "kts" => "kotlin",
         "swift" => "swift",
         "scala" => "scala",
@@ -598,6 +602,11 @@ mod tests {
         assert_eq!(
             detect(Path::new("configure"), b"#!/bin/sh\n"),
             FileLang::Code(Lang::Bash)
+        );
+        assert_eq!(detect(Path::new("a/B.php"), b""), FileLang::Code(Lang::Php));
+        assert_eq!(
+            detect(Path::new("bin/console"), b"#!/usr/bin/env php\n<?php\n"),
+            FileLang::Code(Lang::Php)
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
