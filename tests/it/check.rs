@@ -1363,3 +1363,80 @@ $c->open();
         "#]],
     );
 }
+
+#[test]
+fn lua_modules_methods_and_require() {
+    // `require` binds a module under its local name (`a.b` is `a/b.lua`, or
+    // `a/b/init.lua`); its functions are the returned table's (`M.f`); `T.new` types the
+    // variable, `self:m()` is the table's own method; a base-library function stays
+    // external; a bare `require` imports the whole file.
+    check(
+        r#"
+//- lib/a/init.lua
+local M = {}
+
+-- Opens a store.
+function M.open(path)
+  return M.check(path)
+end
+
+function M.check(path)
+  return path
+end
+
+return M
+//- box.lua
+local Box = {}
+Box.__index = Box
+
+function Box.new(label)
+  return setmetatable({ label = label }, Box)
+end
+
+function Box:open()
+  return self:seal()
+end
+
+function Box:seal()
+  return self.label
+end
+
+return Box
+//- main.lua
+local a = require("lib.a")
+local Box = require "box"
+require("missing.mod")
+local open = require("lib.a").open
+
+local b = Box.new("x")
+b:open()
+a.open("p")
+print(a.check("q"))
+"#,
+        expect![[r#"
+            box.lua
+              def method Box.new 4-6
+              def method Box.open 8-10
+              def method Box.seal 12-14
+              call 5 setmetatable in Box.new -> setmetatable [external]
+              call 9 seal in Box.open -> box.lua:Box.seal [scope]
+            lib/a/init.lua
+              def method M.open 4-6
+              def method M.check 8-10
+              call 5 check in M.open -> lib/a/init.lua:M.check [scope]
+            main.lua
+              import 1 lib.a as a -> lib/a/init.lua
+              import 2 box as Box -> box.lua
+              import 3 missing.mod -> ?
+              call 1 require -> require [external]
+              call 2 require -> require [external]
+              call 3 require -> require [external]
+              call 4 require -> require [external]
+              call 6 new -> box.lua:Box.new [import]
+              call 7 open -> box.lua:Box.open [scope]
+              call 8 open -> lib/a/init.lua:M.open [import]
+              call 9 print -> print [external]
+              call 9 check -> lib/a/init.lua:M.check [import]
+        "#]],
+    );
+}

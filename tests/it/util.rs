@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The twelve fixture languages.
-pub const LANGS: [&str; 12] = [
+/// The thirteen fixture languages.
+pub const LANGS: [&str; 13] = [
     "rust",
     "python",
     "javascript",
@@ -22,6 +22,7 @@ pub const LANGS: [&str; 12] = [
     "ruby",
     "bash",
     "php",
+    "lua",
 ];
 
 /// `testdata/` in the source tree (never written to).

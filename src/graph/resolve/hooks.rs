@@ -147,8 +147,8 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
             let r = r.trim_start_matches('?');
             r.rsplit('\\').next().unwrap_or(r).to_string()
         }
-        // Ruby and Bash state no return types.
-        Lang::Ruby | Lang::Bash => return None,
+        // Ruby, Bash and Lua state no return types.
+        Lang::Ruby | Lang::Bash | Lang::Lua => return None,
         Lang::Java | Lang::C | Lang::Cpp => {
             let before = sig.split(&format!("{name}(")).next()?;
             let before = before.rsplit_once("::").map_or(before, |(b, _)| b);

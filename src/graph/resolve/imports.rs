@@ -150,7 +150,45 @@ impl Graph {
             Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
             Lang::Bash => (None, self.bash_sourced(f, &imp.module)),
             Lang::Php => self.bind_php(imp),
+            Lang::Lua => {
+                let files = self.lua_module(&imp.module);
+                let Some(local) = imp.alias.clone() else {
+                    return (None, files);
+                };
+                let b = if files.is_empty() {
+                    Binding::External(imp.module.clone())
+                } else {
+                    Binding::Module(files.clone())
+                };
+                (Some((local, b)), files)
+            }
         }
+    }
+
+    /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
+    /// shortest path ending in either (a `package.path` entry such as `lua/` or `src/`).
+    fn lua_module(&self, module: &str) -> Vec<usize> {
+        if module.is_empty() || module.starts_with(['.', '/']) {
+            return Vec::new();
+        }
+        let rel = module.replace('.', "/");
+        for cand in [format!("{rel}.lua"), format!("{rel}/init.lua")] {
+            if let Some(&x) = self.by_path.get(&cand) {
+                return vec![x];
+            }
+            let suffix = format!("/{cand}");
+            if let Some(x) = self
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.path.ends_with(&suffix))
+                .min_by_key(|(_, x)| x.path.len())
+                .map(|(i, _)| i)
+            {
+                return vec![x];
+            }
+        }
+        Vec::new()
     }
 
     /// A PHP import: `require`/`include` of a file (a wildcard), or `use A\B\C [as D]`,

@@ -15,6 +15,7 @@ mod cpp;
 mod go;
 mod java;
 mod javascript;
+mod lua;
 mod php;
 mod python;
 mod ruby;
@@ -36,6 +37,7 @@ pub enum Lang {
     Ruby,
     Bash,
     Php,
+    Lua,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -244,7 +246,7 @@ pub enum Wraps {
 
 impl Lang {
     /// Every parsed language.
-    pub const ALL: [Lang; 12] = [
+    pub const ALL: [Lang; 13] = [
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -257,6 +259,7 @@ impl Lang {
         Lang::Ruby,
         Lang::Bash,
         Lang::Php,
+        Lang::Lua,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -274,6 +277,7 @@ impl Lang {
             Lang::Ruby => &ruby::SPEC,
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
+            Lang::Lua => &lua::SPEC,
         }
     }
 
@@ -410,6 +414,7 @@ impl Lang {
             Lang::Ruby => w.ruby(node),
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
+            Lang::Lua => w.lua(node),
         }
     }
 
@@ -493,7 +498,6 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         "kt" | "kts" => "kotlin",
         "swift" => "swift",
         "scala" => "scala",
-        "lua" => "lua",
         "scm" => "scheme",
         _ => match name {
             "Makefile" | "makefile" | "GNUmakefile" => "make",
@@ -604,6 +608,10 @@ mod tests {
             FileLang::Code(Lang::Bash)
         );
         assert_eq!(detect(Path::new("a/B.php"), b""), FileLang::Code(Lang::Php));
+        assert_eq!(
+            detect(Path::new("x/init.lua"), b""),
+            FileLang::Code(Lang::Lua)
+        );
         assert_eq!(
             detect(Path::new("bin/console"), b"#!/usr/bin/env php\n<?php\n"),
             FileLang::Code(Lang::Php)
