@@ -358,7 +358,10 @@ fn collect_match(
         return;
     }
     if let Some(r) = receiver {
-        scope = first_descendant(r, "type_identifier").map(|t| node_text(t, src).to_string());
+        // A Go receiver's type; a Lua table named by a plain identifier (`function M.f`).
+        scope = first_descendant(r, "type_identifier")
+            .or_else(|| (r.kind() == "identifier").then_some(r))
+            .map(|t| node_text(t, src).to_string());
     }
     let range_depth = range_depth(lang, ctx, depth);
     let range = ctx.path[range_depth];

@@ -1260,3 +1260,183 @@ git status
         "#]],
     );
 }
+
+#[test]
+fn php_namespaces_use_aliases_fields_and_parent() {
+    // `use` binds a class by its namespace path (PSR-4: `src/Store/Box.php`), under its
+    // alias too; a namespaced name is read by its last segment; a promoted constructor
+    // parameter types `$this->x`; `parent::` is the base class, `static::` the class
+    // itself; `require` of `__DIR__ . '/…'` binds a file; a builtin stays external.
+    check(
+        r#"
+//- src/Store/Box.php
+<?php
+namespace App\Store;
+
+/** Holds one thing. */
+class Box
+{
+    public const SIZE = 1;
+
+    public function __construct(public string $label) {}
+
+    public function open(): string
+    {
+        return strtoupper($this->label);
+    }
+
+    public static function make(string $l): static
+    {
+        return new static($l);
+    }
+}
+
+class Crate extends Box
+{
+    public function open(): string
+    {
+        return parent::open() . static::make("x")?->open();
+    }
+}
+//- src/helpers.php
+<?php
+namespace App;
+
+function wrap(string $s): string
+{
+    return "[" . $s . "]";
+}
+//- main.php
+<?php
+require_once __DIR__ . '/src/helpers.php';
+
+use App\Store\{Box as Carton, Crate};
+use function App\wrap;
+
+class Shelf
+{
+    public function __construct(private Carton $box) {}
+
+    public function show(): string
+    {
+        return wrap($this->box->open());
+    }
+}
+
+$c = new \App\Store\Crate("c");
+$c->open();
+(new Shelf(Carton::make("b")))->show();
+\App\wrap("z");
+"#,
+        expect![[r#"
+            main.php
+              def class Shelf 7-15
+              def method Shelf.__construct 9-9
+              def method Shelf.show 11-14
+              import 2 ./src/helpers.php -> src/helpers.php
+              import 4 App\Store Box as Carton -> src/Store/Box.php
+              import 4 App\Store Crate -> src/Store/Box.php
+              import 5 App wrap -> src/helpers.php
+              call 13 wrap in Shelf.show -> src/helpers.php:wrap [import]
+              call 13 open in Shelf.show -> src/Store/Box.php:Box.open [scope]
+              call 17 Crate -> src/Store/Box.php:Crate [import]
+              call 18 open -> src/Store/Box.php:Crate.open [scope]
+              call 19 Shelf -> main.php:Shelf [exact]
+              call 19 make -> src/Store/Box.php:Box.make [import]
+              call 19 show -> main.php:Shelf.show [scope]
+              call 20 wrap -> src/helpers.php:wrap [import]
+            src/Store/Box.php
+              def class Box 5-20
+              def constant Box.SIZE 7-7
+              def method Box.__construct 9-9
+              def method Box.open 11-14
+              def method Box.make 16-19
+              def class Crate 22-28
+              def method Crate.open 24-27
+              call 13 strtoupper in Box.open -> strtoupper [external]
+              call 18 Box in Box.make -> src/Store/Box.php:Box [exact]
+              call 26 open in Crate.open -> src/Store/Box.php:Box.open [scope]
+              call 26 make in Crate.open -> src/Store/Box.php:Box.make [scope]
+              call 26 open in Crate.open -> ? [unresolved]
+            src/helpers.php
+              def function wrap 4-7
+        "#]],
+    );
+}
+
+#[test]
+fn lua_modules_methods_and_require() {
+    // `require` binds a module under its local name (`a.b` is `a/b.lua`, or
+    // `a/b/init.lua`); its functions are the returned table's (`M.f`); `T.new` types the
+    // variable, `self:m()` is the table's own method; a base-library function stays
+    // external; a bare `require` imports the whole file.
+    check(
+        r#"
+//- lib/a/init.lua
+local M = {}
+
+-- Opens a store.
+function M.open(path)
+  return M.check(path)
+end
+
+function M.check(path)
+  return path
+end
+
+return M
+//- box.lua
+local Box = {}
+Box.__index = Box
+
+function Box.new(label)
+  return setmetatable({ label = label }, Box)
+end
+
+function Box:open()
+  return self:seal()
+end
+
+function Box:seal()
+  return self.label
+end
+
+return Box
+//- main.lua
+local a = require("lib.a")
+local Box = require "box"
+require("missing.mod")
+local open = require("lib.a").open
+
+local b = Box.new("x")
+b:open()
+a.open("p")
+print(a.check("q"))
+"#,
+        expect![[r#"
+            box.lua
+              def method Box.new 4-6
+              def method Box.open 8-10
+              def method Box.seal 12-14
+              call 5 setmetatable in Box.new -> setmetatable [external]
+              call 9 seal in Box.open -> box.lua:Box.seal [scope]
+            lib/a/init.lua
+              def method M.open 4-6
+              def method M.check 8-10
+              call 5 check in M.open -> lib/a/init.lua:M.check [scope]
+            main.lua
+              import 1 lib.a as a -> lib/a/init.lua
+              import 2 box as Box -> box.lua
+              import 3 missing.mod -> ?
+              call 1 require -> require [external]
+              call 2 require -> require [external]
+              call 3 require -> require [external]
+              call 4 require -> require [external]
+              call 6 new -> box.lua:Box.new [import]
+              call 7 open -> box.lua:Box.open [scope]
+              call 8 open -> lib/a/init.lua:M.open [import]
+              call 9 print -> print [external]
+              call 9 check -> lib/a/init.lua:M.check [import]
+        "#]],
+    );
+}

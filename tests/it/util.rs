@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The eleven fixture languages.
-pub const LANGS: [&str; 11] = [
+/// The thirteen fixture languages.
+pub const LANGS: [&str; 13] = [
     "rust",
     "python",
     "javascript",
@@ -21,6 +21,8 @@ pub const LANGS: [&str; 11] = [
     "cpp",
     "ruby",
     "bash",
+    "php",
+    "lua",
 ];
 
 /// `testdata/` in the source tree (never written to).

@@ -654,7 +654,17 @@ impl Graph {
                             }
                         }
                     }
-                    let hits = self.follow_symbol(&files, name, 0);
+                    let mut hits = self.follow_symbol(&files, name, 0);
+                    // A Lua module is the table it returns (`local M = {} … return M`): its
+                    // functions `M.f` are named by the table, not at the top level.
+                    if hits.is_empty() && lang == Lang::Lua && rest.is_empty() {
+                        hits = self.named(name).map_or_else(Vec::new, |list| {
+                            list.filter(|&s| {
+                                self.syms[s].parent == NONE && files.contains(&self.syms[s].file())
+                            })
+                            .collect()
+                        });
+                    }
                     if let Some(h) = self.pick(f, &hits) {
                         return Outcome::to(h, Resolution::Import, hits.len());
                     }

@@ -66,6 +66,19 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
                 .collect(),
             None => Vec::new(),
         },
+        // `class Bundle extends Item implements \Countable`: the last segment of each.
+        Lang::Php => {
+            let mut out = Vec::new();
+            let mut take = false;
+            for w in sig.split([' ', ',', '{']).filter(|w| !w.is_empty()) {
+                match w {
+                    "extends" | "implements" => take = true,
+                    _ if take => out.push(w.rsplit('\\').next().unwrap_or(w)),
+                    _ => {}
+                }
+            }
+            out
+        }
         // `class Bundle < Item`, `class Error < ::StandardError`.
         Lang::Ruby => match sig.split_once(" < ") {
             Some((_, base)) => vec![base.trim().trim_start_matches("::")],
@@ -97,7 +110,7 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                 .next()?
                 .to_string()
         }
-        Lang::Go | Lang::TypeScript | Lang::Tsx | Lang::JavaScript => {
+        Lang::Go | Lang::TypeScript | Lang::Tsx | Lang::JavaScript | Lang::Php => {
             // After the parameter list that follows the name (`f(…)`, `f = (…)`, `f: (…)`).
             let at = match sig.find(&format!("{name}(")) {
                 Some(i) => i + name.len(),
@@ -130,10 +143,12 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
             let r = r
                 .strip_prefix('(')
                 .map_or(r, |x| x.split(',').next().unwrap_or(x));
-            r.to_string()
+            // PHP's `?Money`, `\App\Money`: the class.
+            let r = r.trim_start_matches('?');
+            r.rsplit('\\').next().unwrap_or(r).to_string()
         }
-        // Ruby and Bash state no return types.
-        Lang::Ruby | Lang::Bash => return None,
+        // Ruby, Bash and Lua state no return types.
+        Lang::Ruby | Lang::Bash | Lang::Lua => return None,
         Lang::Java | Lang::C | Lang::Cpp => {
             let before = sig.split(&format!("{name}(")).next()?;
             let before = before.rsplit_once("::").map_or(before, |(b, _)| b);

@@ -149,7 +149,101 @@ impl Graph {
             Lang::Rust => self.bind_rust(imp),
             Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
             Lang::Bash => (None, self.bash_sourced(f, &imp.module)),
+            Lang::Php => self.bind_php(imp),
+            Lang::Lua => {
+                let files = self.lua_module(&imp.module);
+                let Some(local) = imp.alias.clone() else {
+                    return (None, files);
+                };
+                let b = if files.is_empty() {
+                    Binding::External(imp.module.clone())
+                } else {
+                    Binding::Module(files.clone())
+                };
+                (Some((local, b)), files)
+            }
         }
+    }
+
+    /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
+    /// shortest path ending in either (a `package.path` entry such as `lua/` or `src/`).
+    fn lua_module(&self, module: &str) -> Vec<usize> {
+        if module.is_empty() || module.starts_with(['.', '/']) {
+            return Vec::new();
+        }
+        let rel = module.replace('.', "/");
+        for cand in [format!("{rel}.lua"), format!("{rel}/init.lua")] {
+            if let Some(&x) = self.by_path.get(&cand) {
+                return vec![x];
+            }
+            let suffix = format!("/{cand}");
+            if let Some(x) = self
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.path.ends_with(&suffix))
+                .min_by_key(|(_, x)| x.path.len())
+                .map(|(i, _)| i)
+            {
+                return vec![x];
+            }
+        }
+        Vec::new()
+    }
+
+    /// A PHP import: `require`/`include` of a file (a wildcard), or `use A\B\C [as D]`,
+    /// the name `C` (or `D`) for the definition `C` in the file the namespace path leads to
+    /// (see [`Graph::php_class_file`]); external when no file of the repository defines it.
+    fn bind_php(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        if imp.wildcard {
+            return (None, self.bash_sourced(imp.file, &imp.module));
+        }
+        let Some(name) = imp.name.clone() else {
+            return (None, Vec::new());
+        };
+        let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+        let files = self.php_class_file(&imp.module, &name);
+        let b = if files.is_empty() {
+            Binding::External(format!("{}\\{name}", imp.module))
+        } else {
+            Binding::Symbol(files.clone(), name)
+        };
+        (Some((local, b)), files)
+    }
+
+    /// The PHP files whose top level defines `name` of namespace `module` (`App\Shop`):
+    /// by the autoloading convention (PSR-4) the one at `…/Shop/Name.php`, tried from the
+    /// whole namespace path down to `Name.php` alone (a namespace prefix maps to a folder
+    /// such as `src/`); else every file defining it (a function, a constant, a class in a
+    /// file of another name).
+    fn php_class_file(&self, module: &str, name: &str) -> Vec<usize> {
+        let Some(syms) = self.named(name) else {
+            return Vec::new();
+        };
+        let mut files: Vec<usize> = syms
+            .filter(|&s| self.syms[s].parent == NONE)
+            .map(|s| self.syms[s].file as usize)
+            .filter(|&f| self.lang(f) == Some(Lang::Php))
+            .collect();
+        files.dedup();
+        let segs: Vec<&str> = module
+            .split('\\')
+            .filter(|s| !s.is_empty())
+            .chain(std::iter::once(name))
+            .collect();
+        for k in (1..=segs.len()).rev() {
+            let rel = format!("{}.php", segs[segs.len() - k..].join("/"));
+            let suffix = format!("/{rel}");
+            let hits: Vec<usize> = files
+                .iter()
+                .copied()
+                .filter(|&i| self.files[i].path == rel || self.files[i].path.ends_with(&suffix))
+                .collect();
+            if !hits.is_empty() {
+                return hits;
+            }
+        }
+        files
     }
 
     /// The file a Bash `source` names: a path relative to the directory the script runs

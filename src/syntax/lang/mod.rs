@@ -15,6 +15,8 @@ mod cpp;
 mod go;
 mod java;
 mod javascript;
+mod lua;
+mod php;
 mod python;
 mod ruby;
 mod rust;
@@ -34,6 +36,8 @@ pub enum Lang {
     Cpp,
     Ruby,
     Bash,
+    Php,
+    Lua,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -242,7 +246,7 @@ pub enum Wraps {
 
 impl Lang {
     /// Every parsed language.
-    pub const ALL: [Lang; 11] = [
+    pub const ALL: [Lang; 13] = [
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -254,6 +258,8 @@ impl Lang {
         Lang::Cpp,
         Lang::Ruby,
         Lang::Bash,
+        Lang::Php,
+        Lang::Lua,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -270,6 +276,8 @@ impl Lang {
             Lang::Cpp => &cpp::SPEC,
             Lang::Ruby => &ruby::SPEC,
             Lang::Bash => &bash::SPEC,
+            Lang::Php => &php::SPEC,
+            Lang::Lua => &lua::SPEC,
         }
     }
 
@@ -405,6 +413,8 @@ impl Lang {
             Lang::Rust => w.rust(node),
             Lang::Ruby => w.ruby(node),
             Lang::Bash => w.bash(node),
+            Lang::Php => w.php(node),
+            Lang::Lua => w.lua(node),
         }
     }
 
@@ -485,11 +495,9 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         "rst" => "rst",
         "txt" | "text" => "text",
         "cs" => "csharp",
-        "php" => "php",
         "kt" | "kts" => "kotlin",
         "swift" => "swift",
         "scala" => "scala",
-        "lua" => "lua",
         "scm" => "scheme",
         _ => match name {
             "Makefile" | "makefile" | "GNUmakefile" => "make",
@@ -598,6 +606,15 @@ mod tests {
         assert_eq!(
             detect(Path::new("configure"), b"#!/bin/sh\n"),
             FileLang::Code(Lang::Bash)
+        );
+        assert_eq!(detect(Path::new("a/B.php"), b""), FileLang::Code(Lang::Php));
+        assert_eq!(
+            detect(Path::new("x/init.lua"), b""),
+            FileLang::Code(Lang::Lua)
+        );
+        assert_eq!(
+            detect(Path::new("bin/console"), b"#!/usr/bin/env php\n<?php\n"),
+            FileLang::Code(Lang::Php)
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
