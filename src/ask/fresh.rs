@@ -39,7 +39,8 @@ pub struct Fresh<'a> {
 /// Asks `req` of an index brought up to date first (built when there is none); the
 /// outcome's freshness says what was done.
 pub fn ask_fresh(root: &Path, config: &Config, req: &AskRequest, fresh: &Fresh) -> Result<Outcome> {
-    let (mut outcome, freshness) = if Store::exists(root) {
+    // An index an older llmc wrote is built again, as a missing one is.
+    let (mut outcome, freshness) = if Store::exists(root) && Store::older_format(root).is_none() {
         // The freshness check stats every indexed file. It runs beside the question and
         // the question is asked again in the rare case that files changed and were
         // re-indexed.
@@ -112,12 +113,13 @@ pub fn ensure_index(root: &Path, config: &Config, fresh: &Fresh) -> Result<Fresh
     let store = match Store::open_existing(root) {
         Ok(s) => Some(s),
         Err(e)
-            if e.chain().any(|c| {
-                matches!(
-                    c.downcast_ref::<LlmcError>(),
-                    Some(LlmcError::IndexMissing(_))
-                )
-            }) =>
+            if Store::older_format(root).is_some()
+                || e.chain().any(|c| {
+                    matches!(
+                        c.downcast_ref::<LlmcError>(),
+                        Some(LlmcError::IndexMissing(_))
+                    )
+                }) =>
         {
             None
         }
@@ -150,10 +152,12 @@ pub(crate) fn bring_up_to_date(
     stale: bool,
 ) -> Result<Freshness> {
     let Some(at) = existing else {
-        (fresh.say)(Notice::Note(format!(
-            "no index yet: indexing {} first",
-            root.display()
-        )));
+        if Store::older_format(root).is_none() {
+            (fresh.say)(Notice::Note(format!(
+                "no index yet: indexing {} first",
+                root.display()
+            )));
+        }
         return reindex(root, config, fresh, true);
     };
     if !stale {

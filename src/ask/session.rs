@@ -145,10 +145,12 @@ impl Session {
         read: &(dyn Fn() -> Result<T> + Sync),
     ) -> Result<(T, Freshness)> {
         let root = self.root.as_path();
-        if !Store::exists(root) {
+        // No index, or one an older llmc wrote: built (again) before the read.
+        let missing = || !Store::exists(root) || Store::older_format(root).is_some();
+        if missing() {
             let freshness = {
                 let _one = lock(&self.refreshing);
-                if Store::exists(root) {
+                if !missing() {
                     Freshness::written_at(indexed_at(&*self.store()?))
                 } else {
                     bring_up_to_date(root, &self.config, fresh, None, true)?

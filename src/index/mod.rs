@@ -407,6 +407,22 @@ pub fn run_with(
         let (root, config) = (root.to_path_buf(), config.clone());
         std::thread::spawn(move || precise::run_indexers(&root, &config))
     });
+    // An index an older llmc wrote is rebuilt, and the run says so.
+    let upgraded;
+    let opts = match Store::older_format(root) {
+        Some(v) if !opts.rebuild => {
+            progress.note(&format!(
+                "the index was written by an older llmc (format {v}; this one writes {}): rebuilding it",
+                crate::store::SCHEMA_VERSION
+            ));
+            upgraded = IndexOptions {
+                rebuild: true,
+                ..opts.clone()
+            };
+            &upgraded
+        }
+        _ => opts,
+    };
     let mut store = Store::open_for_write(root, opts.rebuild)?;
     let old_generation = store.generation()?;
     // The memories to build; a memory switched on or off since the last run means

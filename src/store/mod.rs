@@ -246,6 +246,26 @@ impl Store {
         store_dir(root).join(DB_FILE).is_file()
     }
 
+    /// The format version of the store at `root` when an older llmc wrote it (the next
+    /// index run rebuilds it: an index is derived from the repository); `None` when there
+    /// is no store, it is this llmc's format or a newer one, or it cannot be read (a
+    /// damaged store is left to `llmc index --rebuild`, never replaced unasked).
+    pub fn older_format(root: &Path) -> Option<i32> {
+        let db = store_dir(root).join(DB_FILE);
+        if !db.is_file() {
+            return None;
+        }
+        let conn = Connection::open_with_flags(
+            &db,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .ok()?;
+        let v: i32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .ok()?;
+        (0 < v && v < SCHEMA_VERSION).then_some(v)
+    }
+
     /// Opens the store for reading, pinned to its last committed generation: every
     /// query through this handle sees that generation, whatever an index run commits
     /// meanwhile (one read transaction for the handle's life). The search indexes of the

@@ -142,7 +142,49 @@ fn a_corrupt_or_outdated_store_exits_3_and_rebuild_recovers() {
         "{}",
         stderr(&status)
     );
+    // A newer format is never replaced unasked.
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    conn.pragma_update(None, "user_version", 999)
+        .expect("set version");
+    drop(conn);
+    assert_eq!(repo.llmc(&["index", "-q"]).status.code(), Some(3));
     assert!(repo.llmc(&["index", "--rebuild", "-q"]).status.success());
+    assert!(repo.llmc(&["status"]).status.success());
+}
+
+/// An index an older llmc wrote (after an upgrade) is rebuilt by the next `llmc index`
+/// or `llmc ask`, which say so; the question is answered.
+#[test]
+fn an_index_of_an_older_llmc_is_rebuilt_by_the_next_index_or_question() {
+    let repo = Scratch::fixture("python");
+    let db = repo.path().join(".llmc/index.db");
+    let older = |repo: &Scratch| {
+        assert!(repo.llmc(&["index", "-q"]).status.success());
+        let conn = rusqlite::Connection::open(&db).expect("open");
+        conn.pragma_update(None, "user_version", llmc::store::SCHEMA_VERSION - 1)
+            .expect("set version");
+    };
+    older(&repo);
+    let status = repo.llmc(&["status"]);
+    assert_eq!(status.status.code(), Some(3), "a reader does not write");
+    let ask = repo.llmc(&["ask", "who calls shelf_weight?"]);
+    assert!(ask.status.success(), "{}", stderr(&ask));
+    assert!(
+        stderr(&ask).contains("written by an older llmc"),
+        "{}",
+        stderr(&ask)
+    );
+    assert!(stdout(&ask).contains("app/report.py"), "{}", stdout(&ask));
+    assert!(repo.llmc(&["status"]).status.success());
+
+    older(&repo);
+    let index = repo.llmc(&["index"]);
+    assert!(index.status.success(), "{}", stderr(&index));
+    assert!(
+        stderr(&index).contains("written by an older llmc"),
+        "{}",
+        stderr(&index)
+    );
     assert!(repo.llmc(&["status"]).status.success());
 }
 
