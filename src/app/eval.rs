@@ -12,6 +12,7 @@ use crate::ask::{self, Status};
 use crate::cli::EvalArgs;
 use crate::error::{Exit, LlmcError};
 use crate::eval::{self, EvalOptions, Metrics, QuestionResult, Report};
+use crate::index;
 use crate::progress::{Bar, Progress};
 
 /// Runs the labelled set and prints the metrics; exit code 0 whatever the scores.
@@ -32,6 +33,7 @@ pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
             say: &say,
         },
     )?;
+    finish_history(ctx, args.json)?;
     let bar = Bar::new(!ctx.quiet && !args.json, !ctx.quiet);
     bar.start("asking", cases.len() as u64);
     let report = eval::run(
@@ -52,6 +54,44 @@ pub fn cmd_eval(ctx: &Ctx, args: &EvalArgs) -> Result<Exit> {
         print_out(&render(&report))?;
     }
     Ok(Exit::Ok)
+}
+
+/// Reads the history to its end before any question is scored: an index just built reads
+/// it in slices, later or in the background, and a score over part of it would measure
+/// how far the reading got. Waits for a background reader, or reads in the foreground.
+fn finish_history(ctx: &Ctx, json: bool) -> Result<()> {
+    let bar = Bar::new(!ctx.quiet && !json, !ctx.quiet);
+    let mut waited = 0;
+    loop {
+        let partial = crate::store::Store::open_existing(&ctx.root)?
+            .read(|c| Ok(crate::history::query::partial_note(c)))??;
+        let Some(note) = partial else {
+            return Ok(());
+        };
+        match index::continue_history(&ctx.root, &ctx.config, &bar)? {
+            // Read to its end, or stopped by an error it reports: score what there is.
+            Some(s) if s.remaining == 0 || s.new_commits == 0 || s.error.is_some() => {
+                if s.remaining > 0 {
+                    ctx.warn(&format!("scoring on a partial history: {note}"));
+                }
+                return Ok(());
+            }
+            Some(_) => {}
+            // Another `llmc index --history-only` is reading it: wait for that one (for
+            // at most ten minutes).
+            None if waited < 1200 => {
+                if waited == 0 {
+                    ctx.note(&format!("waiting for the history to be read ({note})"));
+                }
+                waited += 1;
+                std::thread::sleep(std::time::Duration::from_millis(500));
+            }
+            None => {
+                ctx.warn(&format!("scoring on a partial history: {note}"));
+                return Ok(());
+            }
+        }
+    }
 }
 
 fn num(v: Option<f64>) -> String {

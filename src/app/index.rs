@@ -24,7 +24,8 @@ pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
             (Some(s), false) => ctx.note(&s.summary()),
             (None, true) => print_json(serde_json::json!(null))?,
             (None, false) => ctx.note(
-                "llmc: nothing to read: no index yet, its history is off, or another                  `llmc index --history-only` is reading it",
+                "llmc: nothing to read: no index yet, its history is off, or another \
+                 `llmc index --history-only` is reading it",
             ),
         }
         return Ok(Exit::Ok);

@@ -449,7 +449,15 @@ impl SliceCtx<'_> {
         // Merges: only what they changed beyond taking one parent's version (conflict
         // resolutions, evil merges), from git's dense combined diff.
         let hashes: Vec<String> = merges.keys().cloned().collect();
-        for m in git::merge_changes(self.root, &hashes)? {
+        let changes = match git::merge_changes(self.root, &hashes) {
+            Ok(c) => c,
+            // A merge whose versions are missing (a partial clone, a lost object) keeps its
+            // commit without its own changes, as a commit with a lost blob keeps its files;
+            // the history reads on.
+            Err(e) if objects_missing(&e) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        for m in changes {
             if let Some(&id) = merges.get(&m.hash) {
                 insert_merge(conn, id, &m, blobs, cache)?;
             }
