@@ -255,6 +255,9 @@ impl Store {
         if !db.is_file() {
             return None;
         }
+        // Through SQLite, never by reading the file's header: closing any other handle of
+        // the database file in this process would drop SQLite's POSIX locks on it (a
+        // session test sees the store corrupted when that is tried).
         let conn = Connection::open_with_flags(
             &db,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
