@@ -561,6 +561,9 @@ fn apply_one(
                 .push(i);
         }
         let mut decided: HashSet<usize> = HashSet::new();
+        // The definition each decided call site was given, and the further ones added.
+        let mut decided_to: HashMap<usize, i64> = HashMap::new();
+        let mut also: HashSet<(usize, i64)> = HashSet::new();
         let aliases = file_aliases(conn, d.file)?;
         let defs = file_defs(conn, defs_cache, d.file)?;
         for occ in &d.doc.occurrences {
@@ -629,7 +632,17 @@ fn apply_one(
                             out.changed += 1;
                         }
                         decide.execute(params![c.id, id, "precise", 1, None::<String>])?;
+                        decided_to.insert(i, id);
                         out.decided += 1;
+                    } else if decided_to.get(&i).is_some_and(|&first| first != id)
+                        && also.insert((i, id))
+                    {
+                        // A second definition for the same call: a method of each member
+                        // of a union type (`Ok | Err`), both reached.
+                        let c = &calls[i];
+                        let caller = innermost(defs, line1, None).filter(|&c| c != id);
+                        add.execute(params![d.file, caller, c.line, c.col, c.name, id])?;
+                        out.added += 1;
                     }
                 }
                 (Some(i), Target::NotADef(_)) => {

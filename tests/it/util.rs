@@ -50,6 +50,15 @@ impl Scratch {
         s
     }
 
+    /// A copy of `testdata/packages/<name>`, a real published package's sources (see
+    /// testdata/README.md), inside a fresh git repository.
+    pub fn package(name: &str) -> Scratch {
+        let s = Scratch::empty();
+        copy_dir(&testdata().join("packages").join(name), s.path());
+        s.git(&["init", "-q"]);
+        s
+    }
+
     /// A copy of a fixture inside a fresh git repository.
     pub fn git_fixture(lang: &str) -> Scratch {
         let s = Scratch::fixture(lang);
