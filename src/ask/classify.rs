@@ -264,6 +264,10 @@ mod tests {
             ["callees"]
         );
         assert_eq!(intents("is `print_entry` called by anything?"), ["callers"]);
+        assert_eq!(
+            intents("list the calls made inside `Path.convert`"),
+            ["callees"]
+        );
         // A definition is looked up by name; a sentence that names nothing is located.
         assert_eq!(
             intents("the name of the shell function defined by the completion script."),
