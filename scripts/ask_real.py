@@ -67,8 +67,11 @@ def callers_half(name: str, split: str, into: Path) -> Path:
     return out
 
 
-def run_eval(llmc: str, checkout: Path, set_file: Path, compare: bool) -> dict:
+def run_eval(llmc: str, checkout: Path, set_file: Path, compare: bool,
+             config: list[str] | None = None) -> dict:
     cmd = [llmc, "eval", "--json", "-q", "-C", str(checkout), str(set_file)]
+    for kv in config or []:
+        cmd += ["--config", kv]
     if compare:
         cmd.append("--compare")
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -177,6 +180,8 @@ def main() -> None:
     ap.add_argument("--callers", action="store_true",
                     help="also the callers sets of testdata/real/callers, split by line")
     ap.add_argument("--json", help="write the pooled figures and every result here")
+    ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                    help="passed to every `llmc eval` (e.g. a route weight to try on the tune half)")
     args = ap.parse_args()
     names = args.repos.split(",") if args.repos else repos()
     splits = ["tune", "test"] if args.split == "all" else [args.split]
@@ -193,7 +198,7 @@ def main() -> None:
             else:
                 target = checkout
                 set_file = SETS / f"{name}.{split}.jsonl"
-            report = run_eval(args.llmc, target, set_file, args.compare)
+            report = run_eval(args.llmc, target, set_file, args.compare, args.config)
             for r in report["results"]:
                 r["repo"] = name
                 r["split"] = split

@@ -318,13 +318,14 @@ impl Default for RouteConfig {
             concept: RouteEntry(vec![
                 (Memory::Semantic, 1.0),
                 (Memory::Lexical, 0.8),
-                (Memory::Graph, 0.2),
+                // The graph only breaks ties for prose questions (llmc.toml.example).
+                (Memory::Graph, 0.02),
             ]),
             howto: RouteEntry(vec![(Memory::Semantic, 1.0), (Memory::Lexical, 0.7)]),
             locate: RouteEntry(vec![
                 (Memory::Lexical, 1.0),
                 (Memory::Semantic, 1.0),
-                (Memory::Graph, 0.2),
+                (Memory::Graph, 0.02),
             ]),
             compare: RouteEntry(vec![
                 (Memory::Graph, 1.0),
