@@ -6,7 +6,7 @@
 Runs `llmc eval` on every `testdata/real/ask/<repo>.tune.jsonl` and the tune half of the
 callers sets (through ask_real.py --callers),
 takes each question's signals (`results[].signals`: retrieval, coverage, grounding,
-margin, unknown, agree, history, graph, absent) and whether its first source or commit is gold
+margin, unknown, agree, history, graph, absent) and whether its first source, commit or (callers answers) first call site is gold
 (an out-of-scope question never is), and fits a logistic regression (L2, gradient
 descent, no randomness). With `--write` the weights replace the fitted block of
 src/ask/calibration.rs.
@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "src" / "ask" / "calibration.rs"
 FEATURES = ["retrieval", "coverage", "grounding", "margin", "unknown", "agree", "history", "graph",
             "absent"]
+# +1: evidence for the answer; -1: evidence against it.
+SIGN = {"retrieval": 1, "coverage": 1, "grounding": 1, "margin": 1, "unknown": -1, "agree": 1,
+        "history": 1, "graph": 1, "absent": -1}
 
 
 def samples(llmc: str, checkouts: str) -> list[tuple[list[float], int]]:
@@ -48,7 +51,13 @@ def samples(llmc: str, checkouts: str) -> list[tuple[list[float], int]]:
         if r["answerable"] and r["reciprocal_rank"] is None:
             continue  # no gold: nothing to learn from
         x = [float(r["signals"].get(f, 0.0)) for f in FEATURES]
-        right = int(r["answerable"] and 1 in [k for k in r["ranks"] if k is not None])
+        # What the label promises: the answer's first source, commit or (for callers
+        # with gold lines) first call site is gold (`top_right`); for an
+        # abstention, the first of the nearest sources it shows.
+        if r["top_right"] is not None:
+            right = int(r["top_right"])
+        else:
+            right = int(r["answerable"] and 1 in [k for k in r["ranks"] if k is not None])
         data.append((x, right, r["answerable"]))
     return data
 
@@ -72,13 +81,19 @@ def fit(data, l2: float = 0.01, steps: int = 20000, lr: float = 0.5):
             for i in range(n):
                 gw[i] += e * x[i]
         w = [wi - lr * g for wi, g in zip(w, gw)]
+        # Signs fixed by meaning (projected descent): more of a supporting signal never
+        # lowers the confidence, more of a doubting one never raises it. Left free, a
+        # signal that merely travels with another (a wide margin with history answers)
+        # took the opposite sign, and near-ties were labelled High.
+        w = [max(0.0, wi) if SIGN[f] > 0 else min(0.0, wi) for wi, f in zip(w, FEATURES)]
         b -= lr * gb
     return w, b
 
 
 def isotonic(ps, ys, min_block: int = 12):
     """Pool-adjacent-violators on (score, right), blocks of at least `min_block`
-    questions; returns the knots (mean score, share right) of the blocks, in order."""
+    questions; returns the knots (mean score, smoothed share right) of the blocks, in
+    order."""
     pts = sorted(zip(ps, ys))
     blocks = [[p, float(y), 1] for p, y in pts]  # sum of scores, sum of rights, count
 
@@ -100,7 +115,13 @@ def isotonic(ps, ys, min_block: int = 12):
     if len(blocks) > 1 and blocks[-1][2] < min_block:
         a, c = blocks[-2], blocks[-1]
         blocks[-2:] = [[a[0] + c[0], a[1] + c[1], a[2] + c[2]]]
-    return [(b[0] / b[2], b[1] / b[2]) for b in blocks]
+    # Each block's share right with one right and one wrong added (Laplace): a block of a
+    # dozen questions all right does not make a certainty of the next one.
+    knots = [(b[0] / b[2], (b[1] + 1.0) / (b[2] + 2.0)) for b in blocks]
+    # Smoothing can undo the order of two blocks of different sizes: the lower share wins.
+    for i in range(len(knots) - 2, -1, -1):
+        knots[i] = (knots[i][0], min(knots[i][1], knots[i + 1][1]))
+    return knots
 
 
 def interpolate(knots, p: float) -> float:

@@ -196,7 +196,19 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
     for &intent in &state.classification.intents {
         let g = match intent {
             Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports => {
-                if let Some(f) = pass.graph.iter().find(|f| f.intent == intent) {
+                let finding = pass
+                    .graph
+                    .iter()
+                    .find(|f| f.intent == intent && !f.definitions.is_empty());
+                if finding.is_none() {
+                    // The graph answers this kind of question; without a definition of
+                    // the name it has no answer, whatever the text routes found.
+                    pass.weak.push(format!(
+                        "{}: the graph has no definition of what is named",
+                        intent.as_str()
+                    ));
+                }
+                if let Some(f) = finding {
                     // Callers are grounded as far as the call sites with the name are
                     // proven: each unknown receiver or name-only match may be a call the
                     // answer does not list.

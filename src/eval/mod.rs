@@ -61,8 +61,9 @@ pub struct QuestionResult {
     pub label: String,
     /// The signals behind the confidence (what `scripts/calibrate.py` fits on).
     pub signals: crate::ask::Confidence,
-    /// The answer's first source (or commit) is a gold item: what the label promises.
-    /// `None` for abstentions and for answerable questions without gold.
+    /// The answer's first source (or commit; for a callers answer with gold lines, its
+    /// first call site) is a gold item: what the label promises. `None`
+    /// for abstentions and for answerable questions without gold.
     pub top_right: Option<bool>,
     /// With `--compare`: the reciprocal rank each of [`COMPARED`] reaches on this question
     /// (answerable questions with gold only).
@@ -325,10 +326,28 @@ pub fn judge(case: &Case, o: &Outcome, k: usize, ms: f64) -> QuestionResult {
     } else {
         None
     };
+    // A callers answer's first item is its first call site: the definition it lists
+    // first among the sources is what was named, not the answer. (Only callers: their
+    // gold lines are every call site a reference tool finds, where a callees or imports
+    // set may list only some, so a row missing from it is not wrong.)
+    let first_row = o
+        .graph
+        .iter()
+        .filter(|f| f.intent == Intent::Callers)
+        .flat_map(|f| f.rows.iter())
+        .next();
+    let gold_line = |path: &str, line: u32| {
+        case.gold.iter().any(
+            |g| matches!(&g.target, Target::Line { path: p, line: l } if p == path && *l == line),
+        )
+    };
     let top_right = match (abstained, case.answerable) {
         (true, _) => None,
         (false, false) => Some(false),
-        (false, true) => ranked.then(|| ranks.contains(&Some(1))),
+        (false, true) => match first_row {
+            Some(r) if structural.is_some() => Some(gold_line(&r.path, r.line)),
+            _ => ranked.then(|| ranks.contains(&Some(1))),
+        },
     };
     let mut got = o.intents.clone();
     got.sort();
