@@ -2,7 +2,7 @@
 //! split into their parts, crude suffixes stripped. Used to build retrieval queries and
 //! to check evidence against the question. Pure.
 
-use super::classify::{Classification, EntityKind};
+use super::classify::{Classification, EntityKind, Intent};
 use crate::search::tokenize;
 
 /// Words that carry no subject in a question about code: question words, function words
@@ -176,6 +176,14 @@ const STOP: &[&str] = &[
     "your",
 ];
 
+/// Stop words that cue another intent (callers, history, imports, a file to locate), and
+/// are the subject of a concept or how-to question. Sorted.
+const SUBJECT_IN_PROSE: &[&str] = &[
+    "call", "called", "calling", "calls", "change", "changed", "changes", "commit", "commits",
+    "define", "defined", "file", "files", "import", "imported", "imports", "modified", "module",
+    "modules", "touched",
+];
+
 /// Whether a lower-case word is a stop word.
 pub fn is_stop(word: &str) -> bool {
     STOP.binary_search(&word).is_ok()
@@ -223,10 +231,15 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
         .filter(|e| e.kind == EntityKind::Date)
         .flat_map(|e| words(&e.text).map(str::to_lowercase).collect::<Vec<_>>())
         .collect();
+    // In a question about how something works, the words that cue other intents are
+    // its subject: "how does it reload when files change?", "how are imports resolved?".
+    let prose = matches!(c.intents.first(), Some(Intent::Concept | Intent::Howto));
     let mut out: Vec<String> = Vec::new();
     for w in words(question) {
         let lower = w.to_lowercase();
-        if lower.len() < 2 || is_stop(&lower) || dates.contains(&lower) {
+        let stop =
+            is_stop(&lower) && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok());
+        if lower.len() < 2 || stop || dates.contains(&lower) {
             continue;
         }
         if lower.chars().all(|c| c.is_ascii_digit()) {
@@ -267,10 +280,27 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        let mut sorted = STOP.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(sorted, STOP);
+        for list in [STOP, SUBJECT_IN_PROSE] {
+            let mut sorted = list.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted, list);
+        }
+        // Each subject-in-prose word is a stop word elsewhere.
+        assert!(SUBJECT_IN_PROSE.iter().all(|w| is_stop(w)));
+    }
+
+    #[test]
+    fn a_concept_question_keeps_the_words_that_cue_other_intents() {
+        let q = "how does uvicorn reload the server when files change?";
+        let c = super::super::classify::classify(q);
+        assert_eq!(
+            content_terms(q, &c),
+            ["uvicorn", "reload", "server", "files", "change"]
+        );
+        let q = "who changed the server files?";
+        let c = super::super::classify::classify(q);
+        assert_eq!(content_terms(q, &c), ["server"]);
     }
 
     #[test]
