@@ -422,11 +422,10 @@ impl SliceCtx<'_> {
             }
             // A safe point: the slice being written is rolled back.
             crate::interrupt::check()?;
-            let wanted: Vec<(&str, &str)> = batch
+            let wanted: Vec<(Side, Side)> = batch
                 .iter()
                 .filter(|c| !is_boundary.contains(c.hash.as_str()))
                 .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
-                .flat_map(|(old, new)| old.into_iter().chain(new))
                 .collect();
             cache.prefetch(blobs, &wanted)?;
             for c in batch.drain(..) {
@@ -765,6 +764,10 @@ impl Seed {
 #[derive(Default)]
 struct DefCache<'s> {
     map: HashMap<String, std::rc::Rc<Vec<Def>>>,
+    /// Syntax trees of the oldest versions parsed lately, by blob: the version before
+    /// is reparsed from its successor's tree, and tree-sitter reuses what a commit did not
+    /// change (most of a file, usually).
+    trees: Trees,
     parser: tree_sitter::Parser,
     max_size: u64,
     seed: Option<&'s Seed>,
@@ -777,62 +780,231 @@ const DEF_CACHE_MAX: usize = 4096;
 /// Blob bytes read ahead of parsing at most (then they are parsed and let go).
 const PREFETCH_BYTES: usize = 32 << 20;
 
+/// Syntax trees kept for reparsing at most.
+const TREES_MAX: usize = 64;
+
 thread_local! {
     static PARSER: std::cell::RefCell<tree_sitter::Parser> =
         std::cell::RefCell::new(tree_sitter::Parser::new());
 }
 
+/// A parsed version of a file kept to reparse the version before it.
+struct Held {
+    lang: lang::Lang,
+    tree: tree_sitter::Tree,
+    bytes: Vec<u8>,
+}
+
+/// A tree kept, by blob.
+type Kept = (String, Held);
+
+/// What parsing one chain gives: definitions by blob, and the trees left to reparse from.
+type ChainParsed = (Vec<(String, Vec<Def>)>, Vec<Kept>);
+
+/// The trees kept, oldest first out.
+#[derive(Default)]
+struct Trees {
+    map: HashMap<String, Held>,
+    order: std::collections::VecDeque<String>,
+}
+
+impl Trees {
+    fn insert(&mut self, blob: String, held: Held) {
+        if self.map.insert(blob.clone(), held).is_none() {
+            self.order.push_back(blob);
+        }
+        while self.map.len() > TREES_MAX {
+            match self.order.pop_front() {
+                Some(old) => {
+                    self.map.remove(&old);
+                }
+                None => break,
+            }
+        }
+    }
+}
+
+/// One blob to parse: its bytes, and the newer version of the same file it may be
+/// reparsed from.
+struct Task<'p> {
+    blob: String,
+    path: &'p str,
+    bytes: Vec<u8>,
+    base: Option<String>,
+}
+
+/// The edit that turns `old` into `new`: the bytes between their common prefix and
+/// common suffix replaced.
+fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let point = |bytes: &[u8], at: usize| {
+        let before = &bytes[..at];
+        let row = before.iter().filter(|&&b| b == b'\n').count();
+        let column = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    tree_sitter::InputEdit {
+        start_byte: prefix,
+        old_end_byte: old.len() - suffix,
+        new_end_byte: new.len() - suffix,
+        start_position: point(old, prefix),
+        old_end_position: point(old, old.len() - suffix),
+        new_end_position: point(new, new.len() - suffix),
+    }
+}
+
+/// The definitions of one version of a file, reparsed from `base` (a newer version of
+/// the same file) when it is in the same language; with its tree, to reparse the next.
+fn parse_version(
+    parser: &mut tree_sitter::Parser,
+    path: &str,
+    bytes: Vec<u8>,
+    base: Option<Held>,
+    max: u64,
+) -> (Vec<Def>, Option<Held>) {
+    if too_big(&bytes, max) {
+        return (Vec::new(), None);
+    }
+    let FileLang::Code(l) = lang::detect(Path::new(path), &bytes) else {
+        return (Vec::new(), None);
+    };
+    if crate::source::looks_binary(&bytes) {
+        return (Vec::new(), None);
+    }
+    // Reparsing maps bytes to bytes: text that is not UTF-8 is parsed whole, as before.
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return (definitions(parser, path, &bytes), None);
+    };
+    let old = base.filter(|b| b.lang == l).map(|mut b| {
+        b.tree.edit(&edit_between(&b.bytes, &bytes));
+        b.tree
+    });
+    let Some((parsed, tree)) = defs::reparse(parser, l, text, old.as_ref()) else {
+        return (Vec::new(), None);
+    };
+    (
+        defs_of(&parsed.symbols),
+        Some(Held {
+            lang: l,
+            tree,
+            bytes,
+        }),
+    )
+}
+
 impl DefCache<'_> {
-    /// Reads the blobs of `wanted` that are not cached and parses them in parallel.
-    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(&str, &str)]) -> Result<()> {
+    /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached and
+    /// parses them in parallel: the versions of one file in order, newest first, each
+    /// reparsed from the one after it.
+    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(Side, Side)]) -> Result<()> {
         // Made room for first, so nothing this batch needs is dropped after it is read.
-        if self.map.len() + wanted.len() > DEF_CACHE_MAX {
+        if self.map.len() + 2 * wanted.len() > DEF_CACHE_MAX {
             self.map.clear();
         }
-        let mut seen = HashSet::new();
-        let mut todo: Vec<(String, &str, Vec<u8>)> = Vec::new();
+        let mut chains: Vec<Vec<Task>> = Vec::new();
+        // The chain each blob of this batch is parsed in.
+        let mut chain_of: HashMap<String, usize> = HashMap::new();
         let mut held = 0usize;
-        for &(blob, path) in wanted {
-            if self.map.contains_key(blob) || !seen.insert(blob) {
-                continue;
-            }
-            let bytes = blobs.get(blob)?.unwrap_or_default();
-            if let Some(defs) = self.seed.and_then(|s| s.get(path, &bytes)) {
-                self.map.insert(blob.to_string(), defs);
-                self.seeded += 1;
-                continue;
-            }
-            held += bytes.len();
-            todo.push((blob.to_string(), path, bytes));
-            // A batch with a huge commit (a vendored tree, a mass rename) is parsed in
-            // parts, so the blobs held at once stay bounded.
-            if held >= PREFETCH_BYTES {
-                self.parse_all(std::mem::take(&mut todo));
-                held = 0;
+        for &(old, new) in wanted {
+            // The newer version first: the older one is reparsed from it.
+            for (side, base) in [(new, None), (old, new.map(|(b, _)| b))] {
+                let Some((blob, path)) = side else {
+                    continue;
+                };
+                if self.map.contains_key(blob) || chain_of.contains_key(blob) {
+                    continue;
+                }
+                let bytes = blobs.get(blob)?.unwrap_or_default();
+                if let Some(defs) = self.seed.and_then(|s| s.get(path, &bytes)) {
+                    self.map.insert(blob.to_string(), defs);
+                    self.seeded += 1;
+                    continue;
+                }
+                held += bytes.len();
+                let task = Task {
+                    blob: blob.to_string(),
+                    path,
+                    bytes,
+                    base: base.map(str::to_string),
+                };
+                let k = match base.and_then(|b| chain_of.get(b)) {
+                    Some(&k) => k,
+                    None => {
+                        chains.push(Vec::new());
+                        chains.len() - 1
+                    }
+                };
+                chain_of.insert(blob.to_string(), k);
+                chains[k].push(task);
+                // A batch with a huge commit (a vendored tree, a mass rename) is parsed
+                // in parts, so the blobs held at once stay bounded.
+                if held >= PREFETCH_BYTES {
+                    self.parse_chains(std::mem::take(&mut chains));
+                    chain_of.clear();
+                    held = 0;
+                }
             }
         }
-        self.parse_all(todo);
+        self.parse_chains(chains);
         Ok(())
     }
 
-    /// Parses blobs on rayon's pool into the cache.
-    fn parse_all(&mut self, todo: Vec<(String, &str, Vec<u8>)>) {
+    /// Parses chains of versions on rayon's pool (one chain in order) into the cache.
+    fn parse_chains(&mut self, chains: Vec<Vec<Task>>) {
         let max = self.max_size;
-        use rayon::prelude::*;
-        let parsed: Vec<(String, Vec<Def>)> = todo
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|(blob, path, bytes)| {
-                let defs = if too_big(&bytes, max) {
-                    Vec::new()
-                } else {
-                    PARSER.with(|p| definitions(&mut p.borrow_mut(), path, &bytes))
-                };
-                (blob, defs)
+        // A chain's first version may be reparsed from a tree an earlier batch kept.
+        let work: Vec<(Vec<Task>, Option<Kept>)> = chains
+            .into_iter()
+            .map(|chain| {
+                let start = chain
+                    .first()
+                    .and_then(|t| t.base.as_ref())
+                    .and_then(|b| self.trees.map.remove(b).map(|h| (b.clone(), h)));
+                (chain, start)
             })
             .collect();
-        for (blob, defs) in parsed {
-            self.map.insert(blob, std::rc::Rc::new(defs));
+        use rayon::prelude::*;
+        let parsed: Vec<ChainParsed> = work
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(chain, start)| {
+                let mut trees: HashMap<String, Held> = start.into_iter().collect();
+                let mut out = Vec::with_capacity(chain.len());
+                PARSER.with(|p| {
+                    let mut parser = p.borrow_mut();
+                    for t in chain {
+                        // Taken: the next older version is reparsed from this one's tree
+                        // in turn, and only the oldest of a chain is kept.
+                        let base = t.base.as_ref().and_then(|b| trees.remove(b));
+                        let (defs, tree) = parse_version(&mut parser, t.path, t.bytes, base, max);
+                        if let Some(h) = tree {
+                            trees.insert(t.blob.clone(), h);
+                        }
+                        out.push((t.blob, defs));
+                    }
+                });
+                (out, trees.into_iter().collect())
+            })
+            .collect();
+        for (defs, trees) in parsed {
+            for (blob, d) in defs {
+                self.map.insert(blob, std::rc::Rc::new(d));
+            }
+            for (blob, h) in trees {
+                self.trees.insert(blob, h);
+            }
         }
     }
 
@@ -1071,4 +1243,51 @@ fn insert_commit(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_edit_between_two_versions_spans_what_differs() {
+        let old = b"a\nbc\nd\n";
+        let new = b"a\nbXYc\nd\n";
+        let e = edit_between(old, new);
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (3, 3, 5));
+        assert_eq!((e.start_position.row, e.start_position.column), (1, 1));
+        assert_eq!((e.new_end_position.row, e.new_end_position.column), (1, 3));
+        // Equal texts: an empty edit at the end.
+        let e = edit_between(old, old);
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (7, 7, 7));
+        // A shared byte is never counted in both the prefix and the suffix.
+        let e = edit_between(b"aa", b"aaa");
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (2, 2, 3));
+    }
+
+    /// Each older version reparsed from the tree of the one after it has the definitions
+    /// a parse from scratch finds: a chain of edits that adds, renames, nests and removes.
+    #[test]
+    fn a_version_reparsed_from_its_successor_has_the_same_definitions() {
+        let versions: [&str; 5] = [
+            "class Shelf:\n    def weight(self):\n        return 1\n\n\ndef total(xs):\n    return sum(xs)\n",
+            "class Shelf:\n    def weight(self):\n        return 2\n\n    def label(self):\n        return 'x'\n\n\ndef total(xs):\n    return sum(xs)\n",
+            "class Shelf:\n    def mass(self):\n        return 2\n\n\ndef total(xs):\n    def inner(x):\n        return x\n    return sum(map(inner, xs))\n",
+            "def total(xs):\n    return sum(xs)\n",
+            "",
+        ];
+        let mut parser = tree_sitter::Parser::new();
+        let mut base: Option<Held> = None;
+        for (i, v) in versions.iter().enumerate() {
+            let (defs, held) = parse_version(&mut parser, "m.py", v.as_bytes().to_vec(), base, 0);
+            let fresh = definitions(&mut tree_sitter::Parser::new(), "m.py", v.as_bytes());
+            let key = |d: &Vec<Def>| {
+                d.iter()
+                    .map(|d| (d.qualname.clone(), d.kind, d.start_line, d.end_line))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(&defs), key(&fresh), "version {i}");
+            base = held;
+        }
+    }
 }

@@ -45,6 +45,21 @@ pub fn parse(parser: &mut Parser, lang: Lang, text: &str, refs: bool) -> Option<
     Some(parsed)
 }
 
+/// The definitions of `text`, reparsed from `old`: the tree of another text of the same
+/// language, already edited ([`Tree::edit`]) to match this one, so tree-sitter reuses
+/// what did not change. Returns the new tree too, for the next reparse.
+pub fn reparse(
+    parser: &mut Parser,
+    lang: Lang,
+    text: &str,
+    old: Option<&Tree>,
+) -> Option<(Parsed, Tree)> {
+    parser.set_language(&lang.grammar()).ok()?;
+    let tree = parser.parse(text, old)?;
+    let parsed = extract(lang, &tree, text);
+    Some((parsed, tree))
+}
+
 /// A definition candidate before parents and kinds are settled.
 struct Candidate {
     /// The definition node's id and bytes (for containment).
