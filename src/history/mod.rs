@@ -809,6 +809,13 @@ struct Trees {
 }
 
 impl Trees {
+    /// The tree of `blob`, no longer kept.
+    fn take(&mut self, blob: &str) -> Option<Held> {
+        let held = self.map.remove(blob)?;
+        self.order.retain(|b| b != blob);
+        Some(held)
+    }
+
     fn insert(&mut self, blob: String, held: Held) {
         if self.map.insert(blob.clone(), held).is_none() {
             self.order.push_back(blob);
@@ -971,7 +978,7 @@ impl DefCache<'_> {
                 let start = chain
                     .first()
                     .and_then(|t| t.base.as_ref())
-                    .and_then(|b| self.trees.map.remove(b).map(|h| (b.clone(), h)));
+                    .and_then(|b| self.trees.take(b).map(|h| (b.clone(), h)));
                 (chain, start)
             })
             .collect();
