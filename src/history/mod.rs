@@ -780,8 +780,11 @@ const DEF_CACHE_MAX: usize = 4096;
 /// Blob bytes read ahead of parsing at most (then they are parsed and let go).
 const PREFETCH_BYTES: usize = 32 << 20;
 
-/// Syntax trees kept for reparsing at most.
+/// Syntax trees kept for reparsing at most, and the most source they may cover together
+/// (a tree takes tens of times its text: rails peaked 220 MB higher with 64 trees and no
+/// byte bound).
 const TREES_MAX: usize = 64;
+const TREES_MAX_BYTES: usize = 2 << 20;
 
 thread_local! {
     static PARSER: std::cell::RefCell<tree_sitter::Parser> =
@@ -798,14 +801,13 @@ struct Held {
 /// A tree kept, by blob.
 type Kept = (String, Held);
 
-/// What parsing one chain gives: definitions by blob, and the trees left to reparse from.
-type ChainParsed = (Vec<(String, Vec<Def>)>, Vec<Kept>);
-
 /// The trees kept, oldest first out.
 #[derive(Default)]
 struct Trees {
     map: HashMap<String, Held>,
     order: std::collections::VecDeque<String>,
+    /// The bytes of the texts of the trees kept.
+    bytes: usize,
 }
 
 impl Trees {
@@ -813,17 +815,24 @@ impl Trees {
     fn take(&mut self, blob: &str) -> Option<Held> {
         let held = self.map.remove(blob)?;
         self.order.retain(|b| b != blob);
+        self.bytes -= held.bytes.len();
         Some(held)
     }
 
     fn insert(&mut self, blob: String, held: Held) {
-        if self.map.insert(blob.clone(), held).is_none() {
-            self.order.push_back(blob);
+        if held.bytes.len() > TREES_MAX_BYTES {
+            return;
         }
-        while self.map.len() > TREES_MAX {
+        self.take(&blob);
+        self.bytes += held.bytes.len();
+        self.map.insert(blob.clone(), held);
+        self.order.push_back(blob);
+        while self.map.len() > TREES_MAX || self.bytes > TREES_MAX_BYTES {
             match self.order.pop_front() {
                 Some(old) => {
-                    self.map.remove(&old);
+                    if let Some(h) = self.map.remove(&old) {
+                        self.bytes -= h.bytes.len();
+                    }
                 }
                 None => break,
             }
@@ -983,10 +992,18 @@ impl DefCache<'_> {
             })
             .collect();
         use rayon::prelude::*;
-        let parsed: Vec<ChainParsed> = work
+        // The kept trees are handed over as each chain ends, so no more than the bound is
+        // held at any time (a batch of thousands of files must not hold all their trees).
+        let kept = std::sync::Mutex::new(std::mem::take(&mut self.trees));
+        let parsed: Vec<Vec<(String, Vec<Def>)>> = work
             .into_par_iter()
             .with_max_len(1)
             .map(|(chain, start)| {
+                // Only a file changed often is worth a tree held for the next batch: one
+                // changed by two commits of this batch, or reparsed from a kept tree. (A
+                // commit that touches thousands of files once keeps none.)
+                let older = chain.iter().filter(|t| t.base.is_some()).count();
+                let hot = start.is_some() || older > 1;
                 let mut trees: HashMap<String, Held> = start.into_iter().collect();
                 let mut out = Vec::with_capacity(chain.len());
                 PARSER.with(|p| {
@@ -1002,15 +1019,18 @@ impl DefCache<'_> {
                         out.push((t.blob, defs));
                     }
                 });
-                (out, trees.into_iter().collect())
+                if hot && let Ok(mut k) = kept.lock() {
+                    for (blob, h) in trees {
+                        k.insert(blob, h);
+                    }
+                }
+                out
             })
             .collect();
-        for (defs, trees) in parsed {
+        self.trees = kept.into_inner().unwrap_or_default();
+        for defs in parsed {
             for (blob, d) in defs {
                 self.map.insert(blob, std::rc::Rc::new(d));
-            }
-            for (blob, h) in trees {
-                self.trees.insert(blob, h);
             }
         }
     }
