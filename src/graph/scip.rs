@@ -19,6 +19,7 @@
 //!   symbol to map to an llmc definition, and the occurrence to be neither a definition
 //!   nor an import.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -560,9 +561,9 @@ fn apply_one(
                 .or_default()
                 .push(i);
         }
-        let mut decided: HashSet<usize> = HashSet::new();
-        // The definition each decided call site was given, and the further ones added.
-        let mut decided_to: HashMap<usize, i64> = HashMap::new();
+        // The call sites decided, with the definition each was given (none for a call
+        // that leaves the repository or reaches no definition), and the further ones added.
+        let mut decided: HashMap<usize, Option<i64>> = HashMap::new();
         let mut also: HashSet<(usize, i64)> = HashSet::new();
         let aliases = file_aliases(conn, d.file)?;
         let defs = file_defs(conn, defs_cache, d.file)?;
@@ -600,7 +601,7 @@ fn apply_one(
                     // another name).
                     if let Some(i) = call
                         && symbol_name(&occ.symbol).as_deref() == Some(name)
-                        && decided.insert(i)
+                        && decided.insert(i, None).is_none()
                     {
                         let c = &calls[i];
                         let external = external_name(&occ.symbol, name);
@@ -626,27 +627,31 @@ fn apply_one(
             match (call, target) {
                 (_, Target::Unknown) => {}
                 (Some(i), Target::Def(id, _)) => {
-                    if decided.insert(i) {
-                        let c = &calls[i];
-                        if c.old.0 != Some(id) {
-                            out.changed += 1;
+                    match decided.entry(i) {
+                        Entry::Vacant(v) => {
+                            v.insert(Some(id));
+                            let c = &calls[i];
+                            if c.old.0 != Some(id) {
+                                out.changed += 1;
+                            }
+                            decide.execute(params![c.id, id, "precise", 1, None::<String>])?;
+                            out.decided += 1;
                         }
-                        decide.execute(params![c.id, id, "precise", 1, None::<String>])?;
-                        decided_to.insert(i, id);
-                        out.decided += 1;
-                    } else if decided_to.get(&i).is_some_and(|&first| first != id)
-                        && also.insert((i, id))
-                    {
                         // A second definition for the same call: a method of each member
                         // of a union type (`Ok | Err`), both reached.
-                        let c = &calls[i];
-                        let caller = innermost(defs, line1, None).filter(|&c| c != id);
-                        add.execute(params![d.file, caller, c.line, c.col, c.name, id])?;
-                        out.added += 1;
+                        Entry::Occupied(first)
+                            if first.get().is_some_and(|f| f != id) && also.insert((i, id)) =>
+                        {
+                            let c = &calls[i];
+                            let caller = innermost(defs, line1, None).filter(|&c| c != id);
+                            add.execute(params![d.file, caller, c.line, c.col, c.name, id])?;
+                            out.added += 1;
+                        }
+                        Entry::Occupied(_) => {}
                     }
                 }
                 (Some(i), Target::NotADef(_)) => {
-                    if decided.insert(i) {
+                    if decided.insert(i, None).is_none() {
                         let c = &calls[i];
                         if c.old.0.is_some() {
                             out.changed += 1;

@@ -53,15 +53,18 @@ impl Scratch {
     /// A copy of `testdata/packages/<name>`, a real published package's sources (see
     /// testdata/README.md), inside a fresh git repository.
     pub fn package(name: &str) -> Scratch {
-        let s = Scratch::empty();
-        copy_dir(&testdata().join("packages").join(name), s.path());
-        s.git(&["init", "-q"]);
-        s
+        Scratch::git_copy(&testdata().join("packages").join(name))
     }
 
     /// A copy of a fixture inside a fresh git repository.
     pub fn git_fixture(lang: &str) -> Scratch {
-        let s = Scratch::fixture(lang);
+        Scratch::git_copy(&testdata().join("repos").join(lang))
+    }
+
+    /// A copy of `dir` inside a fresh git repository.
+    fn git_copy(dir: &Path) -> Scratch {
+        let s = Scratch::empty();
+        copy_dir(dir, s.path());
         s.git(&["init", "-q"]);
         s
     }
