@@ -899,9 +899,14 @@ fn parse_version(
     if crate::source::looks_binary(&bytes) {
         return (Vec::new(), None);
     }
-    // Reparsing maps bytes to bytes: text that is not UTF-8 is parsed whole, as before.
+    // Reparsing maps bytes to bytes: text that is not UTF-8 is read lossily and parsed
+    // whole, and keeps no tree.
     let Ok(text) = std::str::from_utf8(&bytes) else {
-        return (definitions(parser, path, &bytes), None);
+        let text = String::from_utf8_lossy(&bytes);
+        return match defs::parse(parser, l, &text, false) {
+            Some(parsed) => (defs_of(&parsed.symbols), None),
+            None => (Vec::new(), None),
+        };
     };
     let old = base.filter(|b| b.lang == l).map(|mut b| {
         b.tree.edit(&edit_between(&b.bytes, &bytes));
@@ -1048,10 +1053,10 @@ impl DefCache<'_> {
                 self.seeded += 1;
                 defs
             }
-            (None, Some(bytes)) if !too_big(&bytes, self.max_size) => {
-                std::rc::Rc::new(definitions(&mut self.parser, path, &bytes))
-            }
-            (None, _) => std::rc::Rc::new(Vec::new()),
+            (None, Some(bytes)) => std::rc::Rc::new(
+                parse_version(&mut self.parser, path, bytes, None, self.max_size).0,
+            ),
+            (None, None) => std::rc::Rc::new(Vec::new()),
         };
         if self.map.len() >= DEF_CACHE_MAX {
             self.map.clear();
@@ -1067,17 +1072,7 @@ fn too_big(bytes: &[u8], max: u64) -> bool {
 
 /// The definitions of one version of a file (none for a language llmc does not parse).
 pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -> Vec<Def> {
-    let FileLang::Code(l) = lang::detect(Path::new(path), bytes) else {
-        return Vec::new();
-    };
-    if crate::source::looks_binary(bytes) {
-        return Vec::new();
-    }
-    let text = String::from_utf8_lossy(bytes);
-    let Some(parsed) = defs::parse(parser, l, &text, false) else {
-        return Vec::new();
-    };
-    defs_of(&parsed.symbols)
+    parse_version(parser, path, bytes.to_vec(), None, 0).0
 }
 
 /// A file's definitions as history compares them: from the first line of a definition's
