@@ -213,7 +213,8 @@ def main() -> None:
                 rs = []
                 for split in splits:
                     f = callers_half(name, split, Path(tmp))
-                    report = run_eval(args.llmc, Path(args.checkouts) / checkout, f, args.compare)
+                    report = run_eval(args.llmc, Path(args.checkouts) / checkout, f, args.compare,
+                                      args.config)
                     for r in report["results"]:
                         r["repo"] = f"{name} (callers)"
                         r["split"] = split
