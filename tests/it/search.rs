@@ -117,6 +117,9 @@ fn worded_questions_find_their_definition_in_semantic_mode() {
     let mut found = 0;
     let mut misses = Vec::new();
     for (lang, qs) in &by_lang {
+        if !crate::util::built(lang) {
+            continue;
+        }
         assert!(LANGS.contains(lang), "{lang}");
         let s = Scratch::fixture(lang);
         s.index();

@@ -8,8 +8,8 @@ use llmc::index::{self, IndexOptions, IndexStats};
 use llmc::progress::NoProgress;
 use llmc::store::Store;
 
-/// The thirteen fixture languages.
-pub const LANGS: [&str; 13] = [
+/// The fixture languages: thirteen, and those of the optional grammars built in.
+pub const LANGS: &[&str] = &[
     "rust",
     "python",
     "javascript",
@@ -24,6 +24,20 @@ pub const LANGS: [&str; 13] = [
     "php",
     "lua",
 ];
+
+/// The fixtures of the optional grammars (`lang-*` features) and whether each is built in:
+/// a test over every fixture skips those that are not.
+const OPTIONAL: &[(&str, bool)] = &[
+    ("csharp", cfg!(feature = "lang-csharp")),
+    ("kotlin", cfg!(feature = "lang-kotlin")),
+    ("swift", cfg!(feature = "lang-swift")),
+    ("scala", cfg!(feature = "lang-scala")),
+];
+
+/// Whether the fixture repository `name` is of a language this build parses.
+pub fn built(name: &str) -> bool {
+    OPTIONAL.iter().all(|&(lang, on)| lang != name || on)
+}
 
 /// `testdata/` in the source tree (never written to).
 pub fn testdata() -> PathBuf {

@@ -416,7 +416,7 @@ pub fn resolve(
 }
 
 fn lang_of(name: &str) -> Option<Lang> {
-    Lang::ALL.into_iter().find(|l| l.name() == name)
+    Lang::ALL.iter().copied().find(|l| l.name() == name)
 }
 
 /// Languages whose definitions can call each other share a family

@@ -245,8 +245,9 @@ pub enum Wraps {
 }
 
 impl Lang {
-    /// Every parsed language.
-    pub const ALL: [Lang; 13] = [
+    /// Every parsed language, in the order of the variants (the optional ones last, as
+    /// built: `Lang as usize` indexes the per-language tables below).
+    pub const ALL: &'static [Lang] = &[
         Lang::Rust,
         Lang::Python,
         Lang::JavaScript,
@@ -462,11 +463,13 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         })
     } else {
         Lang::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|l| l.spec().extensions.contains(&ext.as_str()))
             .or_else(|| {
                 Lang::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .find(|l| l.spec().file_names.contains(&name))
             })
             .or_else(|| {
@@ -475,7 +478,8 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
                 }
                 let interpreter = shebang(head)?;
                 Lang::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .find(|l| l.spec().shebangs.contains(&interpreter))
             })
     };
