@@ -178,11 +178,23 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         scoped.entry((scope, var)).or_default().push((at, b));
     }
     let mut typed_by_binding = vec![false; calls.len()];
+    let implicit_this = lang.spec().resolve.implicit_this;
     for (ci, var) in &receivers {
         let (at, call) = &mut calls[*ci];
         if let Some(b) = lookup(&scoped, symbols, call.caller, var, *at) {
             call.receiver_type = Some(b.clone());
             typed_by_binding[*ci] = true;
+        } else if implicit_this
+            && call.receiver_type.is_none()
+            && !var.contains('.')
+            && var.starts_with(|c: char| c.is_lowercase() || c == '_')
+            && types.container(call.caller).is_some()
+        {
+            // A name nothing in the file binds, in a method of a language whose members
+            // need no `this.`: a field of the enclosing type, declared where this file
+            // does not reach (a base class, or the type's body while the method is in a
+            // Swift extension): typed as `self.name`, by the field's declared type.
+            call.receiver_type = Some(Receiver::Expr(format!("self.{var}")));
         }
     }
     // A chain's head (`r` in `r.Path().Subrouter()`, `self` in `self.store.get()`)

@@ -1613,3 +1613,50 @@ class Cache: Store {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-swift")]
+#[test]
+fn swift_stored_properties_read_from_an_extension() {
+    // A method in an extension (here in another file) reads the type's stored properties
+    // without `self.`: a bare name the file does not bind is typed as that field.
+    check(
+        r#"
+//- Sources/K/Store.swift
+struct Handle {
+    func read() -> Int { return 1 }
+}
+
+struct Store {
+    var handle: Handle
+}
+//- Sources/K/Store+Read.swift
+extension Store {
+    func total(_ other: Handle) -> Int {
+        let handle = other
+        return read(handle) + self.handle.read()
+    }
+
+    func first() -> Int {
+        return handle.read()
+    }
+
+    func read(_ h: Handle) -> Int { return h.read() }
+}
+"#,
+        expect![[r#"
+            Sources/K/Store+Read.swift
+              def impl Store 1-12
+              def method Store.total 2-5
+              def method Store.first 7-9
+              def method Store.read 11-11
+              call 4 read in Store.total -> Sources/K/Store+Read.swift:Store.read [exact]
+              call 4 read in Store.total -> Sources/K/Store.swift:Handle.read [scope]
+              call 8 read in Store.first -> Sources/K/Store.swift:Handle.read [scope]
+              call 11 read in Store.read -> Sources/K/Store.swift:Handle.read [scope]
+            Sources/K/Store.swift
+              def struct Handle 1-3
+              def method Handle.read 2-2
+              def struct Store 5-7
+        "#]],
+    );
+}
