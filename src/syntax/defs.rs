@@ -433,6 +433,14 @@ fn keep_candidate(
                         && (kind_up(2) == "program"
                             || (kind_up(2) == "export_statement" && kind_up(3) == "program"))
                 }
+                // Swift's `let`: at the top level of the file, or `static` in a type's body.
+                CapsConstants::LetConstants => {
+                    parent_kind == "source_file"
+                        || (matches!(parent_kind, "class_body" | "enum_class_body")
+                            && modifiers.is_some_and(|m| {
+                                node_text(m, src).split_whitespace().any(|w| w == "static")
+                            }))
+                }
                 CapsConstants::None => false,
             };
             top_level && !(name.starts_with("__") && name.ends_with("__"))
@@ -499,9 +507,13 @@ const LEADING_KINDS: &[&str] = &[
     "marker_annotation",
     "attribute_item",
     "attribute_declaration",
+    // Swift's `@discardableResult`, `@MainActor` (in the declaration's modifiers).
+    "attribute",
     "comment",
     "line_comment",
     "block_comment",
+    // Swift's `/* … */` and `/** … */`.
+    "multiline_comment",
 ];
 
 /// The first node inside `node` that is part of the declaration proper, skipping
@@ -536,7 +548,10 @@ fn content_end_line(node: Node) -> u32 {
         while i > 0 {
             i -= 1;
             if let Some(c) = cur.child(i)
-                && !matches!(c.kind(), "comment" | "line_comment" | "block_comment")
+                && !matches!(
+                    c.kind(),
+                    "comment" | "line_comment" | "block_comment" | "multiline_comment"
+                )
             {
                 last = Some(c);
                 break;

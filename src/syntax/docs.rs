@@ -53,7 +53,10 @@ pub(super) fn doc_and_lead(
     let mut comments: Vec<Node> = Vec::new();
     for &s in ctx.leading[outer_depth].iter().rev() {
         let kind = s.kind();
-        let is_comment = matches!(kind, "comment" | "line_comment" | "block_comment");
+        let is_comment = matches!(
+            kind,
+            "comment" | "line_comment" | "block_comment" | "multiline_comment"
+        );
         // Adjacent: no blank line between it and what follows.
         if end_line(s) + 1 < lead {
             break;

@@ -178,11 +178,23 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         scoped.entry((scope, var)).or_default().push((at, b));
     }
     let mut typed_by_binding = vec![false; calls.len()];
+    let implicit_this = lang.spec().resolve.implicit_this;
     for (ci, var) in &receivers {
         let (at, call) = &mut calls[*ci];
         if let Some(b) = lookup(&scoped, symbols, call.caller, var, *at) {
             call.receiver_type = Some(b.clone());
             typed_by_binding[*ci] = true;
+        } else if implicit_this
+            && call.receiver_type.is_none()
+            && !var.contains('.')
+            && var.starts_with(|c: char| c.is_lowercase() || c == '_')
+            && types.container(call.caller).is_some()
+        {
+            // A name nothing in the file binds, in a method of a language whose members
+            // need no `this.`: a field of the enclosing type, declared where this file
+            // does not reach (a base class, or the type's body while the method is in a
+            // Swift extension): typed as `self.name`, by the field's declared type.
+            call.receiver_type = Some(Receiver::Expr(format!("self.{var}")));
         }
     }
     // A chain's head (`r` in `r.Path().Subrouter()`, `self` in `self.store.get()`)
@@ -568,6 +580,11 @@ impl<'s> Walker<'s> {
     /// shape's forms.
     fn record_call(&mut self, shape: &CallShape, node: Node) {
         let callee = match shape.callee {
+            // Swift's `call_expression`: the callee is the first child, named by no field.
+            Some("") => match node.named_child(0) {
+                Some(c) => c,
+                None => return,
+            },
             Some(field) => match node.child_by_field_name(field) {
                 Some(c) => c,
                 None => return,
@@ -580,7 +597,7 @@ impl<'s> Walker<'s> {
 
     /// Pushes the call site(s) `callee` names, read with `shape`'s forms; `node` is the
     /// whole call.
-    fn record_callee(&mut self, shape: &CallShape, callee: Node, node: Node) {
+    pub(in crate::syntax) fn record_callee(&mut self, shape: &CallShape, callee: Node, node: Node) {
         // `Node::kind` looks the name up and checks it as UTF-8: once per call, not per form.
         let callee_kind = callee.kind();
         let (plain, member) = if shape.new {
@@ -664,7 +681,8 @@ impl<'s> Walker<'s> {
         | "await"
         | "await_expression"
         | "parenthesized_expression"
-        | "try_expression" = value.kind()
+        | "try_expression"
+        | "postfix_expression" = value.kind()
         {
             value = value
                 .child_by_field_name("operand")
@@ -684,12 +702,15 @@ impl<'s> Walker<'s> {
             | "subscript_expression"
             | "index_expression"
             | "array_access"
-            | "identifier" => self.chain_expr(value).map(Receiver::of_expr),
-            "new_expression" | "object_creation_expression" => {
+            | "identifier"
+            | "simple_identifier"
+            | "navigation_expression" => self.chain_expr(value).map(Receiver::of_expr),
+            "new_expression" | "object_creation_expression" | "constructor_expression" => {
                 let t = value
                     .child_by_field_name("constructor")
-                    .or_else(|| value.child_by_field_name("type"))?;
-                Some(Receiver::Type(simple_type(self.text(t))))
+                    .or_else(|| value.child_by_field_name("type"))
+                    .or_else(|| value.child_by_field_name("constructed_type"))?;
+                Some(Receiver::Type(self.constructed_type(t)))
             }
             "composite_literal" | "struct_expression" => {
                 let t = value
@@ -710,6 +731,22 @@ impl<'s> Walker<'s> {
 }
 
 impl Walker<'_> {
+    /// The type a construction names: Swift's `Box<Int>` (a `user_type`) is its last
+    /// `type_identifier` (`Box`, never a wrapper's argument); others as written, bare.
+    fn constructed_type(&self, t: Node) -> String {
+        if t.kind() == "user_type" {
+            let mut c = t.walk();
+            if let Some(id) = t
+                .named_children(&mut c)
+                .filter(|n| n.kind() == "type_identifier")
+                .last()
+            {
+                return self.text(id).to_string();
+            }
+        }
+        simple_type(self.text(t))
+    }
+
     /// A chain of field reads and calls as a [`Receiver::Expr`] expression, arguments left
     /// out: `r.PathPrefix("/x").Subrouter()` → `r.PathPrefix().Subrouter()`,
     /// `new(Route).Path("/")` → `<Route>.Path()`. Read down the chain's spine in a loop.
@@ -727,7 +764,9 @@ impl Walker<'_> {
                 | "self"
                 | "scoped_identifier"
                 | "qualified_identifier"
-                | "type_identifier" => break self.text(n).to_string(),
+                | "type_identifier"
+                | "simple_identifier"
+                | "self_expression" => break self.text(n).to_string(),
                 "parenthesized_expression"
                 | "non_null_expression"
                 | "await_expression"
@@ -738,6 +777,26 @@ impl Walker<'_> {
                         .or_else(|| n.named_child(n.named_child_count().checked_sub(1)?))?;
                 }
                 "unary_expression" if self.text(n).starts_with('&') => n = field("operand")?,
+                // Swift's `x!` and `x?` (an optional unwrapped).
+                "postfix_expression" => n = field("target")?,
+                // Swift's grammar reads `a + b.f()` as `(a + b.f)()`: the call, and what it
+                // is read on, are the right-hand operand's.
+                "additive_expression"
+                | "multiplicative_expression"
+                | "comparison_expression"
+                | "equality_expression"
+                | "conjunction_expression"
+                | "disjunction_expression"
+                | "range_expression"
+                | "infix_expression"
+                | "bitwise_operation" => n = field("rhs")?,
+                "nil_coalescing_expression" => n = field("if_nil")?,
+                // Swift's `a.b`: the name is inside the `navigation_suffix`.
+                "navigation_expression" => {
+                    let name = field("suffix")?.child_by_field_name("suffix")?;
+                    links.push(format!(".{}", self.text(name)));
+                    n = field("target")?;
+                }
                 "member_expression"
                 | "attribute"
                 | "field_expression"
@@ -753,7 +812,8 @@ impl Walker<'_> {
                         .or_else(|| field("argument"))?;
                 }
                 "call" | "call_expression" => {
-                    let mut f = field("function")?;
+                    // Swift's callee is the call's first child, named by no field.
+                    let mut f = field("function").or_else(|| n.named_child(0))?;
                     if matches!(f.kind(), "generic_function" | "await_expression") {
                         f = f
                             .child_by_field_name("function")
@@ -789,11 +849,13 @@ impl Walker<'_> {
                 "new_expression"
                 | "object_creation_expression"
                 | "composite_literal"
-                | "struct_expression" => {
+                | "struct_expression"
+                | "constructor_expression" => {
                     let t = field("constructor")
                         .or_else(|| field("type"))
-                        .or_else(|| field("name"))?;
-                    break format!("<{}>", simple_type(self.text(t)));
+                        .or_else(|| field("name"))
+                        .or_else(|| field("constructed_type"))?;
+                    break format!("<{}>", self.constructed_type(t));
                 }
                 _ => return None,
             }

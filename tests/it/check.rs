@@ -1440,3 +1440,223 @@ print(a.check("q"))
         "#]],
     );
 }
+
+#[cfg(feature = "lang-swift")]
+#[test]
+fn swift_modules_imports_and_extensions() {
+    // The files of a module (`Sources/<Name>/`, subfolders too) see each other's top-level
+    // names without an import; `import Name` makes another module's names visible and
+    // binds the module's own name (`Geo.area`); `import struct Geo.Point` binds one name;
+    // a module outside the repository is external. Methods of an extension are the
+    // type's (implicit `self` reaches them), a protocol extension's are reached from a
+    // conforming type, a `typealias` has its target's members; `.zero()` is an implicit
+    // member (its type is the context's) and is not read.
+    check(
+        r#"
+//- Sources/Geo/Shapes/Point.swift
+/// A point.
+public struct Point: Shape {
+    public let x: Int
+
+    public func moved(by d: Int) -> Point {
+        return Point(x: offset(x, d))
+    }
+}
+
+public typealias Spot = Point
+//- Sources/Geo/Math.swift
+func offset(_ a: Int, _ b: Int) -> Int {
+    return a + b
+}
+
+public func area(_ p: Point) -> Int {
+    return p.x * p.x
+}
+
+public protocol Shape {}
+
+extension Shape {
+    public func name() -> String {
+        return "shape"
+    }
+}
+
+extension Point {
+    public func twice() -> Point {
+        return moved(by: x).moved(by: 0)
+    }
+}
+//- Sources/App/main.swift
+import Foundation
+import Geo
+import struct Geo.Point
+
+let origin = Point(x: 0)
+let s: Spot = origin.twice()
+print(Geo.area(s), s.name(), area(origin))
+let z: Point = .zero()
+FileManager.default.removeItem(atPath: "x")
+"#,
+        expect![[r#"
+            Sources/App/main.swift
+              def constant origin 5-5
+              def constant s 6-6
+              def constant z 8-8
+              import 1 Foundation -> ?
+              import 2 Geo -> Sources/Geo/Math.swift
+              import 3 Geo Point -> Sources/Geo/Math.swift
+              call 5 Point in origin -> Sources/Geo/Shapes/Point.swift:Point [import]
+              call 6 twice in s -> Sources/Geo/Math.swift:Point.twice [scope]
+              call 7 print -> print [external]
+              call 7 area -> Sources/Geo/Math.swift:area [import]
+              call 7 name -> Sources/Geo/Math.swift:Shape.name [scope]
+              call 7 area -> Sources/Geo/Math.swift:area [import]
+              call 9 removeItem -> ? [unresolved]
+            Sources/Geo/Math.swift
+              def function offset 1-3
+              def function area 5-7
+              def interface Shape 9-9
+              def impl Shape 11-15
+              def method Shape.name 12-14
+              def impl Point 17-21
+              def method Point.twice 18-20
+              call 19 moved in Point.twice -> Sources/Geo/Shapes/Point.swift:Point.moved [scope]
+              call 19 moved in Point.twice -> Sources/Geo/Shapes/Point.swift:Point.moved [scope]
+            Sources/Geo/Shapes/Point.swift
+              def struct Point 2-8
+              def method Point.moved 5-7
+              def type Spot 10-10
+              call 6 Point in Point.moved -> Sources/Geo/Shapes/Point.swift:Point [exact]
+              call 6 offset in Point.moved -> Sources/Geo/Math.swift:offset [scope]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-swift")]
+#[test]
+fn swift_typed_receivers_and_operators() {
+    // A value is typed by its annotation, a constructor (a generic one too), a cast, `if
+    // let`/`guard let`, a `for` loop over an array, a closure's parameter or `$0` over an
+    // element-wise method, a stored property (`self.store`, or bare inside the type), and
+    // the return type of what it is read from; `super.m()` is the base class's. A call the
+    // grammar reads with an operator in its callee (`1 + f(x)`) is the call on the right.
+    check(
+        r#"
+//- Sources/Kit/Store.swift
+class Store {
+    func open() -> Handle? { return Handle() }
+    func close() {}
+}
+
+class Handle {
+    func read() -> Int { return 1 }
+    static func make() -> Handle { return Handle() }
+}
+
+class Box<T> {
+    func get() -> Int { return 0 }
+}
+
+class Cache: Store {
+    let store: Store = Store()
+    var handles: [Handle] = []
+
+    override func close() {
+        super.close()
+        self.store.close()
+        store.close()
+    }
+
+    func total(_ any: Any) -> Int {
+        guard let h = store.open() else { return 0 }
+        if let s = any as? Store { s.close() }
+        var n = 1 + h.read()
+        for x in handles { n += x.read() }
+        handles.forEach { $0.read() }
+        handles.forEach { x in x.read() }
+        n += Box<Int>().get() + Handle.make().read()
+        return n
+    }
+}
+"#,
+        expect![[r#"
+            Sources/Kit/Store.swift
+              def class Store 1-4
+              def method Store.open 2-2
+              def method Store.close 3-3
+              def class Handle 6-9
+              def method Handle.read 7-7
+              def method Handle.make 8-8
+              def class Box 11-13
+              def method Box.get 12-12
+              def class Cache 15-35
+              def method Cache.close 19-23
+              def method Cache.total 25-34
+              call 2 Handle in Store.open -> Sources/Kit/Store.swift:Handle [exact]
+              call 8 Handle in Handle.make -> Sources/Kit/Store.swift:Handle [exact]
+              call 16 Store in Cache -> Sources/Kit/Store.swift:Store [exact]
+              call 20 close in Cache.close -> Sources/Kit/Store.swift:Store.close [scope]
+              call 21 close in Cache.close -> Sources/Kit/Store.swift:Store.close [scope]
+              call 22 close in Cache.close -> Sources/Kit/Store.swift:Store.close [scope]
+              call 26 open in Cache.total -> Sources/Kit/Store.swift:Store.open [scope]
+              call 27 close in Cache.total -> Sources/Kit/Store.swift:Store.close [scope]
+              call 28 read in Cache.total -> Sources/Kit/Store.swift:Handle.read [scope]
+              call 29 read in Cache.total -> Sources/Kit/Store.swift:Handle.read [scope]
+              call 30 forEach in Cache.total -> Handle[].forEach [external]
+              call 30 read in Cache.total -> Sources/Kit/Store.swift:Handle.read [scope]
+              call 31 forEach in Cache.total -> Handle[].forEach [external]
+              call 31 read in Cache.total -> Sources/Kit/Store.swift:Handle.read [scope]
+              call 32 Box in Cache.total -> Sources/Kit/Store.swift:Box [exact]
+              call 32 get in Cache.total -> Sources/Kit/Store.swift:Box.get [scope]
+              call 32 make in Cache.total -> Sources/Kit/Store.swift:Handle.make [scope]
+              call 32 read in Cache.total -> Sources/Kit/Store.swift:Handle.read [scope]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-swift")]
+#[test]
+fn swift_stored_properties_read_from_an_extension() {
+    // A method in an extension (here in another file) reads the type's stored properties
+    // without `self.`: a bare name the file does not bind is typed as that field.
+    check(
+        r#"
+//- Sources/K/Store.swift
+struct Handle {
+    func read() -> Int { return 1 }
+}
+
+struct Store {
+    var handle: Handle
+}
+//- Sources/K/Store+Read.swift
+extension Store {
+    func total(_ other: Handle) -> Int {
+        let handle = other
+        return read(handle) + self.handle.read()
+    }
+
+    func first() -> Int {
+        return handle.read()
+    }
+
+    func read(_ h: Handle) -> Int { return h.read() }
+}
+"#,
+        expect![[r#"
+            Sources/K/Store+Read.swift
+              def impl Store 1-12
+              def method Store.total 2-5
+              def method Store.first 7-9
+              def method Store.read 11-11
+              call 4 read in Store.total -> Sources/K/Store+Read.swift:Store.read [exact]
+              call 4 read in Store.total -> Sources/K/Store.swift:Handle.read [scope]
+              call 8 read in Store.first -> Sources/K/Store.swift:Handle.read [scope]
+              call 11 read in Store.read -> Sources/K/Store.swift:Handle.read [scope]
+            Sources/K/Store.swift
+              def struct Handle 1-3
+              def method Handle.read 2-2
+              def struct Store 5-7
+        "#]],
+    );
+}

@@ -42,7 +42,8 @@ impl Graph {
         x == y && x != u8::MAX
     }
 
-    /// Top-level definitions named `name` in `files`.
+    /// Top-level definitions named `name` in `files`. An impl block (a Swift extension)
+    /// is named after its type but is not the type: never one of them.
     pub(super) fn top_level(&self, files: &[usize], name: &str) -> Vec<usize> {
         let mut out = Vec::new();
         if let Some(list) = self.named(name) {
@@ -50,6 +51,7 @@ impl Graph {
                 if self.syms[s].parent == NONE
                     && files.contains(&self.syms[s].file())
                     && self.syms[s].owner == NONE
+                    && self.syms[s].kind != Some(SymbolKind::Impl)
                 {
                     out.push(s);
                 }
@@ -161,6 +163,25 @@ impl Graph {
             .or_else(|| cands.first().copied())
     }
 
+    /// The files whose top-level names file `f` sees without an import, where the
+    /// language's `package_scope` says so: its directory's (a Go or Java package), or its
+    /// Swift module's (see [`swift_module_root`]).
+    pub(super) fn package_files(&self, f: usize, lang: Lang) -> Vec<usize> {
+        #[cfg(feature = "lang-swift")]
+        if lang == Lang::Swift {
+            return self
+                .swift_modules
+                .get(swift_module_root(&self.files[f].path))
+                .cloned()
+                .unwrap_or_default();
+        }
+        let _ = lang;
+        self.by_dir
+            .get(&self.files[f].dir)
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// The type that `self`/`this` means inside `caller`.
     pub(super) fn owner_type(&self, caller: Option<usize>) -> Option<String> {
         let mut c = caller;
@@ -267,14 +288,10 @@ impl Graph {
                 return Outcome::to(h, Resolution::Import, hits.len());
             }
         }
-        // 5. The same package (Go, Java) or directory.
+        // 5. The same package (Go, Java), module (Swift) or directory.
         if rules.package_scope {
-            let dir_files = self
-                .by_dir
-                .get(&self.files[f].dir)
-                .cloned()
-                .unwrap_or_default();
-            let dir_files: Vec<usize> = dir_files
+            let dir_files: Vec<usize> = self
+                .package_files(f, lang)
                 .into_iter()
                 .filter(|&d| self.lang(d) == Some(lang))
                 .collect();
@@ -707,10 +724,10 @@ impl Graph {
         // A module-level instance of the same package (Go), read from another file.
         if binding.is_none() && rules.package_scope && rest.is_empty() {
             let dir_files: Vec<usize> = self
-                .by_dir
-                .get(&self.files[f].dir)
-                .map(|d| d.iter().copied().filter(|&d| d != f).collect())
-                .unwrap_or_default();
+                .package_files(f, lang)
+                .into_iter()
+                .filter(|&d| d != f)
+                .collect();
             if let Some(h) = self.method_of_module_var(c, &dir_files, head, depth) {
                 return h;
             }

@@ -89,6 +89,8 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
             Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
             None => Vec::new(),
         },
+        #[cfg(feature = "lang-swift")]
+        Lang::Swift => swift_bases(sig),
         _ => Vec::new(),
     };
     list.into_iter()
@@ -149,6 +151,8 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
         }
         // Ruby, Bash and Lua state no return types.
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
+        #[cfg(feature = "lang-swift")]
+        Lang::Swift => swift_return_type(sig)?.to_string(),
         Lang::Java | Lang::C | Lang::Cpp => {
             let before = sig.split(&format!("{name}(")).next()?;
             let before = before.rsplit_once("::").map_or(before, |(b, _)| b);
@@ -158,4 +162,61 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
     };
     let t = simple_type(&t);
     (!t.is_empty()).then_some(t)
+}
+
+/// What a Swift type declaration inherits from: `class Bundle: Item, Describable` (the
+/// superclass first, then protocols; generic parameters and a `where` clause left out),
+/// or the type a `typealias` names (whose members it has).
+#[cfg(feature = "lang-swift")]
+fn swift_bases(sig: &str) -> Vec<&str> {
+    if let Some((_, target)) = sig
+        .split_once("typealias ")
+        .and_then(|(_, r)| r.split_once(" = "))
+    {
+        return vec![target.split('<').next().unwrap_or(target)];
+    }
+    let mut depth = 0i32;
+    let colon = sig.char_indices().find_map(|(i, c)| {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ':' if depth == 0 => return Some(i),
+            _ => {}
+        }
+        None
+    });
+    let Some(colon) = colon else {
+        return Vec::new();
+    };
+    let rest = &sig[colon + 1..];
+    let rest = rest.split(" where ").next().unwrap_or(rest);
+    rest.split(',')
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+        .collect()
+}
+
+/// The type after a Swift function's `->` (outside its parameter list and generic
+/// parameters, before a `where` clause), unless it is a tuple, a function or a dictionary.
+#[cfg(feature = "lang-swift")]
+fn swift_return_type(sig: &str) -> Option<&str> {
+    let b = sig.as_bytes();
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'-' if depth == 0 && b.get(i + 1) == Some(&b'>') => {
+                let rest = sig[i + 2..].trim();
+                let rest = rest.split(" where ").next().unwrap_or(rest).trim();
+                let bad = rest.starts_with('(') || rest.contains([':', '(']) || rest.is_empty();
+                return (!bad).then_some(rest);
+            }
+            b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+            b'(' | b'<' | b'[' => depth += 1,
+            b')' | b'>' | b']' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }

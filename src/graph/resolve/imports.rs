@@ -150,6 +150,8 @@ impl Graph {
             Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
             Lang::Bash => (None, self.bash_sourced(f, &imp.module)),
             Lang::Php => self.bind_php(imp),
+            #[cfg(feature = "lang-swift")]
+            Lang::Swift => self.bind_swift(imp),
             Lang::Lua => {
                 let files = self.lua_module(&imp.module);
                 let Some(local) = imp.alias.clone() else {
@@ -163,6 +165,32 @@ impl Graph {
                 (Some((local, b)), files)
             }
         }
+    }
+
+    /// A Swift import: `import Shop` binds the module's name to the files of the module
+    /// (the target `Sources/Shop/`, see [`swift_module_root`]), every top-level name of
+    /// which the importing file then sees (the import is a wildcard too); `import struct
+    /// Shop.Money` binds the one name. External when no folder of the repository is the
+    /// module (`Foundation`).
+    #[cfg(feature = "lang-swift")]
+    fn bind_swift(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let module = imp.module.split('.').next().unwrap_or(&imp.module);
+        let mut files: Vec<usize> = self
+            .swift_modules
+            .iter()
+            .filter(|(root, _)| root.rsplit('/').next() == Some(module))
+            .flat_map(|(_, v)| v.iter().copied())
+            .collect();
+        files.sort_unstable();
+        let (local, b) = match &imp.name {
+            Some(name) if files.is_empty() => {
+                (name.clone(), Binding::External(format!("{module}.{name}")))
+            }
+            Some(name) => (name.clone(), Binding::Symbol(files.clone(), name.clone())),
+            None if files.is_empty() => (module.to_string(), Binding::External(module.to_string())),
+            None => (module.to_string(), Binding::Module(files.clone())),
+        };
+        (Some((local, b)), files)
     }
 
     /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
@@ -718,4 +746,30 @@ pub(super) fn normalize_path(p: &str) -> String {
         }
     }
     out.join("/")
+}
+
+/// The folder of the Swift module (a SwiftPM target) a file belongs to, whose files see
+/// each other's top-level names without an import: the nearest `Sources/<Name>`,
+/// `Tests/<Name>` or `Plugins/<Name>` above the file; else its top-level folder (an app's
+/// sources, `Source/` of a package laid out by hand), or the root for a file there.
+#[cfg(feature = "lang-swift")]
+pub(super) fn swift_module_root(path: &str) -> &str {
+    let segs: Vec<(usize, &str)> = path
+        .split('/')
+        .scan(0usize, |at, s| {
+            let start = *at;
+            *at += s.len() + 1;
+            Some((start, s))
+        })
+        .collect();
+    // The folder after a `Sources/`, never the file itself (the last segment).
+    let dirs = segs.len().saturating_sub(1);
+    if let Some(i) = (0..dirs.saturating_sub(1))
+        .rev()
+        .find(|&i| matches!(segs[i].1, "Sources" | "Tests" | "Plugins"))
+    {
+        let (start, name) = segs[i + 1];
+        return &path[..start + name.len()];
+    }
+    if dirs > 0 { segs[0].1 } else { "" }
 }

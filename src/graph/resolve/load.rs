@@ -189,8 +189,17 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::new();
     let mut go_modules = Vec::new();
     let mut rust_crates = HashMap::new();
+    #[cfg(feature = "lang-swift")]
+    let mut swift_modules: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, f) in files.iter().enumerate() {
         by_dir.entry(f.dir.clone()).or_default().push(i);
+        #[cfg(feature = "lang-swift")]
+        if f.lang == Some(Lang::Swift) {
+            swift_modules
+                .entry(swift_module_root(&f.path).to_string())
+                .or_default()
+                .push(i);
+        }
         if f.lang == Some(Lang::Python) {
             let stem = f.path.trim_end_matches(".pyi").trim_end_matches(".py");
             let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
@@ -261,6 +270,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         python_modules,
         python_roots,
         go_modules,
+        #[cfg(feature = "lang-swift")]
+        swift_modules,
         rust_crates,
         scopes: Vec::new(),
         file_index,

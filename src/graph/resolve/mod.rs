@@ -285,6 +285,9 @@ struct Graph {
     /// directory that holds a top-level regular package (one with `__init__.py`).
     python_roots: HashSet<String>,
     go_modules: Vec<(String, String)>,
+    /// Swift modules by their folder ([`imports::swift_module_root`]): their files.
+    #[cfg(feature = "lang-swift")]
+    swift_modules: HashMap<String, Vec<usize>>,
     /// The repository's own Rust crates by the name code writes them with (`glob_set` for
     /// package `glob-set`): their `src` directory, from each `Cargo.toml`'s `[package]`.
     rust_crates: HashMap<String, String>,
@@ -322,6 +325,10 @@ pub fn resolve(
         let scope = &mut g.scopes[imp.file];
         match binding {
             Some((name, b)) => {
+                // A Swift `import Module`: the module's name, and all its top-level names.
+                if imp.wildcard {
+                    scope.wildcard.extend(targets);
+                }
                 scope.names.insert(name, b);
             }
             None if imp.wildcard => {
@@ -452,6 +459,46 @@ mod tests {
             bases(Lang::Go, "type BoolFlag = FlagBase[bool, BoolConfig]"),
             ["FlagBase"]
         );
+        #[cfg(feature = "lang-swift")]
+        {
+            assert_eq!(
+                bases(
+                    Lang::Swift,
+                    "public final class Box<T: Equatable>: Base<T>, P where T: Q"
+                ),
+                ["Base", "P"]
+            );
+            assert_eq!(
+                bases(Lang::Swift, "public typealias Cash = Money"),
+                ["Money"]
+            );
+            assert!(bases(Lang::Swift, "struct Money").is_empty());
+        }
+    }
+
+    #[cfg(feature = "lang-swift")]
+    #[test]
+    fn swift_modules_are_targets() {
+        assert_eq!(
+            swift_module_root("Sources/Shop/Money.swift"),
+            "Sources/Shop"
+        );
+        assert_eq!(
+            swift_module_root("Sources/Shop/Sub/A.swift"),
+            "Sources/Shop"
+        );
+        assert_eq!(
+            swift_module_root("Tests/ShopTests/MoneyTests.swift"),
+            "Tests/ShopTests"
+        );
+        assert_eq!(
+            swift_module_root("Examples/x/Sources/Tool/main.swift"),
+            "Examples/x/Sources/Tool"
+        );
+        // A file directly in `Sources/` or outside any: the top-level folder, or the root.
+        assert_eq!(swift_module_root("Sources/main.swift"), "Sources");
+        assert_eq!(swift_module_root("App/View/Main.swift"), "App");
+        assert_eq!(swift_module_root("Package.swift"), "");
     }
 
     #[test]
@@ -485,5 +532,23 @@ mod tests {
             return_type(Lang::TypeScript, "post: <T>(u: Input) => Reply<T>;", "post").as_deref(),
             Some("Reply")
         );
+        #[cfg(feature = "lang-swift")]
+        {
+            let ret = |sig: &str| return_type(Lang::Swift, sig, "f");
+            assert_eq!(
+                ret("public static func f(_ s: String) -> Money?").as_deref(),
+                Some("Money")
+            );
+            assert_eq!(
+                ret("func f<T: P>(x: T) async throws -> [Item]").as_deref(),
+                Some("Item[]")
+            );
+            assert_eq!(ret("func f(_ body: (Int) -> Int)"), None);
+            assert_eq!(
+                ret("func f() -> Self where Self: P").as_deref(),
+                Some("Self")
+            );
+            assert_eq!(ret("func f() -> [String: Int]"), None);
+        }
     }
 }

@@ -20,6 +20,8 @@ mod php;
 mod python;
 mod ruby;
 mod rust;
+#[cfg(feature = "lang-swift")]
+mod swift;
 mod typescript;
 
 /// A language parsed with tree-sitter.
@@ -38,6 +40,8 @@ pub enum Lang {
     Bash,
     Php,
     Lua,
+    #[cfg(feature = "lang-swift")]
+    Swift,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -113,8 +117,9 @@ pub struct LangSpec {
 pub struct CallShape {
     /// The call's node kind (`call`, `call_expression`, `new_expression`).
     pub node: &'static str,
-    /// The field holding the callee; `None` when the call node is its own callee (Java's
-    /// `method_invocation` names the method and the object itself).
+    /// The field holding the callee, or "" for the call's first named child (Swift's
+    /// `call_expression` names its callee by no field); `None` when the call node is its
+    /// own callee (Java's `method_invocation` names the method and the object itself).
     pub callee: Option<&'static str>,
     /// A wrapper around the callee looked through: (its kind, the field inside it, or ""
     /// for its first named child), e.g. Rust's `generic_function` or C++'s
@@ -225,6 +230,9 @@ pub enum CapsConstants {
     TopLevelConst,
     /// The query tags no module-level variables.
     None,
+    /// A `let` at the top level of the file, or a `static let` in a type's body (Swift:
+    /// the query tags `let` declarations only).
+    LetConstants,
 }
 
 /// A parent node that belongs to the range of the definition inside it.
@@ -261,6 +269,8 @@ impl Lang {
         Lang::Bash,
         Lang::Php,
         Lang::Lua,
+        #[cfg(feature = "lang-swift")]
+        Lang::Swift,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -279,6 +289,8 @@ impl Lang {
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
             Lang::Lua => &lua::SPEC,
+            #[cfg(feature = "lang-swift")]
+            Lang::Swift => &swift::SPEC,
         }
     }
 
@@ -416,12 +428,19 @@ impl Lang {
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
             Lang::Lua => w.lua(node),
+            #[cfg(feature = "lang-swift")]
+            Lang::Swift => w.swift(node),
         }
     }
 
     /// The spec's opaque kinds and comments.
     fn opaque_kinds(self) -> Vec<&'static str> {
-        const COMMON: &[&str] = &["comment", "line_comment", "block_comment"];
+        const COMMON: &[&str] = &[
+            "comment",
+            "line_comment",
+            "block_comment",
+            "multiline_comment",
+        ];
         COMMON.iter().chain(self.spec().opaque).copied().collect()
     }
 
@@ -619,6 +638,16 @@ mod tests {
         assert_eq!(
             detect(Path::new("bin/console"), b"#!/usr/bin/env php\n<?php\n"),
             FileLang::Code(Lang::Php)
+        );
+        #[cfg(feature = "lang-swift")]
+        assert_eq!(
+            detect(Path::new("Sources/Shop/Money.swift"), b""),
+            FileLang::Code(Lang::Swift)
+        );
+        #[cfg(not(feature = "lang-swift"))]
+        assert_eq!(
+            detect(Path::new("Sources/Shop/Money.swift"), b""),
+            FileLang::Text("swift")
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
