@@ -433,6 +433,13 @@ fn keep_candidate(
                         && (kind_up(2) == "program"
                             || (kind_up(2) == "export_statement" && kind_up(3) == "program"))
                 }
+                #[cfg(feature = "lang-scala")]
+                CapsConstants::UpperVals => {
+                    name.starts_with(|c: char| c.is_uppercase())
+                        && (parent_kind == "compilation_unit"
+                            || (parent_kind == "template_body"
+                                && matches!(kind_up(2), "object_definition" | "package_object")))
+                }
                 CapsConstants::None => false,
             };
             top_level && !(name.starts_with("__") && name.ends_with("__"))

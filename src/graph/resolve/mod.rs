@@ -452,6 +452,14 @@ mod tests {
             bases(Lang::Go, "type BoolFlag = FlagBase[bool, BoolConfig]"),
             ["FlagBase"]
         );
+        #[cfg(feature = "lang-scala")]
+        assert_eq!(
+            bases(
+                Lang::Scala,
+                "case class A(x: Int) extends B(x, C(1)) with D[E], F derives G"
+            ),
+            ["B", "D", "F"]
+        );
     }
 
     #[test]
@@ -485,5 +493,22 @@ mod tests {
             return_type(Lang::TypeScript, "post: <T>(u: Input) => Reply<T>;", "post").as_deref(),
             Some("Reply")
         );
+        #[cfg(feature = "lang-scala")]
+        {
+            assert_eq!(
+                return_type(
+                    Lang::Scala,
+                    "override def f[T](a: (Int, Int))(implicit b: B): Map[T, Int] =",
+                    "f"
+                )
+                .as_deref(),
+                Some("Map")
+            );
+            assert_eq!(
+                return_type(Lang::Scala, "def size: Int =", "size").as_deref(),
+                Some("Int")
+            );
+            assert_eq!(return_type(Lang::Scala, "def f(x: Int) =", "f"), None);
+        }
     }
 }

@@ -20,6 +20,8 @@ mod php;
 mod python;
 mod ruby;
 mod rust;
+#[cfg(feature = "lang-scala")]
+mod scala;
 mod typescript;
 
 /// A language parsed with tree-sitter.
@@ -38,6 +40,8 @@ pub enum Lang {
     Bash,
     Php,
     Lua,
+    #[cfg(feature = "lang-scala")]
+    Scala,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -223,6 +227,10 @@ pub enum CapsConstants {
     /// A top-level `const`, `let` or `var` declaration, exported or not (JavaScript,
     /// TypeScript).
     TopLevelConst,
+    /// A `val` named in upper case (`val Max`, `val MAX`, the convention for constants)
+    /// directly in an object's body or at the top level (Scala).
+    #[cfg(feature = "lang-scala")]
+    UpperVals,
     /// The query tags no module-level variables.
     None,
 }
@@ -261,6 +269,8 @@ impl Lang {
         Lang::Bash,
         Lang::Php,
         Lang::Lua,
+        #[cfg(feature = "lang-scala")]
+        Lang::Scala,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -279,6 +289,8 @@ impl Lang {
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
             Lang::Lua => &lua::SPEC,
+            #[cfg(feature = "lang-scala")]
+            Lang::Scala => &scala::SPEC,
         }
     }
 
@@ -416,6 +428,8 @@ impl Lang {
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
             Lang::Lua => w.lua(node),
+            #[cfg(feature = "lang-scala")]
+            Lang::Scala => w.scala(node),
         }
     }
 
@@ -619,6 +633,16 @@ mod tests {
         assert_eq!(
             detect(Path::new("bin/console"), b"#!/usr/bin/env php\n<?php\n"),
             FileLang::Code(Lang::Php)
+        );
+        #[cfg(feature = "lang-scala")]
+        assert_eq!(
+            detect(Path::new("src/main/scala/a/B.scala"), b""),
+            FileLang::Code(Lang::Scala)
+        );
+        #[cfg(feature = "lang-scala")]
+        assert_eq!(
+            detect(Path::new("build.sc"), b""),
+            FileLang::Code(Lang::Scala)
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
