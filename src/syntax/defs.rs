@@ -441,6 +441,13 @@ fn keep_candidate(
                                 node_text(m, src).split_whitespace().any(|w| w == "static")
                             }))
                 }
+                #[cfg(feature = "lang-scala")]
+                CapsConstants::UpperVals => {
+                    name.starts_with(|c: char| c.is_uppercase())
+                        && (parent_kind == "compilation_unit"
+                            || (parent_kind == "template_body"
+                                && matches!(kind_up(2), "object_definition" | "package_object")))
+                }
                 CapsConstants::None => false,
             };
             top_level && !(name.starts_with("__") && name.ends_with("__"))

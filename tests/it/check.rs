@@ -1532,6 +1532,97 @@ FileManager.default.removeItem(atPath: "x")
     );
 }
 
+#[cfg(feature = "lang-scala")]
+#[test]
+fn scala_imports_objects_and_typed_receivers() {
+    // `import a.{B => C}` aliases a class; `import a.Obj.f` and `import a.Obj._` bring an
+    // object's members in; `import a.b._` a package's files (Mill's `a/b/src` too); a
+    // hidden name (`C => _`) imports nothing and `scala.…` is external. Class parameters
+    // and typed `val`s type their calls, `new T` and `T(…)` the values they build; a
+    // member read without parentheses (`s.size`) and an infix call (`a max b`) are calls;
+    // an inherited trait method is reached through `this` implicitly and by type.
+    check(
+        r#"
+//- store/src/Store.scala
+package store
+
+/** A key-value store. */
+trait Base {
+  def size: Int = 0
+  def max(other: Base): Base = this
+}
+
+class Store(path: String) extends Base {
+  def get(k: String): String = k
+}
+
+object Store {
+  def open(p: String): Store = new Store(p)
+  def close(s: Store): Unit = ()
+}
+//- store/src/Keys.scala
+package store
+
+object Keys {
+  def norm(k: String): String = k.trim
+}
+def helper(k: String): String = Keys.norm(k)
+//- app/Main.scala
+package app
+
+import store.{Store => Db, Base => _}
+import store.Store.open
+import store.Keys._
+import store._
+import scala.collection.mutable.ListBuffer
+
+class Service(db: Db) {
+  def run(): String = {
+    val other: Db = open("x")
+    val b = ListBuffer[String]()
+    db.get(norm("a")) + other.size + (db max other) + helper("k")
+  }
+  def stop(): Unit = Db.close(db)
+}
+"#,
+        expect![[r#"
+            app/Main.scala
+              def class Service 9-16
+              def method Service.run 10-14
+              def method Service.stop 15-15
+              import 3 store Store as Db -> store/src/Store.scala
+              import 4 static store.Store open -> store/src/Store.scala
+              import 5 static store.Keys -> store/src/Keys.scala
+              import 6 store -> store/src/Keys.scala
+              import 7 scala.collection.mutable ListBuffer -> ?
+              call 11 open in Service.run -> store/src/Store.scala:Store.open [import]
+              call 12 ListBuffer in Service.run -> scala.collection.mutable.ListBuffer [external]
+              call 13 get in Service.run -> store/src/Store.scala:Store.get [scope]
+              call 13 norm in Service.run -> store/src/Keys.scala:Keys.norm [import]
+              call 13 size in Service.run -> store/src/Store.scala:Base.size [scope]
+              call 13 max in Service.run -> store/src/Store.scala:Base.max [scope]
+              call 13 helper in Service.run -> store/src/Keys.scala:helper [import]
+              call 15 close in Service.stop -> store/src/Store.scala:Store.close [import]
+            store/src/Keys.scala
+              def class Keys 3-5
+              def method Keys.norm 4-4
+              def function helper 6-6
+              call 4 trim in Keys.norm -> String.trim [external]
+              call 6 norm in helper -> store/src/Keys.scala:Keys.norm [scope]
+            store/src/Store.scala
+              def trait Base 4-7
+              def method Base.size 5-5
+              def method Base.max 6-6
+              def class Store 9-11
+              def method Store.get 10-10
+              def class Store 13-16
+              def method Store.open 14-14
+              def method Store.close 15-15
+              call 14 Store in Store.open -> store/src/Store.scala:Store [exact]
+        "#]],
+    );
+}
+
 #[cfg(feature = "lang-swift")]
 #[test]
 fn swift_typed_receivers_and_operators() {
@@ -1614,6 +1705,47 @@ class Cache: Store {
     );
 }
 
+#[cfg(feature = "lang-scala")]
+#[test]
+fn scala_parameters_and_locals_are_not_definitions() {
+    // `seg(0)` on a parameter or a local `val` named like a method is the value's
+    // `apply`: no call of `Lib.seg`. A `def` inside a `val`'s block is a definition.
+    check(
+        r#"
+//- Lib.scala
+package lib
+
+object Lib {
+  def seg(i: Int): Int = i
+  def run(seg: Seq[Int]): Int = seg(0)
+  def walk(): Int = {
+    val seg = Vector(1)
+    seg(0) + Lib.seg(1)
+  }
+  def more(): Int = seg(2)
+  val tests = {
+    def helper(n: Int): Int = seg(n)
+    helper(1)
+  }
+}
+"#,
+        expect![[r#"
+            Lib.scala
+              def class Lib 3-15
+              def method Lib.seg 4-4
+              def method Lib.run 5-5
+              def method Lib.walk 6-9
+              def method Lib.more 10-10
+              def method Lib.helper 12-12
+              call 7 Vector in Lib.walk -> Vector [external]
+              call 8 seg in Lib.walk -> Lib.scala:Lib.seg [scope]
+              call 10 seg in Lib.more -> Lib.scala:Lib.seg [exact]
+              call 12 seg in Lib.helper -> Lib.scala:Lib.seg [exact]
+              call 13 helper in Lib -> Lib.scala:Lib.helper [exact]
+        "#]],
+    );
+}
+
 #[cfg(feature = "lang-swift")]
 #[test]
 fn swift_stored_properties_read_from_an_extension() {
@@ -1657,6 +1789,68 @@ extension Store {
               def struct Handle 1-3
               def method Handle.read 2-2
               def struct Store 5-7
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-scala")]
+#[test]
+fn scala_calls_qualified_by_a_package() {
+    // `os.read(p)` is the package's top-level object (its `apply`); `os.watch.watch()` a
+    // member of the package object `watch`; `os.watch` alone a package path, no call;
+    // `_root_.os` is `os`; `java.…` is external. A build file's `object os` is not the
+    // package.
+    check(
+        r#"
+//- os/src/ReadOps.scala
+package os
+
+object read {
+  def apply(p: String): String = p
+}
+//- os/watch/src/package.scala
+package os
+
+package object watch {
+  def watch(p: String): Unit = ()
+}
+//- build.sc
+object os {
+  object watch
+}
+//- app/src/Main.scala
+package app
+
+object Main {
+  def run(): Unit = {
+    os.read("a")
+    os.watch.watch("b")
+    _root_.os.read("c")
+    java.nio.file.Files.exists(null)
+  }
+}
+"#,
+        expect![[r#"
+            app/src/Main.scala
+              def class Main 3-10
+              def method Main.run 4-9
+              call 5 read in Main.run -> os/src/ReadOps.scala:read [scope]
+              call 6 watch in Main.run -> ? [unresolved]
+              call 6 watch in Main.run -> os/watch/src/package.scala:watch.watch [scope]
+              call 7 os in Main.run -> ? [unresolved]
+              call 7 read in Main.run -> os/src/ReadOps.scala:read [scope]
+              call 8 nio in Main.run -> java.nio [external]
+              call 8 file in Main.run -> java.nio.file [external]
+              call 8 exists in Main.run -> java.nio.file.Files.exists [external]
+            build.sc
+              def class os 1-3
+              def class os.watch 2-2
+            os/src/ReadOps.scala
+              def class read 3-5
+              def method read.apply 4-4
+            os/watch/src/package.scala
+              def module watch 3-5
+              def function watch.watch 4-4
         "#]],
     );
 }

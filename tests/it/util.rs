@@ -25,6 +25,8 @@ pub const LANGS: &[&str] = &[
     "lua",
     #[cfg(feature = "lang-swift")]
     "swift",
+    #[cfg(feature = "lang-scala")]
+    "scala",
 ];
 
 /// The fixtures of the optional grammars (`lang-*` features) and whether each is built in:

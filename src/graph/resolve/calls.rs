@@ -69,6 +69,15 @@ impl Graph {
         name: &str,
         prefer: &[usize],
     ) -> Vec<usize> {
+        // Scala: a type written under a standard library root (`java.nio.file.Path`) is
+        // that library's, never the repository's same-named class (`os.Path`).
+        #[cfg(feature = "lang-scala")]
+        if self.lang(from) == Some(Lang::Scala)
+            && let Some((head, _)) = ty.split_once('.')
+            && Lang::Scala.spec().resolve.std_roots.contains(&head)
+        {
+            return Vec::new();
+        }
         let mut seen: Vec<String> = Vec::new();
         let mut level = vec![ty.to_string()];
         for _ in 0..5 {
@@ -719,6 +728,40 @@ impl Graph {
                     return Outcome::external(format!("{ns}::{name}"));
                 }
                 _ => {}
+            }
+        }
+        // Scala: a qualifier the file does not bind that is a package path (`os.read(p)`,
+        // `_root_.a.b.f()`) reaches the package's top-level definitions (an object called
+        // is its `apply`) and the members of its package object (`package object b`); a
+        // package read under its parent (`os.watch`) is a path, not a call; a path from
+        // the standard library's roots (`java.nio.file.Files`) is external.
+        #[cfg(feature = "lang-scala")]
+        if binding.is_none() && lang == Lang::Scala {
+            let q = q.strip_prefix("_root_.").unwrap_or(q);
+            let head = q.split('.').next().unwrap_or(q);
+            if head.starts_with(|ch: char| ch.is_lowercase())
+                && q.chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.')
+            {
+                if rules.std_roots.contains(&head) {
+                    return Outcome::external(format!("{q}.{name}"));
+                }
+                if !self.scala_package(&format!("{q}.{name}")).is_empty() {
+                    return Outcome::unresolved(format!("{q}.{name}"), 0);
+                }
+                let files = self.scala_package(q);
+                if !files.is_empty() {
+                    let last = q.rsplit('.').next().unwrap_or(q);
+                    let mut hits = self.members_of(f, last, name, &files);
+                    hits.retain(|&s| files.contains(&self.syms[s].file()));
+                    if hits.is_empty() {
+                        hits = self.top_level(&files, name);
+                        hits.retain(|&s| self.syms[s].kind != Some(SymbolKind::Module));
+                    }
+                    if let Some(h) = self.pick(f, &hits) {
+                        return Outcome::to(h, Resolution::Scope, hits.len());
+                    }
+                }
             }
         }
         // A module-level instance of the same package (Go), read from another file.

@@ -91,6 +91,8 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
         },
         #[cfg(feature = "lang-swift")]
         Lang::Swift => swift_bases(sig),
+        #[cfg(feature = "lang-scala")]
+        Lang::Scala => return scala_bases(sig),
         _ => Vec::new(),
     };
     list.into_iter()
@@ -153,6 +155,8 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
         #[cfg(feature = "lang-swift")]
         Lang::Swift => swift_return_type(sig)?.to_string(),
+        #[cfg(feature = "lang-scala")]
+        Lang::Scala => scala_return_type(sig, name)?,
         Lang::Java | Lang::C | Lang::Cpp => {
             let before = sig.split(&format!("{name}(")).next()?;
             let before = before.rsplit_once("::").map_or(before, |(b, _)| b);
@@ -196,6 +200,31 @@ fn swift_bases(sig: &str) -> Vec<&str> {
         .collect()
 }
 
+/// `class A(x: Int) extends B(x) with C[T]`, `object O extends B, C`: `B`, `C`. The words
+/// after `extends` outside brackets, split at `with` and `,`, up to `derives`.
+#[cfg(feature = "lang-scala")]
+fn scala_bases(sig: &str) -> Vec<String> {
+    let mut depth = 0i32;
+    let mut top = String::with_capacity(sig.len());
+    for ch in sig.chars() {
+        match ch {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ if depth == 0 => top.push(ch),
+            _ => {}
+        }
+    }
+    let Some((_, rest)) = top.split_once(" extends ") else {
+        return Vec::new();
+    };
+    let rest = rest.split(" derives ").next().unwrap_or(rest);
+    rest.split(" with ")
+        .flat_map(|b| b.split(','))
+        .map(simple_type)
+        .filter(|b| !b.is_empty())
+        .collect()
+}
+
 /// The type after a Swift function's `->` (outside its parameter list and generic
 /// parameters, before a `where` clause), unless it is a tuple, a function or a dictionary.
 #[cfg(feature = "lang-swift")]
@@ -219,4 +248,31 @@ fn swift_return_type(sig: &str) -> Option<&str> {
         i += 1;
     }
     None
+}
+
+/// `def f[T](a: A)(implicit b: B): Res =` → `Res`: the type after the parameter lists
+/// that follow the name; none when the signature states none (`def f = …`).
+#[cfg(feature = "lang-scala")]
+fn scala_return_type(sig: &str, name: &str) -> Option<String> {
+    let at = sig
+        .find(&format!("def {name}"))
+        .map(|i| i + 4 + name.len())
+        .or_else(|| sig.find(name).map(|i| i + name.len()))?;
+    let rest = &sig[at..];
+    let mut depth = 0i32;
+    let mut after = rest.len();
+    for (i, ch) in rest.char_indices() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ if depth == 0 && !ch.is_whitespace() => {
+                after = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let t = rest[after..].strip_prefix(':')?;
+    let t = t.trim().trim_end_matches('=').trim();
+    (!t.is_empty()).then(|| t.to_string())
 }

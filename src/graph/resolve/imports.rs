@@ -164,6 +164,8 @@ impl Graph {
                 };
                 (Some((local, b)), files)
             }
+            #[cfg(feature = "lang-scala")]
+            Lang::Scala => self.bind_scala(imp),
         }
     }
 
@@ -191,6 +193,104 @@ impl Graph {
             None => (module.to_string(), Binding::Module(files.clone())),
         };
         (Some((local, b)), files)
+    }
+
+    /// A Scala import: `import a.b.C` (or `C => D`) binds the top-level definition `C` of
+    /// package `a.b` (see [`Graph::scala_defining`]), else the package `a.b.C` (its
+    /// files); `import a.Obj.f` (kind `Static`) member `f` of object `Obj`; `import
+    /// a.b._` makes the package's files visible (`import a.Obj._`, the object's members:
+    /// [`Graph::static_wildcard`]). A path from the standard library's roots (`scala`,
+    /// `java`) is external.
+    #[cfg(feature = "lang-scala")]
+    fn bind_scala(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let module = imp.module.as_str();
+        let head = module.split('.').next().unwrap_or(module);
+        let std = Lang::Scala.spec().resolve.std_roots.contains(&head);
+        let (pkg, obj) = module.rsplit_once('.').unwrap_or(("", module));
+        if imp.wildcard {
+            if std {
+                return (None, Vec::new());
+            }
+            if imp.kind == ImportKind::Static {
+                return (None, self.scala_defining(pkg, obj));
+            }
+            return (None, self.scala_package(module));
+        }
+        let Some(name) = imp.name.clone() else {
+            return (None, Vec::new());
+        };
+        let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+        let full = if module.is_empty() {
+            name.clone()
+        } else {
+            format!("{module}.{name}")
+        };
+        if std {
+            return (Some((local, Binding::External(full))), Vec::new());
+        }
+        if imp.kind == ImportKind::Static {
+            let files = self.scala_defining(pkg, obj);
+            if files.is_empty() {
+                return (Some((local, Binding::External(full))), Vec::new());
+            }
+            let b = Binding::Member(files.clone(), obj.to_string(), name);
+            return (Some((local, b)), files);
+        }
+        let files = self.scala_defining(module, &name);
+        if !files.is_empty() {
+            return (Some((local, Binding::Symbol(files.clone(), name))), files);
+        }
+        let files = self.scala_package(&full);
+        if !files.is_empty() {
+            return (Some((local, Binding::Module(files.clone()))), files);
+        }
+        (Some((local, Binding::External(full))), Vec::new())
+    }
+
+    /// The Scala files whose top level defines `name` in package `pkg` (`a.b`). A package
+    /// need not follow its folders, so every file defining the name is a candidate; those
+    /// in the package's folder ([`scala_in_package`]) are taken first, else those whose
+    /// path names a segment of the package (`com/acme/…` for `com.acme.util`), never a
+    /// file elsewhere: an import from another library is not a same-named definition of
+    /// this repository.
+    #[cfg(feature = "lang-scala")]
+    pub(super) fn scala_defining(&self, pkg: &str, name: &str) -> Vec<usize> {
+        let Some(syms) = self.named(name) else {
+            return Vec::new();
+        };
+        let mut files: Vec<usize> = syms
+            .filter(|&s| self.syms[s].parent == NONE)
+            .map(|s| self.syms[s].file())
+            .filter(|&f| self.lang(f) == Some(Lang::Scala))
+            .collect();
+        files.dedup();
+        let near: Vec<usize> = files
+            .iter()
+            .copied()
+            .filter(|&f| scala_in_package(&self.files[f].dir, pkg))
+            .collect();
+        if !near.is_empty() {
+            return near;
+        }
+        files.retain(|&f| {
+            let dirs: Vec<&str> = self.files[f].dir.split('/').collect();
+            pkg.split('.').any(|seg| dirs.contains(&seg))
+        });
+        files
+    }
+
+    /// The Scala files of package `pkg`: those in its folder ([`scala_in_package`]).
+    #[cfg(feature = "lang-scala")]
+    pub(super) fn scala_package(&self, pkg: &str) -> Vec<usize> {
+        let mut files: Vec<usize> = self
+            .by_dir
+            .iter()
+            .filter(|(d, _)| scala_in_package(d, pkg))
+            .flat_map(|(_, v)| v.iter().copied())
+            .filter(|&f| self.lang(f) == Some(Lang::Scala))
+            .collect();
+        files.sort_unstable();
+        files
     }
 
     /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
@@ -340,6 +440,13 @@ impl Graph {
             return None;
         }
         let module = imp.module.as_str();
+        #[cfg(feature = "lang-scala")]
+        if self.lang(imp.file) == Some(Lang::Scala) {
+            // `import a.Obj._`: the members of object `Obj`.
+            let (pkg, obj) = module.rsplit_once('.').unwrap_or(("", module));
+            let files = self.scala_defining(pkg, obj);
+            return (!files.is_empty()).then(|| Binding::Symbol(files, obj.to_string()));
+        }
         if self.lang(imp.file) != Some(Lang::Java) {
             return None;
         }
@@ -731,6 +838,20 @@ pub(super) fn common_prefix(a: &str, b: &str) -> usize {
         .zip(b.split('/'))
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+/// Whether folder `dir` holds package `pkg` (`a.b`) by convention: it is `a/b` or ends in
+/// `/a/b` (sbt's `src/main/scala/a/b`), or it is such a folder's `src…` child (Mill's
+/// `a/b/src`, `a/b/src-jvm`). The empty package is the root.
+#[cfg(feature = "lang-scala")]
+fn scala_in_package(dir: &str, pkg: &str) -> bool {
+    let rel = pkg.replace('.', "/");
+    let dir = match dir.rsplit_once('/') {
+        Some((parent, last)) if last.starts_with("src") => parent,
+        None if dir.starts_with("src") => "",
+        _ => dir,
+    };
+    dir == rel || dir.ends_with(&format!("/{rel}"))
 }
 
 /// `a/./b/../c` → `a/c`.

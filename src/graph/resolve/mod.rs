@@ -474,6 +474,14 @@ mod tests {
             );
             assert!(bases(Lang::Swift, "struct Money").is_empty());
         }
+        #[cfg(feature = "lang-scala")]
+        assert_eq!(
+            bases(
+                Lang::Scala,
+                "case class A(x: Int) extends B(x, C(1)) with D[E], F derives G"
+            ),
+            ["B", "D", "F"]
+        );
     }
 
     #[cfg(feature = "lang-swift")]
@@ -549,6 +557,23 @@ mod tests {
                 Some("Self")
             );
             assert_eq!(ret("func f() -> [String: Int]"), None);
+        }
+        #[cfg(feature = "lang-scala")]
+        {
+            assert_eq!(
+                return_type(
+                    Lang::Scala,
+                    "override def f[T](a: (Int, Int))(implicit b: B): Map[T, Int] =",
+                    "f"
+                )
+                .as_deref(),
+                Some("Map")
+            );
+            assert_eq!(
+                return_type(Lang::Scala, "def size: Int =", "size").as_deref(),
+                Some("Int")
+            );
+            assert_eq!(return_type(Lang::Scala, "def f(x: Int) =", "f"), None);
         }
     }
 }

@@ -20,6 +20,8 @@ mod php;
 mod python;
 mod ruby;
 mod rust;
+#[cfg(feature = "lang-scala")]
+mod scala;
 #[cfg(feature = "lang-swift")]
 mod swift;
 mod typescript;
@@ -42,6 +44,8 @@ pub enum Lang {
     Lua,
     #[cfg(feature = "lang-swift")]
     Swift,
+    #[cfg(feature = "lang-scala")]
+    Scala,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -228,6 +232,10 @@ pub enum CapsConstants {
     /// A top-level `const`, `let` or `var` declaration, exported or not (JavaScript,
     /// TypeScript).
     TopLevelConst,
+    /// A `val` named in upper case (`val Max`, `val MAX`, the convention for constants)
+    /// directly in an object's body or at the top level (Scala).
+    #[cfg(feature = "lang-scala")]
+    UpperVals,
     /// The query tags no module-level variables.
     None,
     /// A `let` at the top level of the file, or a `static let` in a type's body (Swift:
@@ -271,6 +279,8 @@ impl Lang {
         Lang::Lua,
         #[cfg(feature = "lang-swift")]
         Lang::Swift,
+        #[cfg(feature = "lang-scala")]
+        Lang::Scala,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -291,6 +301,8 @@ impl Lang {
             Lang::Lua => &lua::SPEC,
             #[cfg(feature = "lang-swift")]
             Lang::Swift => &swift::SPEC,
+            #[cfg(feature = "lang-scala")]
+            Lang::Scala => &scala::SPEC,
         }
     }
 
@@ -430,6 +442,8 @@ impl Lang {
             Lang::Lua => w.lua(node),
             #[cfg(feature = "lang-swift")]
             Lang::Swift => w.swift(node),
+            #[cfg(feature = "lang-scala")]
+            Lang::Scala => w.scala(node),
         }
     }
 
@@ -648,6 +662,16 @@ mod tests {
         assert_eq!(
             detect(Path::new("Sources/Shop/Money.swift"), b""),
             FileLang::Text("swift")
+        );
+        #[cfg(feature = "lang-scala")]
+        assert_eq!(
+            detect(Path::new("src/main/scala/a/B.scala"), b""),
+            FileLang::Code(Lang::Scala)
+        );
+        #[cfg(feature = "lang-scala")]
+        assert_eq!(
+            detect(Path::new("build.sc"), b""),
+            FileLang::Code(Lang::Scala)
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
