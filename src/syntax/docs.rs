@@ -11,7 +11,13 @@ const MAX_SIGNATURE: usize = 240;
 
 /// The declaration from its first token up to its body, whitespace collapsed.
 pub(super) fn signature(node: Node, start_byte: usize, range_node: Node, src: &[u8]) -> String {
-    let end = match node.child_by_field_name("body") {
+    let body = node.child_by_field_name("body").or_else(|| {
+        // Kotlin names no body field: its body is a child of one of these kinds.
+        let mut c = node.walk();
+        node.named_children(&mut c)
+            .find(|b| matches!(b.kind(), "function_body" | "class_body" | "enum_class_body"))
+    });
+    let end = match body {
         Some(body) if body.start_byte() > start_byte => body.start_byte(),
         _ => {
             let rest = &src[start_byte..range_node.end_byte()];

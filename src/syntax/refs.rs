@@ -568,6 +568,10 @@ impl<'s> Walker<'s> {
     /// shape's forms.
     fn record_call(&mut self, shape: &CallShape, node: Node) {
         let callee = match shape.callee {
+            Some("") => match node.named_child(0) {
+                Some(c) => c,
+                None => return,
+            },
             Some(field) => match node.child_by_field_name(field) {
                 Some(c) => c,
                 None => return,
@@ -649,6 +653,15 @@ impl<'s> Walker<'s> {
                     let ty = simple_type(self.text(callee));
                     self.push_call(callee, &ty, None, CallKind::New, node);
                 }
+                CalleeForm::Navigation(kind) if callee_kind == kind => {
+                    let last = callee.named_child_count().saturating_sub(1);
+                    match (callee.named_child(0), callee.named_child(last)) {
+                        (Some(obj), Some(name)) if last > 0 => {
+                            self.push_member(name, obj, member, node);
+                        }
+                        _ => continue,
+                    }
+                }
                 _ => continue,
             }
             return;
@@ -684,6 +697,7 @@ impl<'s> Walker<'s> {
             | "subscript_expression"
             | "index_expression"
             | "array_access"
+            | "navigation_expression"
             | "identifier" => self.chain_expr(value).map(Receiver::of_expr),
             "new_expression" | "object_creation_expression" => {
                 let t = value
@@ -727,7 +741,8 @@ impl Walker<'_> {
                 | "self"
                 | "scoped_identifier"
                 | "qualified_identifier"
-                | "type_identifier" => break self.text(n).to_string(),
+                | "type_identifier"
+                | "this_expression" => break self.text(n).to_string(),
                 "parenthesized_expression"
                 | "non_null_expression"
                 | "await_expression"
@@ -738,6 +753,14 @@ impl Walker<'_> {
                         .or_else(|| n.named_child(n.named_child_count().checked_sub(1)?))?;
                 }
                 "unary_expression" if self.text(n).starts_with('&') => n = field("operand")?,
+                // Kotlin's `x!!`: the value itself.
+                "unary_expression" if self.text(n).ends_with("!!") => n = field("argument")?,
+                // Kotlin's `a.b` and `a?.b`: no fields, the object first and the name last.
+                "navigation_expression" => {
+                    let last = n.named_child_count().checked_sub(1).filter(|&l| l > 0)?;
+                    links.push(format!(".{}", self.text(n.named_child(last)?)));
+                    n = n.named_child(0)?;
+                }
                 "member_expression"
                 | "attribute"
                 | "field_expression"
@@ -753,7 +776,8 @@ impl Walker<'_> {
                         .or_else(|| field("argument"))?;
                 }
                 "call" | "call_expression" => {
-                    let mut f = field("function")?;
+                    // Kotlin's call names no fields: the callee is its first child.
+                    let mut f = field("function").or_else(|| n.named_child(0))?;
                     if matches!(f.kind(), "generic_function" | "await_expression") {
                         f = f
                             .child_by_field_name("function")

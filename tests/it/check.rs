@@ -1440,3 +1440,183 @@ print(a.check("q"))
         "#]],
     );
 }
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_imports_aliases_members_and_packages() {
+    // `import a.b.C as D` names a class or a top-level function of package `a.b` (the
+    // directory ending in `a/b`); `import a.b.*` the package; `import a.b.C.f` a member of
+    // class or object `C` (a companion's: `C.Companion.f`); a file sees its own package's
+    // top-level names unimported; an extension function is a method of the type it
+    // extends; a standard-library function stays external; a package the repository does
+    // not hold is external.
+    check(
+        r#"
+//- src/a/store/Store.kt
+package a.store
+
+/** Opens a store. */
+class Store(val path: String) {
+    fun open(): Store = check(this)
+
+    companion object {
+        fun create(path: String): Store = Store(path)
+    }
+}
+
+object Registry {
+    fun find(name: String): Store = Store.create(name)
+}
+
+fun Store.close(): Boolean = true
+
+fun check(s: Store): Store = s
+//- src/a/store/Util.kt
+package a.store
+
+fun touch(p: String): Store = check(Store(p))
+//- src/a/app/Main.kt
+package a.app
+
+import a.store.Store as Db
+import a.store.*
+import a.store.Registry.find
+import a.store.Store.Companion.create as make
+import a.store.close
+import org.other.Thing
+
+fun main() {
+    val db = Db("x").open()
+    db.close()
+    touch("y")
+    find("z")
+    make("w")
+    listOf(1)
+    Thing()
+}
+"#,
+        expect![[r#"
+            src/a/app/Main.kt
+              def function main 10-18
+              import 3 a.store Store as Db -> src/a/store/Store.kt
+              import 4 a.store -> src/a/store/Store.kt
+              import 5 static a.store.Registry find -> src/a/store/Store.kt
+              import 6 static a.store.Store.Companion create as make -> src/a/store/Store.kt
+              import 7 a.store close -> src/a/store/Store.kt
+              import 8 org.other Thing -> ?
+              call 11 Db in main -> src/a/store/Store.kt:Store [import]
+              call 11 open in main -> src/a/store/Store.kt:Store.open [scope]
+              call 12 close in main -> src/a/store/Store.kt:Store.close [scope]
+              call 13 touch in main -> src/a/store/Util.kt:touch [import]
+              call 14 find in main -> src/a/store/Store.kt:Registry.find [import]
+              call 15 make in main -> src/a/store/Store.kt:Store.create [import]
+              call 16 listOf in main -> listOf [external]
+              call 17 Thing in main -> org.other.Thing [external]
+            src/a/store/Store.kt
+              def class Store 4-10
+              def method Store.open 5-5
+              def method Store.create 8-8
+              def class Registry 12-14
+              def method Registry.find 13-13
+              def method Store.close 16-16
+              def function check 18-18
+              call 5 check in Store.open -> src/a/store/Store.kt:check [exact]
+              call 8 Store in Store.create -> src/a/store/Store.kt:Store [exact]
+              call 13 create in Registry.find -> src/a/store/Store.kt:Store.create [scope]
+            src/a/store/Util.kt
+              def function touch 3-3
+              call 3 check in touch -> src/a/store/Store.kt:check [scope]
+              call 3 Store in touch -> src/a/store/Store.kt:Store [scope]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_typed_receivers_properties_and_super() {
+    // A value is typed by its declared type (a parameter, `val x: T`, a `val` constructor
+    // parameter, which is the property `this.x` too), by the class it constructs or the
+    // return type of the function it calls, through `?.` and `!!`; a loop variable is an
+    // element of a `List<T>`; `super.f()` is the superclass's `f`; a plain call in a class
+    // is its own method first (implicit `this`); a Java class of the project is called
+    // like a Kotlin one (one JVM family).
+    check(
+        r#"
+//- src/a/util/Strings.java
+package a.util;
+
+public class Strings {
+    public static String pad(String s) { return s; }
+}
+//- src/a/shapes/Shapes.kt
+package a.shapes
+
+import a.util.Strings
+
+open class Shape(val label: String) {
+    open fun area(): Double = 0.0
+    open fun describe(): String = Strings.pad(label)
+}
+
+class Square(val side: Double) : Shape("square") {
+    override fun area(): Double = side * side
+    override fun describe(): String = super.describe() + area()
+}
+
+class Canvas(private val shapes: List<Shape>, var main: Square?) {
+    fun total(): Double {
+        var sum = 0.0
+        for (s in shapes) {
+            sum += s.area()
+        }
+        return sum + main!!.area() + this.main?.area()!!
+    }
+
+    fun biggest(): Shape = shapes.first()
+
+    fun area(): Double = total()
+}
+
+fun report(c: Canvas) {
+    val sq = Square(2.0)
+    val big: Shape = c.biggest()
+    sq.describe()
+    big.describe()
+    c.biggest().area()
+}
+"#,
+        expect![[r#"
+            src/a/shapes/Shapes.kt
+              def class Shape 5-8
+              def method Shape.area 6-6
+              def method Shape.describe 7-7
+              def class Square 10-13
+              def method Square.area 11-11
+              def method Square.describe 12-12
+              def class Canvas 15-27
+              def method Canvas.total 16-22
+              def method Canvas.biggest 24-24
+              def method Canvas.area 26-26
+              def function report 29-35
+              import 3 a.util Strings -> src/a/util/Strings.java
+              call 7 pad in Shape.describe -> src/a/util/Strings.java:Strings.pad [import]
+              call 10 Shape in Square -> src/a/shapes/Shapes.kt:Shape [exact]
+              call 12 describe in Square.describe -> src/a/shapes/Shapes.kt:Shape.describe [scope]
+              call 12 area in Square.describe -> src/a/shapes/Shapes.kt:Square.area [exact]
+              call 19 area in Canvas.total -> src/a/shapes/Shapes.kt:Shape.area [scope]
+              call 21 area in Canvas.total -> src/a/shapes/Shapes.kt:Square.area [scope]
+              call 21 area in Canvas.total -> src/a/shapes/Shapes.kt:Square.area [scope]
+              call 24 first in Canvas.biggest -> Shape[].first [external]
+              call 26 total in Canvas.area -> src/a/shapes/Shapes.kt:Canvas.total [exact]
+              call 30 Square in report -> src/a/shapes/Shapes.kt:Square [exact]
+              call 31 biggest in report -> src/a/shapes/Shapes.kt:Canvas.biggest [scope]
+              call 32 describe in report -> src/a/shapes/Shapes.kt:Square.describe [scope]
+              call 33 describe in report -> src/a/shapes/Shapes.kt:Shape.describe [scope]
+              call 34 biggest in report -> src/a/shapes/Shapes.kt:Canvas.biggest [scope]
+              call 34 area in report -> src/a/shapes/Shapes.kt:Shape.area [scope]
+            src/a/util/Strings.java
+              def class Strings 3-5
+              def method Strings.pad 4-4
+        "#]],
+    );
+}

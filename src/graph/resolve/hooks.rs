@@ -89,6 +89,8 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
             Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
             None => Vec::new(),
         },
+        #[cfg(feature = "lang-kotlin")]
+        Lang::Kotlin => kotlin_supertypes(sig),
         _ => Vec::new(),
     };
     list.into_iter()
@@ -111,42 +113,11 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                 .to_string()
         }
         Lang::Go | Lang::TypeScript | Lang::Tsx | Lang::JavaScript | Lang::Php => {
-            // After the parameter list that follows the name (`f(…)`, `f = (…)`, `f: (…)`).
-            let at = match sig.find(&format!("{name}(")) {
-                Some(i) => i + name.len(),
-                None => {
-                    let n = sig.find(name)? + name.len();
-                    n + sig[n..].find('(')?
-                }
-            };
-            let rest = &sig[at..];
-            let mut depth = 0i32;
-            let mut end = None;
-            for (i, ch) in rest.char_indices() {
-                match ch {
-                    '(' => depth += 1,
-                    ')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = Some(i + 1);
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let r = rest[end?..].trim().trim_end_matches([';', '{']).trim();
-            // `f: (…) => T` (a property of a function type), `f = (…): T =>` (an arrow).
-            let r = r.strip_prefix("=>").unwrap_or(r).trim();
-            let r = r.strip_suffix("=>").unwrap_or(r).trim();
-            let r = r.strip_prefix(':').unwrap_or(r).trim();
-            let r = r
-                .strip_prefix('(')
-                .map_or(r, |x| x.split(',').next().unwrap_or(x));
-            // PHP's `?Money`, `\App\Money`: the class.
-            let r = r.trim_start_matches('?');
-            r.rsplit('\\').next().unwrap_or(r).to_string()
+            after_parameters(sig, name)?
         }
+        // `fun f(…): T`, `fun T.f(…): R`.
+        #[cfg(feature = "lang-kotlin")]
+        Lang::Kotlin => after_parameters(sig, name)?,
         // Ruby, Bash and Lua state no return types.
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
         Lang::Java | Lang::C | Lang::Cpp => {
@@ -158,4 +129,86 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
     };
     let t = simple_type(&t);
     (!t.is_empty()).then_some(t)
+}
+
+/// What a signature states after the parameter list that follows the name (`f(…)`,
+/// `f = (…)`, `f: (…)`): the return type, `: T`, `=> T` or `: (T, …)` read as `T`.
+fn after_parameters(sig: &str, name: &str) -> Option<String> {
+    let at = match sig.find(&format!("{name}(")) {
+        Some(i) => i + name.len(),
+        None => {
+            let n = sig.find(name)? + name.len();
+            n + sig[n..].find('(')?
+        }
+    };
+    let rest = &sig[at..];
+    let mut depth = 0i32;
+    let mut end = None;
+    for (i, ch) in rest.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let r = rest[end?..].trim().trim_end_matches([';', '{']).trim();
+    // `f: (…) => T` (a property of a function type), `f = (…): T =>` (an arrow).
+    let r = r.strip_prefix("=>").unwrap_or(r).trim();
+    let r = r.strip_suffix("=>").unwrap_or(r).trim();
+    let r = r.strip_prefix(':').unwrap_or(r).trim();
+    let r = r
+        .strip_prefix('(')
+        .map_or(r, |x| x.split(',').next().unwrap_or(x));
+    // PHP's `?Money`, `\App\Money`: the class.
+    let r = r.trim_start_matches('?');
+    Some(r.rsplit('\\').next().unwrap_or(r).to_string())
+}
+
+/// The supertypes a Kotlin class header names after its `:` (`class Bundle(…) : Item(…),
+/// Comparable<Bundle>` → `Item`, `Comparable`): the list at the top level of brackets,
+/// each without its constructor arguments or `by` delegate.
+#[cfg(feature = "lang-kotlin")]
+fn kotlin_supertypes(sig: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = None;
+    let mut out = Vec::new();
+    let mut item = 0;
+    let mut prev = ' ';
+    for (i, ch) in sig.char_indices() {
+        let arrow = prev == '-';
+        prev = ch;
+        match ch {
+            '(' | '<' | '[' => depth += 1,
+            // `(Int) -> Unit` in a parameter's type is no bracket.
+            '>' if arrow => {}
+            ')' | '>' | ']' => depth -= 1,
+            ':' if depth == 0 && start.is_none() => {
+                start = Some(i + 1);
+                item = i + 1;
+            }
+            ',' if depth == 0 && start.is_some() => {
+                out.push(&sig[item..i]);
+                item = i + 1;
+            }
+            '{' if depth == 0 => break,
+            _ => {}
+        }
+    }
+    if start.is_some() {
+        let end = sig[item..].find('{').map_or(sig.len(), |e| item + e);
+        out.push(&sig[item..end]);
+    }
+    out.into_iter()
+        .map(|b| {
+            let b = b.split(" where ").next().unwrap_or(b);
+            let b = b.split(" by ").next().unwrap_or(b);
+            b.split('(').next().unwrap_or(b).trim()
+        })
+        .collect()
 }

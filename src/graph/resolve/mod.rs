@@ -452,6 +452,18 @@ mod tests {
             bases(Lang::Go, "type BoolFlag = FlagBase[bool, BoolConfig]"),
             ["FlagBase"]
         );
+        #[cfg(feature = "lang-kotlin")]
+        {
+            assert_eq!(
+                bases(
+                    Lang::Kotlin,
+                    "class Bundle<T : Item>(val f: (Int) -> Unit, x: Int) : Item(x, f), Comparable<Bundle<T>>, Priced by p"
+                ),
+                ["Item", "Comparable", "Priced"]
+            );
+            assert!(bases(Lang::Kotlin, "data class P(val x: Int)").is_empty());
+            assert_eq!(bases(Lang::Kotlin, "object Registry : Base()"), ["Base"]);
+        }
     }
 
     #[test]
@@ -485,5 +497,21 @@ mod tests {
             return_type(Lang::TypeScript, "post: <T>(u: Input) => Reply<T>;", "post").as_deref(),
             Some("Reply")
         );
+        #[cfg(feature = "lang-kotlin")]
+        {
+            assert_eq!(
+                return_type(
+                    Lang::Kotlin,
+                    "fun <T> Money.doubled(x: T): Money?",
+                    "doubled"
+                )
+                .as_deref(),
+                Some("Money")
+            );
+            assert_eq!(
+                return_type(Lang::Kotlin, "override fun describe()", "describe"),
+                None
+            );
+        }
     }
 }

@@ -15,6 +15,8 @@ mod cpp;
 mod go;
 mod java;
 mod javascript;
+#[cfg(feature = "lang-kotlin")]
+mod kotlin;
 mod lua;
 mod php;
 mod python;
@@ -38,6 +40,8 @@ pub enum Lang {
     Bash,
     Php,
     Lua,
+    #[cfg(feature = "lang-kotlin")]
+    Kotlin,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -113,8 +117,9 @@ pub struct LangSpec {
 pub struct CallShape {
     /// The call's node kind (`call`, `call_expression`, `new_expression`).
     pub node: &'static str,
-    /// The field holding the callee; `None` when the call node is its own callee (Java's
-    /// `method_invocation` names the method and the object itself).
+    /// The field holding the callee, or "" for the call's first named child (Kotlin's
+    /// `call_expression` names no fields); `None` when the call node is its own callee
+    /// (Java's `method_invocation` names the method and the object itself).
     pub callee: Option<&'static str>,
     /// A wrapper around the callee looked through: (its kind, the field inside it, or ""
     /// for its first named child), e.g. Rust's `generic_function` or C++'s
@@ -155,6 +160,10 @@ pub enum CalleeForm {
     },
     /// The callee's text is a type name (`new Foo<T>(…)` → `Foo`).
     TypeName,
+    /// `object.name()` written as a node of this kind without fields: its first named
+    /// child is the object and its last the name (Kotlin's `navigation_expression`, `a.b`
+    /// and `a?.b`).
+    Navigation(&'static str),
 }
 
 /// What the code graph's resolver needs to know of a language, as data (the resolver's
@@ -261,6 +270,8 @@ impl Lang {
         Lang::Bash,
         Lang::Php,
         Lang::Lua,
+        #[cfg(feature = "lang-kotlin")]
+        Lang::Kotlin,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -279,6 +290,8 @@ impl Lang {
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
             Lang::Lua => &lua::SPEC,
+            #[cfg(feature = "lang-kotlin")]
+            Lang::Kotlin => &kotlin::SPEC,
         }
     }
 
@@ -416,6 +429,8 @@ impl Lang {
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
             Lang::Lua => w.lua(node),
+            #[cfg(feature = "lang-kotlin")]
+            Lang::Kotlin => w.kotlin(node),
         }
     }
 
@@ -623,6 +638,22 @@ mod tests {
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
             FileLang::Text("text")
+        );
+        #[cfg(feature = "lang-kotlin")]
+        {
+            assert_eq!(
+                detect(Path::new("src/a/Item.kt"), b""),
+                FileLang::Code(Lang::Kotlin)
+            );
+            assert_eq!(
+                detect(Path::new("build.gradle.kts"), b""),
+                FileLang::Code(Lang::Kotlin)
+            );
+        }
+        #[cfg(not(feature = "lang-kotlin"))]
+        assert_eq!(
+            detect(Path::new("src/a/Item.kt"), b""),
+            FileLang::Text("kotlin")
         );
     }
 }

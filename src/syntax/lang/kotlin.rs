@@ -1,0 +1,382 @@
+//! Call sites, bindings and imports in Kotlin: the node shapes this language writes calls,
+//! receivers, bindings and imports with, recorded by the language-free walk in
+//! [`crate::syntax::refs`].
+//!
+//! `f()`, `x.f()`, `x?.f()` and `Item(…)` (a construction: Kotlin has no `new`) are calls;
+//! so is the superclass's constructor named in a class header (`class Bundle : Item(…)`).
+//! A value is typed by its declared type (`val x: Item`, a parameter, a `val`/`var`
+//! constructor parameter, which is also a property `this.x`), or by what it is assigned
+//! (`val x = Item(…)`, `val x = make()`, read through the resolver's return types);
+//! `super.f()` is a call on the class's superclass. `import a.b.C [as D]` imports `C` of
+//! package `a.b`, `import a.b.*` the package, and `import a.b.C.f` (a capitalised
+//! qualifier) the member `f` of class or object `C` (a companion's too:
+//! `a.b.C.Companion.f`).
+
+use tree_sitter::Node;
+
+use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
+use crate::model::{CallKind, Import, ImportKind, Receiver};
+use crate::syntax::refs::*;
+
+pub(super) const SPEC: LangSpec = LangSpec {
+    name: "kotlin",
+    extensions: &["kt", "kts"],
+    file_names: &[],
+    shebangs: &[],
+    separator: ".",
+    grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+    query: include_str!("queries/kotlin.scm"),
+    opaque: &[
+        "import",
+        "package_header",
+        "file_annotation",
+        "property_declaration",
+        "value_arguments",
+        "function_value_parameters",
+        "class_parameters",
+        "string_literal",
+        "annotation",
+    ],
+    doc_comment: any_comment,
+    docstrings: false,
+    caps_constants: CapsConstants::None,
+    wrappers: &[],
+    methods_in_classes_only: false,
+    typedef_names: false,
+    jsdoc_param_types: false,
+    calls: &[CallShape {
+        node: "call_expression",
+        callee: Some(""),
+        unwrap: None,
+        new: false,
+        forms: &[
+            CalleeForm::Name("identifier"),
+            CalleeForm::Navigation("navigation_expression"),
+        ],
+    }],
+    resolve: ResolveRules {
+        // Java's family: Kotlin calls the Java classes of a mixed JVM project.
+        family: 5,
+        implicit_this: true,
+        package_scope: true,
+        builtins: BUILTINS,
+        global_objects: &["System", "Math"],
+        ..ResolveRules::PLAIN
+    },
+};
+
+/// Top-level functions of the Kotlin standard library every file calls without an
+/// import: never a repository definition unless the repository defines one.
+const BUILTINS: &[&str] = &[
+    "println",
+    "print",
+    "readLine",
+    "readln",
+    "listOf",
+    "listOfNotNull",
+    "mutableListOf",
+    "arrayListOf",
+    "emptyList",
+    "setOf",
+    "mutableSetOf",
+    "hashSetOf",
+    "linkedSetOf",
+    "emptySet",
+    "mapOf",
+    "mutableMapOf",
+    "hashMapOf",
+    "linkedMapOf",
+    "emptyMap",
+    "arrayOf",
+    "arrayOfNulls",
+    "emptyArray",
+    "intArrayOf",
+    "longArrayOf",
+    "doubleArrayOf",
+    "booleanArrayOf",
+    "charArrayOf",
+    "byteArrayOf",
+    "sequenceOf",
+    "emptySequence",
+    "sequence",
+    "generateSequence",
+    "buildString",
+    "buildList",
+    "buildMap",
+    "buildSet",
+    "require",
+    "requireNotNull",
+    "check",
+    "checkNotNull",
+    "error",
+    "assert",
+    "TODO",
+    "repeat",
+    "run",
+    "with",
+    "apply",
+    "also",
+    "let",
+    "takeIf",
+    "takeUnless",
+    "lazy",
+    "maxOf",
+    "minOf",
+    "Pair",
+    "Triple",
+    "Regex",
+    "StringBuilder",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "UnsupportedOperationException",
+    "NoSuchElementException",
+];
+
+impl Walker<'_> {
+    pub(in crate::syntax) fn kotlin(&mut self, node: Node) -> bool {
+        match node.kind() {
+            "call_expression" => self.kotlin_super_call(node),
+            "property_declaration" => self.kotlin_property(node),
+            "parameter" | "class_parameter" => {
+                let mut c = node.walk();
+                let children: Vec<Node> = node.named_children(&mut c).collect();
+                let name = children.iter().find(|n| n.kind() == "identifier");
+                let ty = children.iter().find(|n| is_type_node(n.kind()));
+                if let (Some(&n), Some(&t)) = (name, ty) {
+                    let ty = self.kotlin_type_name(t);
+                    if !ty.is_empty() {
+                        let var = self.text(n).to_string();
+                        // `class Item(val price: Money)`: a property too.
+                        let mut k = node.walk();
+                        let property = node.kind() == "class_parameter"
+                            && node
+                                .children(&mut k)
+                                .any(|x| matches!(x.kind(), "val" | "var"));
+                        if property {
+                            self.bind(node, &format!("this.{var}"), Receiver::Type(ty.clone()));
+                        }
+                        self.bind(node, &var, Receiver::Type(ty));
+                    }
+                }
+            }
+            "for_statement" => {
+                let mut c = node.walk();
+                let children: Vec<Node> = node.named_children(&mut c).collect();
+                if let Some(pos) = children
+                    .iter()
+                    .position(|n| n.kind() == "variable_declaration")
+                {
+                    let decl = children[pos];
+                    match self.kotlin_declared(decl) {
+                        (Some(var), Some(ty)) => {
+                            let var = self.text(var).to_string();
+                            self.bind(node, &var, Receiver::Type(ty));
+                        }
+                        (Some(var), None) => {
+                            if let Some(&iterable) = children.get(pos + 1) {
+                                self.bind_element(node, var, iterable);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "delegation_specifier" => {
+                // `class Bundle(…) : Item(…)`: the superclass's constructor is called.
+                if let Some(inv) = node
+                    .named_child(0)
+                    .filter(|n| n.kind() == "constructor_invocation")
+                    && let Some(t) = inv.named_child(0).filter(|t| t.kind() == "user_type")
+                    && let Some(name) = last_identifier(t)
+                {
+                    let n = self.text(name).to_string();
+                    self.push_call(name, &n, None, CallKind::New, inv);
+                }
+            }
+            "import" => {
+                self.kotlin_import(node);
+                return false;
+            }
+            "package_header" => return false,
+            _ => {}
+        }
+        true
+    }
+
+    /// The name a `variable_declaration` declares and its declared type, if stated.
+    fn kotlin_declared<'t>(&self, decl: Node<'t>) -> (Option<Node<'t>>, Option<String>) {
+        let mut c = decl.walk();
+        let children: Vec<Node> = decl.named_children(&mut c).collect();
+        let var = children.iter().copied().find(|n| n.kind() == "identifier");
+        let ty = children
+            .iter()
+            .find(|n| is_type_node(n.kind()))
+            .map(|t| self.kotlin_type_name(*t))
+            .filter(|t| !t.is_empty());
+        (var, ty)
+    }
+
+    /// The bare type a written type names, an import alias read as the type it stands
+    /// for (`Cash` after `import a.Money as Cash` is `Money`).
+    fn kotlin_type_name(&self, t: Node) -> String {
+        let ty = simple_type(self.text(t));
+        let (bare, layers) = match ty.find("[]") {
+            Some(i) => ty.split_at(i),
+            None => (ty.as_str(), ""),
+        };
+        match self
+            .imports
+            .iter()
+            .find(|i| i.alias.as_deref() == Some(bare))
+            .and_then(|i| i.name.as_deref())
+        {
+            Some(name) => format!("{name}{layers}"),
+            None => ty,
+        }
+    }
+
+    /// `val x: T = …` / `var x = value`: `x` typed by its declared type, else by its
+    /// value; in a class body, the property `this.x` too.
+    fn kotlin_property(&mut self, node: Node) {
+        let mut c = node.walk();
+        let children: Vec<Node> = node.children(&mut c).collect();
+        let Some(decl) = children
+            .iter()
+            .copied()
+            .find(|n| n.kind() == "variable_declaration")
+        else {
+            return;
+        };
+        let (Some(var), ty) = self.kotlin_declared(decl) else {
+            return;
+        };
+        let bound = match ty {
+            Some(t) => Some(Receiver::Type(t)),
+            None => children
+                .iter()
+                .position(|n| n.kind() == "=")
+                .and_then(|i| children[i + 1..].iter().find(|n| n.is_named()))
+                .and_then(|v| self.bound_of(*v)),
+        };
+        let Some(b) = bound else {
+            return;
+        };
+        let var = self.text(var).to_string();
+        if node
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "class_body" | "enum_class_body"))
+        {
+            self.bind(node, &format!("this.{var}"), b.clone());
+        }
+        self.bind(node, &var, b);
+    }
+
+    /// `super.f()`: the call the walk has just recorded for `node` is on the superclass
+    /// (the first type the enclosing class's header calls a constructor of, else the first
+    /// it names).
+    fn kotlin_super_call(&mut self, node: Node) {
+        let Some(nav) = node
+            .named_child(0)
+            .filter(|n| n.kind() == "navigation_expression")
+        else {
+            return;
+        };
+        if nav.named_child(0).map(|o| o.kind()) != Some("super_expression") {
+            return;
+        }
+        let Some(base) = self.kotlin_superclass(node) else {
+            return;
+        };
+        let start = node.start_byte();
+        if let Some((at, call)) = self.calls.last_mut()
+            && *at == start
+        {
+            call.qualifier = Some(base.clone());
+            call.receiver_type = Some(Receiver::Type(base));
+        }
+    }
+
+    /// The superclass of the class around `node`, from its header.
+    fn kotlin_superclass(&self, node: Node) -> Option<String> {
+        let mut n = node.parent();
+        while let Some(p) = n {
+            if matches!(p.kind(), "class_declaration" | "object_declaration") {
+                let mut c = p.walk();
+                let specs = p
+                    .named_children(&mut c)
+                    .find(|x| x.kind() == "delegation_specifiers")?;
+                let mut c = specs.walk();
+                let list: Vec<Node> = specs.named_children(&mut c).collect();
+                let first = list
+                    .iter()
+                    .find(|s| {
+                        s.named_child(0)
+                            .is_some_and(|x| x.kind() == "constructor_invocation")
+                    })
+                    .or(list.first())?;
+                let t = simple_type(self.text(*first));
+                return (!t.is_empty()).then_some(t);
+            }
+            n = p.parent();
+        }
+        None
+    }
+
+    /// `import a.b.C`, `import a.b.C as D`, `import a.b.*`, `import a.b.C.f` (a member
+    /// of class or object `C`: a capitalised segment before the last, as Java's static
+    /// imports).
+    fn kotlin_import(&mut self, node: Node) {
+        let mut c = node.walk();
+        let children: Vec<Node> = node.named_children(&mut c).collect();
+        let Some(path) = children
+            .iter()
+            .find(|n| matches!(n.kind(), "qualified_identifier" | "identifier"))
+        else {
+            return;
+        };
+        let alias = children
+            .iter()
+            .skip_while(|n| n.id() != path.id())
+            .nth(1)
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| self.text(*n).to_string());
+        let path = self.text(*path).split_whitespace().collect::<String>();
+        if path.is_empty() || path.len() > 512 {
+            return;
+        }
+        let wildcard = self.text(node).trim_end().ends_with('*');
+        let line = node.start_position().row as u32 + 1;
+        let segs: Vec<&str> = path.split('.').collect();
+        let caps = |s: &str| s.starts_with(|ch: char| ch.is_uppercase());
+        // A member of a type: a capitalised segment before the imported name.
+        let (last, before) = if wildcard {
+            (None, segs.as_slice())
+        } else {
+            (segs.last().copied(), &segs[..segs.len() - 1])
+        };
+        let member = before.last().is_some_and(|s| caps(s));
+        let module = before.join(".");
+        let import = Import::new(line, module)
+            .named(last.map(str::to_string))
+            .aliased(alias)
+            .wildcard(wildcard);
+        self.imports.push(if member {
+            import.of_kind(ImportKind::Static)
+        } else {
+            import
+        });
+    }
+}
+
+/// Whether a node kind is a written type.
+fn is_type_node(kind: &str) -> bool {
+    matches!(kind, "user_type" | "nullable_type")
+}
+
+/// The last identifier of a `user_type` (`a.b.Item<T>` → `Item`).
+fn last_identifier(t: Node) -> Option<Node> {
+    let mut c = t.walk();
+    t.named_children(&mut c)
+        .filter(|n| n.kind() == "identifier")
+        .last()
+}
