@@ -1005,6 +1005,45 @@ pub fn simple_type(t: &str) -> String {
     out
 }
 
+/// [`simple_type`] for a JVM language's written type: type arguments name no wrapper
+/// (Kotlin's `Option<T>` or `Box<T>` is that class, not Rust's wrapper), so only a
+/// collection's are read (`List<Item>` → `Item[]`); any other type is its name
+/// (`Map<K, V>` → `Map`, `Item?` → `Item`).
+pub fn jvm_type(t: &str) -> String {
+    const COLLECTIONS: [&str; 11] = [
+        "List",
+        "MutableList",
+        "ArrayList",
+        "Set",
+        "MutableSet",
+        "Collection",
+        "Iterable",
+        "Iterator",
+        "Sequence",
+        "Array",
+        "LinkedList",
+    ];
+    // Collections nested in collections are read in a loop: a file may nest them deep.
+    let mut t = t.trim().trim_start_matches(':').trim();
+    let mut layers = 0usize;
+    let head = loop {
+        let head = t.split('<').next().unwrap_or(t).trim();
+        if t.len() <= head.len() || !COLLECTIONS.contains(&head) {
+            break head;
+        }
+        layers += 1;
+        let inner = &t[head.len() + 1..];
+        t = inner.rsplit_once('>').map_or(inner, |(a, _)| a).trim();
+    };
+    let mut out = simple_type(head);
+    if !out.is_empty() {
+        for _ in 0..layers.min(MAX_LAYERS) {
+            out.push_str("[]");
+        }
+    }
+    out
+}
+
 /// The built-in type of a literal of node kind `kind`, where the language has one.
 pub(in crate::syntax) fn literal_type(lang: Lang, kind: &str) -> Option<&'static str> {
     match (lang, kind) {
@@ -1026,7 +1065,7 @@ const MAX_LAYERS: usize = 4;
 
 #[cfg(test)]
 mod tests {
-    use super::simple_type;
+    use super::{jvm_type, simple_type};
 
     #[test]
     fn simple_types() {
@@ -1052,6 +1091,13 @@ mod tests {
         assert_eq!(simple_type("HashMap<K, Vec<V>>"), "HashMap");
         assert_eq!(simple_type("list[int] | None"), "int[]");
         assert_eq!(simple_type("[4]int"), "");
+        assert_eq!(jvm_type("Option<T?, T>"), "Option");
+        assert_eq!(jvm_type("List<Box<Item>>?"), "Box[]");
+        assert_eq!(jvm_type("Item?"), "Item");
+        assert_eq!(jvm_type(": Map<String, List<Item>>"), "Map");
+        assert_eq!(jvm_type("Array<Array<Item>>"), "Item[][]");
+        let deep = format!("{}Item{}", "List<".repeat(100_000), ">".repeat(100_000));
+        assert_eq!(jvm_type(&deep), "Item[][][][]");
         // Wrappers nested past any stack's depth.
         let deep = format!("{}Item{}", "Option<".repeat(100_000), ">".repeat(100_000));
         assert_eq!(simple_type(&deep), "Item");

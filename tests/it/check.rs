@@ -1620,3 +1620,64 @@ fun report(c: Canvas) {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_function_values_and_type_aliases() {
+    // `f()` where `f` is a function-typed parameter, lambda parameter, constructor
+    // property or local is the value's `invoke`, never a method of the implicit receiver
+    // named like it; a type alias has its target's members, extensions included.
+    check(
+        r#"
+//- src/o/Option.kt
+package o
+
+class Option<T>(val value: T?) {
+    fun default(): T? = value
+}
+
+typealias Nullable<T> = Option<T>
+
+fun <T> Option<T>.restrict(max: Int): Option<T> = this
+
+fun <T> Nullable<T>.lazy(default: () -> T, check: ((T) -> Unit)?): T {
+    val local = { 1 }
+    check?.let { it(default()) }
+    local()
+    return default() ?: value!!
+}
+
+class Holder(val default: () -> Int) {
+    fun get(): Int = default()
+}
+
+fun make(): Nullable<Int> = Option(1)
+
+fun use() {
+    make().restrict(2).default()
+}
+"#,
+        expect![[r#"
+            src/o/Option.kt
+              def class Option 3-5
+              def method Option.default 4-4
+              def type Nullable 7-7
+              def method Option.restrict 9-9
+              def method Nullable.lazy 11-16
+              def class Holder 18-20
+              def method Holder.get 19-19
+              def function make 22-22
+              def function use 24-26
+              call 13 let in Nullable.lazy -> ? [unresolved]
+              call 13 it in Nullable.lazy -> ? [unresolved]
+              call 13 invoke in Nullable.lazy -> ? [unresolved]
+              call 14 invoke in Nullable.lazy -> ? [unresolved]
+              call 15 invoke in Nullable.lazy -> ? [unresolved]
+              call 19 invoke in Holder.get -> ? [unresolved]
+              call 22 Option in make -> src/o/Option.kt:Option [exact]
+              call 25 make in use -> src/o/Option.kt:make [exact]
+              call 25 restrict in use -> src/o/Option.kt:Option.restrict [scope]
+              call 25 default in use -> src/o/Option.kt:Option.default [scope]
+        "#]],
+    );
+}

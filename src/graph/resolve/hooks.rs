@@ -89,12 +89,28 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
             Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
             None => Vec::new(),
         },
+        // A type alias (`typealias NullableOption<T> = OptionWithValues<T?, T>`) has its
+        // target's methods.
         #[cfg(feature = "lang-kotlin")]
-        Lang::Kotlin => kotlin_supertypes(sig),
+        Lang::Kotlin => match sig.split_once("typealias ") {
+            Some((_, alias)) => alias
+                .split_once('=')
+                .map(|(_, target)| vec![target.trim()])
+                .unwrap_or_default(),
+            None => kotlin_supertypes(sig),
+        },
         _ => Vec::new(),
     };
+    #[cfg(feature = "lang-kotlin")]
+    let read: fn(&str) -> String = if lang == Lang::Kotlin {
+        crate::syntax::refs::jvm_type
+    } else {
+        simple_type
+    };
+    #[cfg(not(feature = "lang-kotlin"))]
+    let read: fn(&str) -> String = simple_type;
     list.into_iter()
-        .map(simple_type)
+        .map(read)
         .filter(|b| !b.is_empty() && b != "object")
         .collect()
 }
@@ -117,7 +133,10 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
         }
         // `fun f(…): T`, `fun T.f(…): R`.
         #[cfg(feature = "lang-kotlin")]
-        Lang::Kotlin => after_parameters(sig, name)?,
+        Lang::Kotlin => {
+            let t = crate::syntax::refs::jvm_type(&after_parameters(sig, name)?);
+            return (!t.is_empty()).then_some(t);
+        }
         // Ruby, Bash and Lua state no return types.
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
         Lang::Java | Lang::C | Lang::Cpp => {

@@ -463,6 +463,10 @@ mod tests {
             );
             assert!(bases(Lang::Kotlin, "data class P(val x: Int)").is_empty());
             assert_eq!(bases(Lang::Kotlin, "object Registry : Base()"), ["Base"]);
+            assert_eq!(
+                bases(Lang::Kotlin, "typealias Opt<T> = Option<T?, T>"),
+                ["Option"]
+            );
         }
     }
 

@@ -135,7 +135,10 @@ const BUILTINS: &[&str] = &[
 impl Walker<'_> {
     pub(in crate::syntax) fn kotlin(&mut self, node: Node) -> bool {
         match node.kind() {
-            "call_expression" => self.kotlin_super_call(node),
+            "call_expression" => {
+                self.kotlin_super_call(node);
+                self.kotlin_value_call(node);
+            }
             "property_declaration" => self.kotlin_property(node),
             "parameter" | "class_parameter" => {
                 let mut c = node.walk();
@@ -219,7 +222,7 @@ impl Walker<'_> {
     /// The bare type a written type names, an import alias read as the type it stands
     /// for (`Cash` after `import a.Money as Cash` is `Money`).
     fn kotlin_type_name(&self, t: Node) -> String {
-        let ty = simple_type(self.text(t));
+        let ty = jvm_type(self.text(t));
         let (bare, layers) = match ty.find("[]") {
             Some(i) => ty.split_at(i),
             None => (ty.as_str(), ""),
@@ -296,6 +299,125 @@ impl Walker<'_> {
         }
     }
 
+    /// `f()` where `f` is a value of a function type in scope (a parameter, a lambda's
+    /// parameter, a constructor parameter, a property or local declared with a function
+    /// type or assigned a lambda, an anonymous function or a function reference): it calls
+    /// the value's `invoke`, not a definition named `f` (a method of the implicit receiver
+    /// named like it is not called). The call just recorded for `node` is rewritten so.
+    fn kotlin_value_call(&mut self, node: Node) {
+        let Some(callee) = node.named_child(0).filter(|c| c.kind() == "identifier") else {
+            return;
+        };
+        let name = self.text(callee);
+        if !self.kotlin_function_value(node, name) {
+            return;
+        }
+        let start = node.start_byte();
+        let idx = self.calls.len().wrapping_sub(1);
+        if let Some((at, call)) = self.calls.last_mut()
+            && *at == start
+            && call.qualifier.is_none()
+        {
+            call.qualifier = Some(name.to_string());
+            call.name = "invoke".to_string();
+            call.kind = CallKind::Member;
+            self.receivers.push((idx, name.to_string()));
+        }
+    }
+
+    /// Whether `name` is a function-typed value declared around `node` (see
+    /// [`Walker::kotlin_value_call`]): the scopes are read outwards, a block's statements
+    /// before `node`, a class body's and the file's all.
+    fn kotlin_function_value(&self, node: Node, name: &str) -> bool {
+        let mut child = node;
+        let mut up = node.parent();
+        let mut levels = 0;
+        while let Some(p) = up {
+            levels += 1;
+            if levels > MAX_SCOPE_LEVELS {
+                return false;
+            }
+            let mut c = p.walk();
+            let found = match p.kind() {
+                "function_declaration" | "secondary_constructor" | "anonymous_function" => p
+                    .named_children(&mut c)
+                    .find(|x| x.kind() == "function_value_parameters")
+                    .is_some_and(|params| self.kotlin_declares(params, "parameter", name)),
+                "lambda_literal" => {
+                    p.named_children(&mut c)
+                        .find(|x| x.kind() == "lambda_parameters")
+                        .is_some_and(|params| {
+                            self.kotlin_declares(params, "variable_declaration", name)
+                        })
+                        || self.kotlin_declares_before(p, child, name)
+                }
+                "class_declaration" => p
+                    .named_children(&mut c)
+                    .find(|x| x.kind() == "primary_constructor")
+                    .and_then(|pc| pc.named_child(0))
+                    .is_some_and(|params| self.kotlin_declares(params, "class_parameter", name)),
+                "block" | "statements" => self.kotlin_declares_before(p, child, name),
+                "class_body" | "enum_class_body" | "source_file" => {
+                    self.kotlin_declares_before(p, p, name)
+                }
+                _ => false,
+            };
+            if found {
+                return true;
+            }
+            child = p;
+            up = p.parent();
+        }
+        false
+    }
+
+    /// Whether a child of `list` of kind `kind` declares `name` with a function type.
+    fn kotlin_declares(&self, list: Node, kind: &str, name: &str) -> bool {
+        let mut c = list.walk();
+        list.named_children(&mut c)
+            .take(MAX_SCOPE_ITEMS)
+            .filter(|x| x.kind() == kind)
+            .any(|x| {
+                let mut k = x.walk();
+                let children: Vec<Node> = x.named_children(&mut k).collect();
+                children
+                    .iter()
+                    .any(|n| n.kind() == "identifier" && self.text(*n) == name)
+                    && children.iter().any(|n| is_function_type(*n))
+            })
+    }
+
+    /// Whether a property declared among the children of `scope` before `until` (all of
+    /// them when `until` is `scope`) is a function value named `name`.
+    fn kotlin_declares_before(&self, scope: Node, until: Node, name: &str) -> bool {
+        let mut c = scope.walk();
+        scope
+            .named_children(&mut c)
+            .take(MAX_SCOPE_ITEMS)
+            .take_while(|x| until == scope || x.start_byte() < until.start_byte())
+            .filter(|x| x.kind() == "property_declaration")
+            .any(|x| {
+                let mut k = x.walk();
+                let children: Vec<Node> = x.named_children(&mut k).collect();
+                let Some(decl) = children.iter().find(|n| n.kind() == "variable_declaration")
+                else {
+                    return false;
+                };
+                let mut d = decl.walk();
+                let parts: Vec<Node> = decl.named_children(&mut d).collect();
+                parts
+                    .iter()
+                    .any(|n| n.kind() == "identifier" && self.text(*n) == name)
+                    && (parts.iter().any(|n| is_function_type(*n))
+                        || children.iter().any(|n| {
+                            matches!(
+                                n.kind(),
+                                "lambda_literal" | "anonymous_function" | "callable_reference"
+                            )
+                        }))
+            })
+    }
+
     /// The superclass of the class around `node`, from its header.
     fn kotlin_superclass(&self, node: Node) -> Option<String> {
         let mut n = node.parent();
@@ -314,7 +436,7 @@ impl Walker<'_> {
                             .is_some_and(|x| x.kind() == "constructor_invocation")
                     })
                     .or(list.first())?;
-                let t = simple_type(self.text(*first));
+                let t = jvm_type(self.text(*first));
                 return (!t.is_empty()).then_some(t);
             }
             n = p.parent();
@@ -365,6 +487,26 @@ impl Walker<'_> {
         } else {
             import
         });
+    }
+}
+
+/// How far out [`Walker::kotlin_function_value`] looks for a declaration, and how many
+/// declarations of one scope it reads: bounds on the work per call in a pathological file.
+const MAX_SCOPE_LEVELS: usize = 256;
+const MAX_SCOPE_ITEMS: usize = 1024;
+
+/// Whether a written type is a function type (`() -> T`, `suspend (A) -> B`, `((A) -> B)?`).
+fn is_function_type(t: Node) -> bool {
+    let mut t = t;
+    loop {
+        match t.kind() {
+            "function_type" => return true,
+            "nullable_type" | "parenthesized_type" => match t.named_child(0) {
+                Some(inner) => t = inner,
+                None => return false,
+            },
+            _ => return false,
+        }
     }
 }
 
