@@ -1681,3 +1681,52 @@ fun use() {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_lambda_parameters() {
+    // A lambda's `it` (or its one named parameter) is an element of the collection an
+    // element-wise method is called on, the receiver itself for `let`/`also`, and of no
+    // known type in any other lambda or after the lambda: an earlier `it` is never read.
+    check(
+        r#"
+//- src/a/Shop.kt
+package a
+
+class Item(val name: String) {
+    fun describe(): String = name
+}
+
+class Money(val cents: Long) {
+    fun describe(): String = "$cents"
+}
+
+fun report(items: List<Item>, cash: Money?) {
+    items.forEach { it.describe() }
+    items.filter { it.name.isNotEmpty() }.map { item -> item.describe() }
+    cash?.let { it.describe() }
+    run { it.describe() }
+    it.describe()
+}
+"#,
+        expect![[r#"
+            src/a/Shop.kt
+              def class Item 3-5
+              def method Item.describe 4-4
+              def class Money 7-9
+              def method Money.describe 8-8
+              def function report 11-17
+              call 12 forEach in report -> Item[].forEach [external]
+              call 12 describe in report -> src/a/Shop.kt:Item.describe [scope]
+              call 13 filter in report -> Item[].filter [external]
+              call 13 isNotEmpty in report -> String.isNotEmpty [external]
+              call 13 map in report -> Item[].map [external]
+              call 13 describe in report -> src/a/Shop.kt:Item.describe [scope]
+              call 14 let in report -> ? [unresolved]
+              call 14 describe in report -> src/a/Shop.kt:Money.describe [scope]
+              call 15 run in report -> run [external]
+              call 15 describe in report -> ? [unresolved]
+              call 16 describe in report -> ? [unresolved]
+        "#]],
+    );
+}

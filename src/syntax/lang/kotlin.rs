@@ -196,6 +196,7 @@ impl Walker<'_> {
                     self.push_call(name, &n, None, CallKind::New, inv);
                 }
             }
+            "annotated_lambda" => self.kotlin_lambda(node),
             "import" => {
                 self.kotlin_import(node);
                 return false;
@@ -418,6 +419,110 @@ impl Walker<'_> {
             })
     }
 
+    /// A lambda passed to `recv.m { … }` in a function: its one parameter (`it`, or the one
+    /// it names) is an element of `recv` for a collection's element-wise `m` (`forEach`,
+    /// `map`, `filter`, …), `recv` itself for `let`, `also`, `takeIf`, `takeUnless`, and
+    /// of no known type otherwise, so that an earlier lambda's `it` is never read here.
+    /// After the lambda, the name is of no known type again. Lambdas outside functions
+    /// (property initializers) bind nothing: their bindings would read as fields.
+    fn kotlin_lambda(&mut self, node: Node) {
+        const ELEMENT_WISE: [&str; 34] = [
+            "forEach",
+            "onEach",
+            "map",
+            "mapNotNull",
+            "flatMap",
+            "filter",
+            "filterNot",
+            "filterTo",
+            "mapTo",
+            "any",
+            "all",
+            "none",
+            "count",
+            "first",
+            "firstOrNull",
+            "last",
+            "lastOrNull",
+            "find",
+            "findLast",
+            "single",
+            "singleOrNull",
+            "sumOf",
+            "sortedBy",
+            "sortedByDescending",
+            "groupBy",
+            "associateBy",
+            "associateWith",
+            "partition",
+            "takeWhile",
+            "dropWhile",
+            "maxByOrNull",
+            "minByOrNull",
+            "distinctBy",
+            "indexOfFirst",
+        ];
+        const ITSELF: [&str; 4] = ["let", "also", "takeIf", "takeUnless"];
+        let mut c = node.walk();
+        let Some(lambda) = node
+            .named_children(&mut c)
+            .find(|n| n.kind() == "lambda_literal")
+        else {
+            return;
+        };
+        if !in_function(node) {
+            return;
+        }
+        // The parameter: `it`, or the one declared (`{ item -> … }`, `{ item: Item -> … }`).
+        let mut c = lambda.walk();
+        let params = lambda
+            .named_children(&mut c)
+            .find(|n| n.kind() == "lambda_parameters");
+        let (var, declared) = match params {
+            None => ("it".to_string(), None),
+            Some(p) => {
+                let mut k = p.walk();
+                let list: Vec<Node> = p.named_children(&mut k).collect();
+                match list.as_slice() {
+                    [one] if one.kind() == "variable_declaration" => {
+                        let (name, ty) = self.kotlin_declared(*one);
+                        match name {
+                            Some(n) => (self.text(n).to_string(), ty),
+                            None => return,
+                        }
+                    }
+                    _ => return,
+                }
+            }
+        };
+        let unknown = || Receiver::Expr(LONG_RECEIVER.to_string());
+        let callee = node
+            .parent()
+            .filter(|p| p.kind() == "call_expression")
+            .and_then(|call| call.named_child(0));
+        let bound = match (declared, callee) {
+            (Some(ty), _) => Receiver::Type(ty),
+            (None, Some(f)) if f.kind() == "navigation_expression" => {
+                let last = f.named_child_count().saturating_sub(1);
+                let method = f.named_child(last).map(|m| self.text(m)).unwrap_or("");
+                let recv = f.named_child(0).filter(|_| last > 0);
+                match recv {
+                    Some(r) if ELEMENT_WISE.contains(&method) => self
+                        .chain_expr(r)
+                        .filter(|chain| chain.len() + 2 <= MAX_RECEIVER)
+                        .map_or_else(unknown, |chain| Receiver::Expr(format!("{chain}[]"))),
+                    Some(r) if ITSELF.contains(&method) => self.bound_of(r).unwrap_or_else(unknown),
+                    _ => unknown(),
+                }
+            }
+            _ => unknown(),
+        };
+        self.bind(lambda, &var, bound);
+        let end = lambda.end_byte();
+        let line = lambda.end_position().row as u32 + 1;
+        self.bindings.push((end, line, var, unknown()));
+    }
+
     /// The superclass of the class around `node`, from its header.
     fn kotlin_superclass(&self, node: Node) -> Option<String> {
         let mut n = node.parent();
@@ -508,6 +613,30 @@ fn is_function_type(t: Node) -> bool {
             _ => return false,
         }
     }
+}
+
+/// Whether `node` is inside the body of a function declaration (a definition, whose
+/// scope its bindings get), not a getter's, an `init` block's or a class's.
+fn in_function(node: Node) -> bool {
+    let mut up = node.parent();
+    while let Some(p) = up {
+        match p.kind() {
+            "function_body" => {
+                return p
+                    .parent()
+                    .is_some_and(|f| f.kind() == "function_declaration");
+            }
+            "class_body"
+            | "enum_class_body"
+            | "source_file"
+            | "anonymous_initializer"
+            | "secondary_constructor"
+            | "getter"
+            | "setter" => return false,
+            _ => up = p.parent(),
+        }
+    }
+    false
 }
 
 /// Whether a node kind is a written type.
