@@ -1730,3 +1730,63 @@ fun report(items: List<Item>, cash: Money?) {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_inherited_property_receivers() {
+    // `x.f()` with `x` bound nowhere in the function is the implicit receiver's property
+    // `this.x`, typed by the class or a base class declaring it (in another file too); a
+    // local or parameter of that name wins, and outside a class nothing is guessed.
+    check(
+        r#"
+//- src/a/Base.kt
+package a
+
+class Context {
+    fun close(): Boolean = true
+}
+
+class Other {
+    fun close(): Boolean = false
+}
+
+open class Base {
+    val context: Context get() = Context()
+}
+//- src/a/Child.kt
+package a
+
+class Child : Base() {
+    fun run() {
+        context.close()
+    }
+
+    fun shadow(context: Other) {
+        context.close()
+    }
+}
+
+fun free() {
+    context.close()
+}
+"#,
+        expect![[r#"
+            src/a/Base.kt
+              def class Context 3-5
+              def method Context.close 4-4
+              def class Other 7-9
+              def method Other.close 8-8
+              def class Base 11-13
+              call 12 Context in Base -> src/a/Base.kt:Context [exact]
+            src/a/Child.kt
+              def class Child 3-11
+              def method Child.run 4-6
+              def method Child.shadow 8-10
+              def function free 13-15
+              call 3 Base in Child -> src/a/Base.kt:Base [scope]
+              call 5 close in Child.run -> src/a/Base.kt:Context.close [scope]
+              call 9 close in Child.shadow -> src/a/Base.kt:Other.close [scope]
+              call 14 close in free -> ? [unresolved]
+        "#]],
+    );
+}

@@ -138,6 +138,7 @@ impl Walker<'_> {
             "call_expression" => {
                 self.kotlin_super_call(node);
                 self.kotlin_value_call(node);
+                self.kotlin_property_receiver(node);
             }
             "property_declaration" => self.kotlin_property(node),
             "parameter" | "class_parameter" => {
@@ -521,6 +522,35 @@ impl Walker<'_> {
         let end = lambda.end_byte();
         let line = lambda.end_position().row as u32 + 1;
         self.bindings.push((end, line, var, unknown()));
+    }
+
+    /// `x.f()` where `x` is a plain lower-case name: when nothing in the function binds
+    /// `x`, it is a property of the implicit receiver, `this.x`, perhaps declared by a
+    /// base class in another file (`currentContext.callOnClose()` in a subclass). The call
+    /// just recorded is given the receiver `this.x`, which the resolver types through the
+    /// class's fields and its bases; a local binding of `x` still wins.
+    fn kotlin_property_receiver(&mut self, node: Node) {
+        let Some(nav) = node
+            .named_child(0)
+            .filter(|n| n.kind() == "navigation_expression")
+        else {
+            return;
+        };
+        let Some(obj) = nav.named_child(0).filter(|o| o.kind() == "identifier") else {
+            return;
+        };
+        let name = self.text(obj);
+        if !name.starts_with(|c: char| c.is_lowercase()) || matches!(name, "it" | "field") {
+            return;
+        }
+        let start = node.start_byte();
+        if let Some((at, call)) = self.calls.last_mut()
+            && *at == start
+            && call.receiver_type.is_none()
+            && call.qualifier.as_deref() == Some(name)
+        {
+            call.receiver_type = Some(Receiver::Expr(format!("this.{name}")));
+        }
     }
 
     /// The superclass of the class around `node`, from its header.
