@@ -1790,3 +1790,73 @@ fun free() {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_same_named_local_classes() {
+    // A type is known by its name: where several classes share it (each test's local
+    // `class C`), the calling file's own is meant, and when those declare different bases
+    // an inherited method is not guessed from either; inside one of them, its own bases
+    // are known.
+    check(
+        r#"
+//- src/t/Bases.kt
+package t
+
+open class A {
+    fun test(): Int = 1
+}
+
+open class B {
+    fun test(): Int = 2
+}
+//- src/t/OneTest.kt
+package t
+
+fun one() {
+    class C : A()
+    C().test()
+}
+//- src/t/TwoTest.kt
+package t
+
+fun two() {
+    class C : B() {
+        fun m(): Int = test()
+    }
+    C().test()
+}
+
+fun three() {
+    class C : A()
+    C().test()
+}
+"#,
+        expect![[r#"
+            src/t/Bases.kt
+              def class A 3-5
+              def method A.test 4-4
+              def class B 7-9
+              def method B.test 8-8
+            src/t/OneTest.kt
+              def function one 3-6
+              def class one.C 4-4
+              call 4 A in one.C -> src/t/Bases.kt:A [scope]
+              call 5 C in one -> src/t/OneTest.kt:one.C [exact]
+              call 5 test in one -> src/t/Bases.kt:A.test [scope]
+            src/t/TwoTest.kt
+              def function two 3-8
+              def class two.C 4-6
+              def method two.C.m 5-5
+              def function three 10-13
+              def class three.C 11-11
+              call 4 B in two.C -> src/t/Bases.kt:B [scope]
+              call 5 test in two.C.m -> src/t/Bases.kt:B.test [scope]
+              call 7 C in two -> src/t/TwoTest.kt:two.C [exact]
+              call 7 test in two -> ? [unresolved]
+              call 11 A in three.C -> src/t/Bases.kt:A [scope]
+              call 12 C in three -> src/t/TwoTest.kt:three.C [exact]
+              call 12 test in three -> ? [unresolved]
+        "#]],
+    );
+}
