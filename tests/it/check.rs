@@ -1860,3 +1860,47 @@ fun three() {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_extension_of_a_bounded_type_parameter() {
+    // `fun <T : Command> T.run2()` extends every `Command`: it is `Command.run2`, found
+    // from a subclass before a base class's method of the same name.
+    check(
+        r#"
+//- src/a/Cmd.kt
+package a
+
+open class Core {
+    fun parse(argv: List<String>) {}
+}
+
+open class Command : Core()
+
+class Sub : Command()
+
+fun <T : Command> T.parse(argv: String): T = this
+
+fun use() {
+    Sub().parse("x")
+    Core().parse(listOf("y"))
+}
+"#,
+        expect![[r#"
+            src/a/Cmd.kt
+              def class Core 3-5
+              def method Core.parse 4-4
+              def class Command 7-7
+              def class Sub 9-9
+              def method Command.parse 11-11
+              def function use 13-16
+              call 7 Core in Command -> src/a/Cmd.kt:Core [exact]
+              call 9 Command in Sub -> src/a/Cmd.kt:Command [exact]
+              call 14 Sub in use -> src/a/Cmd.kt:Sub [exact]
+              call 14 parse in use -> src/a/Cmd.kt:Command.parse [scope]
+              call 15 Core in use -> src/a/Cmd.kt:Core [exact]
+              call 15 parse in use -> src/a/Cmd.kt:Core.parse [scope]
+              call 15 listOf in use -> listOf [external]
+        "#]],
+    );
+}
