@@ -11,7 +11,13 @@ const MAX_SIGNATURE: usize = 240;
 
 /// The declaration from its first token up to its body, whitespace collapsed.
 pub(super) fn signature(node: Node, start_byte: usize, range_node: Node, src: &[u8]) -> String {
-    let end = match node.child_by_field_name("body") {
+    let body = node.child_by_field_name("body").or_else(|| {
+        // Kotlin names no body field: its body is a child of one of these kinds.
+        let mut c = node.walk();
+        node.named_children(&mut c)
+            .find(|b| matches!(b.kind(), "function_body" | "class_body" | "enum_class_body"))
+    });
+    let end = match body {
         Some(body) if body.start_byte() > start_byte => body.start_byte(),
         _ => {
             let rest = &src[start_byte..range_node.end_byte()];
@@ -24,13 +30,65 @@ pub(super) fn signature(node: Node, start_byte: usize, range_node: Node, src: &[
         sig.pop();
     }
     if sig.len() > MAX_SIGNATURE {
-        let mut cut = MAX_SIGNATURE;
-        while !sig.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        sig.truncate(cut);
-        sig.push('…');
+        return shorten(sig);
     }
+    sig
+}
+
+/// A signature longer than [`MAX_SIGNATURE`], shortened: the longest parenthesised list at
+/// the top level (the parameters, mostly) keeps its first items and loses the rest
+/// (`f(a: A, b: B, …): T`), so that what follows it, a return type or a Kotlin class's
+/// supertypes, stays for the resolver; when that is not enough, the end is cut.
+fn shorten(mut sig: String) -> String {
+    let mut depth = 0usize;
+    let mut open = 0;
+    let mut longest: Option<(usize, usize)> = None;
+    for (i, b) in sig.bytes().enumerate() {
+        match b {
+            b'(' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            b')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 && longest.is_none_or(|(o, c)| c - o < i - open) {
+                    longest = Some((open, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some((open, close)) = longest {
+        let (head, tail) = (&sig[..=open], &sig[close..]);
+        // Room for the kept items, after the head, the tail and ` …`.
+        if let Some(room) = MAX_SIGNATURE.checked_sub(head.len() + tail.len() + 4) {
+            let items = &sig[open + 1..close];
+            let mut keep = 0;
+            let mut nested = 0i32;
+            for (i, ch) in items.char_indices() {
+                if i > room {
+                    break;
+                }
+                match ch {
+                    '(' | '[' | '{' => nested += 1,
+                    ')' | ']' | '}' => nested -= 1,
+                    ',' if nested == 0 => keep = i + 1,
+                    _ => {}
+                }
+            }
+            let kept = items[..keep].trim_end();
+            let gap = if kept.is_empty() { "…" } else { " …" };
+            return format!("{head}{kept}{gap}{tail}");
+        }
+    }
+    let mut cut = MAX_SIGNATURE;
+    while !sig.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    sig.truncate(cut);
+    sig.push('…');
     sig
 }
 
@@ -150,4 +208,28 @@ pub(super) fn clean_comment(text: &str) -> String {
         lines.push(l.trim());
     }
     lines.join("\n").trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_SIGNATURE, shorten};
+
+    #[test]
+    fn long_signatures_keep_what_follows_their_parameters() {
+        let params: Vec<String> = (0..40).map(|i| format!("p{i}: String = \"\"")).collect();
+        let sig = format!("fun Holder.option({}): RawOption", params.join(", "));
+        let short = shorten(sig);
+        assert!(short.len() <= MAX_SIGNATURE + 4, "{short}");
+        assert!(
+            short.starts_with("fun Holder.option(p0: String = \"\","),
+            "{short}"
+        );
+        assert!(short.ends_with(", …): RawOption"), "{short}");
+        // Nothing to shorten inside: the end is cut.
+        let flat = "x".repeat(400);
+        assert_eq!(
+            shorten(flat.clone()),
+            format!("{}…", &flat[..MAX_SIGNATURE])
+        );
+    }
 }

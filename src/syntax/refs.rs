@@ -580,7 +580,8 @@ impl<'s> Walker<'s> {
     /// shape's forms.
     fn record_call(&mut self, shape: &CallShape, node: Node) {
         let callee = match shape.callee {
-            // Swift's `call_expression`: the callee is the first child, named by no field.
+            // Swift's and Kotlin's `call_expression`: the callee is the first child,
+            // named by no field.
             Some("") => match node.named_child(0) {
                 Some(c) => c,
                 None => return,
@@ -665,6 +666,15 @@ impl<'s> Walker<'s> {
                 CalleeForm::TypeName => {
                     let ty = simple_type(self.text(callee));
                     self.push_call(callee, &ty, None, CallKind::New, node);
+                }
+                CalleeForm::Navigation(kind) if callee_kind == kind => {
+                    let last = callee.named_child_count().saturating_sub(1);
+                    match (callee.named_child(0), callee.named_child(last)) {
+                        (Some(obj), Some(name)) if last > 0 => {
+                            self.push_member(name, obj, member, node);
+                        }
+                        _ => continue,
+                    }
                 }
                 _ => continue,
             }
@@ -766,7 +776,8 @@ impl Walker<'_> {
                 | "qualified_identifier"
                 | "type_identifier"
                 | "simple_identifier"
-                | "self_expression" => break self.text(n).to_string(),
+                | "self_expression"
+                | "this_expression" => break self.text(n).to_string(),
                 "parenthesized_expression"
                 | "non_null_expression"
                 | "await_expression"
@@ -791,12 +802,23 @@ impl Walker<'_> {
                 | "infix_expression"
                 | "bitwise_operation" => n = field("rhs")?,
                 "nil_coalescing_expression" => n = field("if_nil")?,
-                // Swift's `a.b`: the name is inside the `navigation_suffix`.
-                "navigation_expression" => {
-                    let name = field("suffix")?.child_by_field_name("suffix")?;
-                    links.push(format!(".{}", self.text(name)));
-                    n = field("target")?;
-                }
+                // Kotlin's `x!!`: the value itself.
+                "unary_expression" if self.text(n).ends_with("!!") => n = field("argument")?,
+                // `a.b`: Swift's holds the name inside its `navigation_suffix` and the
+                // object in `target`; Kotlin's (`a.b`, `a?.b`) names no fields: the object
+                // first and the name last.
+                "navigation_expression" => match field("target") {
+                    Some(target) => {
+                        let name = field("suffix")?.child_by_field_name("suffix")?;
+                        links.push(format!(".{}", self.text(name)));
+                        n = target;
+                    }
+                    None => {
+                        let last = n.named_child_count().checked_sub(1).filter(|&l| l > 0)?;
+                        links.push(format!(".{}", self.text(n.named_child(last)?)));
+                        n = n.named_child(0)?;
+                    }
+                },
                 "member_expression"
                 | "attribute"
                 | "field_expression"
@@ -812,7 +834,8 @@ impl Walker<'_> {
                         .or_else(|| field("argument"))?;
                 }
                 "call" | "call_expression" => {
-                    // Swift's callee is the call's first child, named by no field.
+                    // Swift's and Kotlin's callee is the call's first child, named by no
+                    // field.
                     let mut f = field("function").or_else(|| n.named_child(0))?;
                     if matches!(f.kind(), "generic_function" | "await_expression") {
                         f = f
@@ -1043,6 +1066,45 @@ pub fn simple_type(t: &str) -> String {
     out
 }
 
+/// [`simple_type`] for a JVM language's written type: type arguments name no wrapper
+/// (Kotlin's `Option<T>` or `Box<T>` is that class, not Rust's wrapper), so only a
+/// collection's are read (`List<Item>` → `Item[]`); any other type is its name
+/// (`Map<K, V>` → `Map`, `Item?` → `Item`).
+pub fn jvm_type(t: &str) -> String {
+    const COLLECTIONS: [&str; 11] = [
+        "List",
+        "MutableList",
+        "ArrayList",
+        "Set",
+        "MutableSet",
+        "Collection",
+        "Iterable",
+        "Iterator",
+        "Sequence",
+        "Array",
+        "LinkedList",
+    ];
+    // Collections nested in collections are read in a loop: a file may nest them deep.
+    let mut t = t.trim().trim_start_matches(':').trim();
+    let mut layers = 0usize;
+    let head = loop {
+        let head = t.split('<').next().unwrap_or(t).trim();
+        if t.len() <= head.len() || !COLLECTIONS.contains(&head) {
+            break head;
+        }
+        layers += 1;
+        let inner = &t[head.len() + 1..];
+        t = inner.rsplit_once('>').map_or(inner, |(a, _)| a).trim();
+    };
+    let mut out = simple_type(head);
+    if !out.is_empty() {
+        for _ in 0..layers.min(MAX_LAYERS) {
+            out.push_str("[]");
+        }
+    }
+    out
+}
+
 /// The built-in type of a literal of node kind `kind`, where the language has one.
 pub(in crate::syntax) fn literal_type(lang: Lang, kind: &str) -> Option<&'static str> {
     match (lang, kind) {
@@ -1064,7 +1126,7 @@ const MAX_LAYERS: usize = 4;
 
 #[cfg(test)]
 mod tests {
-    use super::simple_type;
+    use super::{jvm_type, simple_type};
 
     #[test]
     fn simple_types() {
@@ -1090,6 +1152,13 @@ mod tests {
         assert_eq!(simple_type("HashMap<K, Vec<V>>"), "HashMap");
         assert_eq!(simple_type("list[int] | None"), "int[]");
         assert_eq!(simple_type("[4]int"), "");
+        assert_eq!(jvm_type("Option<T?, T>"), "Option");
+        assert_eq!(jvm_type("List<Box<Item>>?"), "Box[]");
+        assert_eq!(jvm_type("Item?"), "Item");
+        assert_eq!(jvm_type(": Map<String, List<Item>>"), "Map");
+        assert_eq!(jvm_type("Array<Array<Item>>"), "Item[][]");
+        let deep = format!("{}Item{}", "List<".repeat(100_000), ">".repeat(100_000));
+        assert_eq!(jvm_type(&deep), "Item[][][][]");
         // Wrappers nested past any stack's depth.
         let deep = format!("{}Item{}", "Option<".repeat(100_000), ">".repeat(100_000));
         assert_eq!(simple_type(&deep), "Item");

@@ -1532,6 +1532,96 @@ FileManager.default.removeItem(atPath: "x")
     );
 }
 
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_imports_aliases_members_and_packages() {
+    // `import a.b.C as D` names a class or a top-level function of package `a.b` (the
+    // directory ending in `a/b`); `import a.b.*` the package; `import a.b.C.f` a member of
+    // class or object `C` (a companion's: `C.Companion.f`); a file sees its own package's
+    // top-level names unimported; an extension function is a method of the type it
+    // extends; a standard-library function stays external; a package the repository does
+    // not hold is external.
+    check(
+        r#"
+//- src/a/store/Store.kt
+package a.store
+
+/** Opens a store. */
+class Store(val path: String) {
+    fun open(): Store = check(this)
+
+    companion object {
+        fun create(path: String): Store = Store(path)
+    }
+}
+
+object Registry {
+    fun find(name: String): Store = Store.create(name)
+}
+
+fun Store.close(): Boolean = true
+
+fun check(s: Store): Store = s
+//- src/a/store/Util.kt
+package a.store
+
+fun touch(p: String): Store = check(Store(p))
+//- src/a/app/Main.kt
+package a.app
+
+import a.store.Store as Db
+import a.store.*
+import a.store.Registry.find
+import a.store.Store.Companion.create as make
+import a.store.close
+import org.other.Thing
+
+fun main() {
+    val db = Db("x").open()
+    db.close()
+    touch("y")
+    find("z")
+    make("w")
+    listOf(1)
+    Thing()
+}
+"#,
+        expect![[r#"
+            src/a/app/Main.kt
+              def function main 10-18
+              import 3 a.store Store as Db -> src/a/store/Store.kt
+              import 4 a.store -> src/a/store/Store.kt
+              import 5 static a.store.Registry find -> src/a/store/Store.kt
+              import 6 static a.store.Store.Companion create as make -> src/a/store/Store.kt
+              import 7 a.store close -> src/a/store/Store.kt
+              import 8 org.other Thing -> ?
+              call 11 Db in main -> src/a/store/Store.kt:Store [import]
+              call 11 open in main -> src/a/store/Store.kt:Store.open [scope]
+              call 12 close in main -> src/a/store/Store.kt:Store.close [scope]
+              call 13 touch in main -> src/a/store/Util.kt:touch [import]
+              call 14 find in main -> src/a/store/Store.kt:Registry.find [import]
+              call 15 make in main -> src/a/store/Store.kt:Store.create [import]
+              call 16 listOf in main -> listOf [external]
+              call 17 Thing in main -> org.other.Thing [external]
+            src/a/store/Store.kt
+              def class Store 4-10
+              def method Store.open 5-5
+              def method Store.create 8-8
+              def class Registry 12-14
+              def method Registry.find 13-13
+              def method Store.close 16-16
+              def function check 18-18
+              call 5 check in Store.open -> src/a/store/Store.kt:check [exact]
+              call 8 Store in Store.create -> src/a/store/Store.kt:Store [exact]
+              call 13 create in Registry.find -> src/a/store/Store.kt:Store.create [scope]
+            src/a/store/Util.kt
+              def function touch 3-3
+              call 3 check in touch -> src/a/store/Store.kt:check [scope]
+              call 3 Store in touch -> src/a/store/Store.kt:Store [scope]
+        "#]],
+    );
+}
+
 #[cfg(feature = "lang-scala")]
 #[test]
 fn scala_imports_objects_and_typed_receivers() {
@@ -1705,6 +1795,96 @@ class Cache: Store {
     );
 }
 
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_typed_receivers_properties_and_super() {
+    // A value is typed by its declared type (a parameter, `val x: T`, a `val` constructor
+    // parameter, which is the property `this.x` too), by the class it constructs or the
+    // return type of the function it calls, through `?.` and `!!`; a loop variable is an
+    // element of a `List<T>`; `super.f()` is the superclass's `f`; a plain call in a class
+    // is its own method first (implicit `this`); a Java class of the project is called
+    // like a Kotlin one (one JVM family).
+    check(
+        r#"
+//- src/a/util/Strings.java
+package a.util;
+
+public class Strings {
+    public static String pad(String s) { return s; }
+}
+//- src/a/shapes/Shapes.kt
+package a.shapes
+
+import a.util.Strings
+
+open class Shape(val label: String) {
+    open fun area(): Double = 0.0
+    open fun describe(): String = Strings.pad(label)
+}
+
+class Square(val side: Double) : Shape("square") {
+    override fun area(): Double = side * side
+    override fun describe(): String = super.describe() + area()
+}
+
+class Canvas(private val shapes: List<Shape>, var main: Square?) {
+    fun total(): Double {
+        var sum = 0.0
+        for (s in shapes) {
+            sum += s.area()
+        }
+        return sum + main!!.area() + this.main?.area()!!
+    }
+
+    fun biggest(): Shape = shapes.first()
+
+    fun area(): Double = total()
+}
+
+fun report(c: Canvas) {
+    val sq = Square(2.0)
+    val big: Shape = c.biggest()
+    sq.describe()
+    big.describe()
+    c.biggest().area()
+}
+"#,
+        expect![[r#"
+            src/a/shapes/Shapes.kt
+              def class Shape 5-8
+              def method Shape.area 6-6
+              def method Shape.describe 7-7
+              def class Square 10-13
+              def method Square.area 11-11
+              def method Square.describe 12-12
+              def class Canvas 15-27
+              def method Canvas.total 16-22
+              def method Canvas.biggest 24-24
+              def method Canvas.area 26-26
+              def function report 29-35
+              import 3 a.util Strings -> src/a/util/Strings.java
+              call 7 pad in Shape.describe -> src/a/util/Strings.java:Strings.pad [import]
+              call 10 Shape in Square -> src/a/shapes/Shapes.kt:Shape [exact]
+              call 12 describe in Square.describe -> src/a/shapes/Shapes.kt:Shape.describe [scope]
+              call 12 area in Square.describe -> src/a/shapes/Shapes.kt:Square.area [exact]
+              call 19 area in Canvas.total -> src/a/shapes/Shapes.kt:Shape.area [scope]
+              call 21 area in Canvas.total -> src/a/shapes/Shapes.kt:Square.area [scope]
+              call 21 area in Canvas.total -> src/a/shapes/Shapes.kt:Square.area [scope]
+              call 24 first in Canvas.biggest -> Shape[].first [external]
+              call 26 total in Canvas.area -> src/a/shapes/Shapes.kt:Canvas.total [exact]
+              call 30 Square in report -> src/a/shapes/Shapes.kt:Square [exact]
+              call 31 biggest in report -> src/a/shapes/Shapes.kt:Canvas.biggest [scope]
+              call 32 describe in report -> src/a/shapes/Shapes.kt:Square.describe [scope]
+              call 33 describe in report -> src/a/shapes/Shapes.kt:Shape.describe [scope]
+              call 34 biggest in report -> src/a/shapes/Shapes.kt:Canvas.biggest [scope]
+              call 34 area in report -> src/a/shapes/Shapes.kt:Shape.area [scope]
+            src/a/util/Strings.java
+              def class Strings 3-5
+              def method Strings.pad 4-4
+        "#]],
+    );
+}
+
 #[cfg(feature = "lang-scala")]
 #[test]
 fn scala_parameters_and_locals_are_not_definitions() {
@@ -1742,6 +1922,67 @@ object Lib {
               call 10 seg in Lib.more -> Lib.scala:Lib.seg [exact]
               call 12 seg in Lib.helper -> Lib.scala:Lib.seg [exact]
               call 13 helper in Lib -> Lib.scala:Lib.helper [exact]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_function_values_and_type_aliases() {
+    // `f()` where `f` is a function-typed parameter, lambda parameter, constructor
+    // property or local is the value's `invoke`, never a method of the implicit receiver
+    // named like it; a type alias has its target's members, extensions included.
+    check(
+        r#"
+//- src/o/Option.kt
+package o
+
+class Option<T>(val value: T?) {
+    fun default(): T? = value
+}
+
+typealias Nullable<T> = Option<T>
+
+fun <T> Option<T>.restrict(max: Int): Option<T> = this
+
+fun <T> Nullable<T>.lazy(default: () -> T, check: ((T) -> Unit)?): T {
+    val local = { 1 }
+    check?.let { it(default()) }
+    local()
+    return default() ?: value!!
+}
+
+class Holder(val default: () -> Int) {
+    fun get(): Int = default()
+}
+
+fun make(): Nullable<Int> = Option(1)
+
+fun use() {
+    make().restrict(2).default()
+}
+"#,
+        expect![[r#"
+            src/o/Option.kt
+              def class Option 3-5
+              def method Option.default 4-4
+              def type Nullable 7-7
+              def method Option.restrict 9-9
+              def method Nullable.lazy 11-16
+              def class Holder 18-20
+              def method Holder.get 19-19
+              def function make 22-22
+              def function use 24-26
+              call 13 let in Nullable.lazy -> ? [unresolved]
+              call 13 it in Nullable.lazy -> ? [unresolved]
+              call 13 invoke in Nullable.lazy -> ? [unresolved]
+              call 14 invoke in Nullable.lazy -> ? [unresolved]
+              call 15 invoke in Nullable.lazy -> ? [unresolved]
+              call 19 invoke in Holder.get -> ? [unresolved]
+              call 22 Option in make -> src/o/Option.kt:Option [exact]
+              call 25 make in use -> src/o/Option.kt:make [exact]
+              call 25 restrict in use -> src/o/Option.kt:Option.restrict [scope]
+              call 25 default in use -> src/o/Option.kt:Option.default [scope]
         "#]],
     );
 }
@@ -1789,6 +2030,55 @@ extension Store {
               def struct Handle 1-3
               def method Handle.read 2-2
               def struct Store 5-7
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_lambda_parameters() {
+    // A lambda's `it` (or its one named parameter) is an element of the collection an
+    // element-wise method is called on, the receiver itself for `let`/`also`, and of no
+    // known type in any other lambda or after the lambda: an earlier `it` is never read.
+    check(
+        r#"
+//- src/a/Shop.kt
+package a
+
+class Item(val name: String) {
+    fun describe(): String = name
+}
+
+class Money(val cents: Long) {
+    fun describe(): String = "$cents"
+}
+
+fun report(items: List<Item>, cash: Money?) {
+    items.forEach { it.describe() }
+    items.filter { it.name.isNotEmpty() }.map { item -> item.describe() }
+    cash?.let { it.describe() }
+    run { it.describe() }
+    it.describe()
+}
+"#,
+        expect![[r#"
+            src/a/Shop.kt
+              def class Item 3-5
+              def method Item.describe 4-4
+              def class Money 7-9
+              def method Money.describe 8-8
+              def function report 11-17
+              call 12 forEach in report -> Item[].forEach [external]
+              call 12 describe in report -> src/a/Shop.kt:Item.describe [scope]
+              call 13 filter in report -> Item[].filter [external]
+              call 13 isNotEmpty in report -> String.isNotEmpty [external]
+              call 13 map in report -> Item[].map [external]
+              call 13 describe in report -> src/a/Shop.kt:Item.describe [scope]
+              call 14 let in report -> ? [unresolved]
+              call 14 describe in report -> src/a/Shop.kt:Money.describe [scope]
+              call 15 run in report -> run [external]
+              call 15 describe in report -> ? [unresolved]
+              call 16 describe in report -> ? [unresolved]
         "#]],
     );
 }
@@ -1851,6 +2141,180 @@ object Main {
             os/watch/src/package.scala
               def module watch 3-5
               def function watch.watch 4-4
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_inherited_property_receivers() {
+    // `x.f()` with `x` bound nowhere in the function is the implicit receiver's property
+    // `this.x`, typed by the class or a base class declaring it (in another file too); a
+    // local or parameter of that name wins, and outside a class nothing is guessed.
+    check(
+        r#"
+//- src/a/Base.kt
+package a
+
+class Context {
+    fun close(): Boolean = true
+}
+
+class Other {
+    fun close(): Boolean = false
+}
+
+open class Base {
+    val context: Context get() = Context()
+}
+//- src/a/Child.kt
+package a
+
+class Child : Base() {
+    fun run() {
+        context.close()
+    }
+
+    fun shadow(context: Other) {
+        context.close()
+    }
+}
+
+fun free() {
+    context.close()
+}
+"#,
+        expect![[r#"
+            src/a/Base.kt
+              def class Context 3-5
+              def method Context.close 4-4
+              def class Other 7-9
+              def method Other.close 8-8
+              def class Base 11-13
+              call 12 Context in Base -> src/a/Base.kt:Context [exact]
+            src/a/Child.kt
+              def class Child 3-11
+              def method Child.run 4-6
+              def method Child.shadow 8-10
+              def function free 13-15
+              call 3 Base in Child -> src/a/Base.kt:Base [scope]
+              call 5 close in Child.run -> src/a/Base.kt:Context.close [scope]
+              call 9 close in Child.shadow -> src/a/Base.kt:Other.close [scope]
+              call 14 close in free -> ? [unresolved]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_same_named_local_classes() {
+    // A type is known by its name: where several classes share it (each test's local
+    // `class C`), the calling file's own is meant, and when those declare different bases
+    // an inherited method is not guessed from either; inside one of them, its own bases
+    // are known.
+    check(
+        r#"
+//- src/t/Bases.kt
+package t
+
+open class A {
+    fun test(): Int = 1
+}
+
+open class B {
+    fun test(): Int = 2
+}
+//- src/t/OneTest.kt
+package t
+
+fun one() {
+    class C : A()
+    C().test()
+}
+//- src/t/TwoTest.kt
+package t
+
+fun two() {
+    class C : B() {
+        fun m(): Int = test()
+    }
+    C().test()
+}
+
+fun three() {
+    class C : A()
+    C().test()
+}
+"#,
+        expect![[r#"
+            src/t/Bases.kt
+              def class A 3-5
+              def method A.test 4-4
+              def class B 7-9
+              def method B.test 8-8
+            src/t/OneTest.kt
+              def function one 3-6
+              def class one.C 4-4
+              call 4 A in one.C -> src/t/Bases.kt:A [scope]
+              call 5 C in one -> src/t/OneTest.kt:one.C [exact]
+              call 5 test in one -> src/t/Bases.kt:A.test [scope]
+            src/t/TwoTest.kt
+              def function two 3-8
+              def class two.C 4-6
+              def method two.C.m 5-5
+              def function three 10-13
+              def class three.C 11-11
+              call 4 B in two.C -> src/t/Bases.kt:B [scope]
+              call 5 test in two.C.m -> src/t/Bases.kt:B.test [scope]
+              call 7 C in two -> src/t/TwoTest.kt:two.C [exact]
+              call 7 test in two -> ? [unresolved]
+              call 11 A in three.C -> src/t/Bases.kt:A [scope]
+              call 12 C in three -> src/t/TwoTest.kt:three.C [exact]
+              call 12 test in three -> ? [unresolved]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-kotlin")]
+#[test]
+fn kotlin_extension_of_a_bounded_type_parameter() {
+    // `fun <T : Command> T.run2()` extends every `Command`: it is `Command.run2`, found
+    // from a subclass before a base class's method of the same name.
+    check(
+        r#"
+//- src/a/Cmd.kt
+package a
+
+open class Core {
+    fun parse(argv: List<String>) {}
+}
+
+open class Command : Core()
+
+class Sub : Command()
+
+fun <T : Command> T.parse(argv: String): T = this
+
+fun use() {
+    Sub().parse("x")
+    Core().parse(listOf("y"))
+}
+"#,
+        expect![[r#"
+            src/a/Cmd.kt
+              def class Core 3-5
+              def method Core.parse 4-4
+              def class Command 7-7
+              def class Sub 9-9
+              def method Command.parse 11-11
+              def function use 13-16
+              call 7 Core in Command -> src/a/Cmd.kt:Core [exact]
+              call 9 Command in Sub -> src/a/Cmd.kt:Command [exact]
+              call 14 Sub in use -> src/a/Cmd.kt:Sub [exact]
+              call 14 parse in use -> src/a/Cmd.kt:Command.parse [scope]
+              call 15 Core in use -> src/a/Cmd.kt:Core [exact]
+              call 15 parse in use -> src/a/Cmd.kt:Core.parse [scope]
+              call 15 listOf in use -> listOf [external]
         "#]],
     );
 }

@@ -69,6 +69,20 @@ impl Graph {
         name: &str,
         prefer: &[usize],
     ) -> Vec<usize> {
+        self.inherited_from(from, None, ty, name, prefer)
+    }
+
+    /// [`Graph::inherited`], starting from the type definition `start` when it is known
+    /// (the class a method is in): its own members and its own bases, not those of other
+    /// types of the same name.
+    pub(super) fn inherited_from(
+        &self,
+        from: usize,
+        start: Option<usize>,
+        ty: &str,
+        name: &str,
+        prefer: &[usize],
+    ) -> Vec<usize> {
         // Scala: a type written under a standard library root (`java.nio.file.Path`) is
         // that library's, never the repository's same-named class (`os.Path`).
         #[cfg(feature = "lang-scala")]
@@ -80,21 +94,32 @@ impl Graph {
         }
         let mut seen: Vec<String> = Vec::new();
         let mut level = vec![ty.to_string()];
-        for _ in 0..5 {
+        for round in 0..MAX_BASE_LEVELS {
             let mut next = Vec::new();
+            let start = start.filter(|_| round == 0);
             for t in &level {
                 let bare = t.rsplit(['.', ':']).next().unwrap_or(t).to_string();
                 if seen.contains(&bare) {
                     continue;
                 }
                 seen.push(bare.clone());
-                let hits = self.members_of(from, &bare, name, prefer);
+                let mut hits = self.members_of(from, &bare, name, prefer);
+                if let Some(st) = start {
+                    // Not the members of another type of the same name.
+                    hits.retain(|&h| match self.syms[h].parent() {
+                        Some(p) => p == st || !is_type_kind(self.syms[p].kind),
+                        None => true,
+                    });
+                }
                 if !hits.is_empty() {
                     return hits;
                 }
-                if let Some((defs, _)) = self.find_type(from, &bare) {
-                    for d in defs {
-                        next.extend(self.bases_of(d).map(str::to_string));
+                match start {
+                    Some(st) => next.extend(self.bases_of(st).map(str::to_string)),
+                    None => {
+                        if let Some((defs, _)) = self.find_type(from, &bare) {
+                            next.extend(self.agreed_bases(from, defs));
+                        }
                     }
                 }
             }
@@ -104,6 +129,36 @@ impl Graph {
             level = next;
         }
         Vec::new()
+    }
+
+    /// The bases of the types `defs` (all named alike): those of the calling file's own
+    /// when it defines one, else of all. Same-named types that declare different bases
+    /// (a test file's local `class C : A()` beside another's `class C : B()`) give none:
+    /// which one a value is, is not known, and following both would guess.
+    fn agreed_bases(&self, from: usize, defs: Vec<usize>) -> Vec<String> {
+        let own: Vec<usize> = defs
+            .iter()
+            .copied()
+            .filter(|&d| self.syms[d].file() == from)
+            .collect();
+        let defs = if own.is_empty() { defs } else { own };
+        let mut lists: Vec<Vec<&str>> = defs
+            .iter()
+            .map(|&d| {
+                let mut b: Vec<&str> = self.bases_of(d).collect();
+                b.sort_unstable();
+                b
+            })
+            .collect();
+        // A declaration that names no bases does not disagree (a Scala companion
+        // `object Item` beside `case class Item(…) extends Priced`).
+        lists.retain(|l| !l.is_empty());
+        lists.sort_unstable();
+        lists.dedup();
+        match lists.as_slice() {
+            [one] => one.iter().map(|b| b.to_string()).collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Members `name` of types named `ty` (bare), preferring `prefer` files, same family.
@@ -191,6 +246,20 @@ impl Graph {
             .unwrap_or_default()
     }
 
+    /// The type definition that `self`/`this` means inside `caller`, when `caller` is
+    /// inside one (not an out-of-line method, whose type is known by name only, nor a
+    /// method of an `impl` or a Swift `extension`, which adds to a type declared apart).
+    pub(super) fn owner_sym(&self, caller: Option<usize>) -> Option<usize> {
+        let mut c = caller;
+        while let Some(s) = c {
+            if is_type_kind(self.syms[s].kind) {
+                return Some(s);
+            }
+            c = self.syms[s].parent();
+        }
+        None
+    }
+
     /// The type that `self`/`this` means inside `caller`.
     pub(super) fn owner_type(&self, caller: Option<usize>) -> Option<String> {
         let mut c = caller;
@@ -244,7 +313,7 @@ impl Graph {
             && c.kind == CallKind::Plain
             && let Some(owner) = self.owner_type(c.caller)
         {
-            let hits = self.inherited(f, &owner, name, &[f]);
+            let hits = self.inherited_from(f, self.owner_sym(c.caller), &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, Resolution::Scope, hits.len());
             }
@@ -533,7 +602,7 @@ impl Graph {
         let field = self.names.id(name)?;
         let mut seen: Vec<String> = Vec::new();
         let mut level = vec![ty.rsplit(['.', ':']).next().unwrap_or(ty).to_string()];
-        for _ in 0..5 {
+        for _ in 0..MAX_BASE_LEVELS {
             let mut next = Vec::new();
             for t in &level {
                 if seen.contains(t) {
@@ -549,12 +618,11 @@ impl Graph {
                     return self.stated_type(*file, r, depth + 1);
                 }
                 if let Some((defs, _)) = self.find_type(c.file, t) {
-                    for d in defs {
-                        next.extend(
-                            self.bases_of(d)
-                                .map(|b| b.rsplit(['.', ':']).next().unwrap_or(b).to_string()),
-                        );
-                    }
+                    next.extend(
+                        self.agreed_bases(c.file, defs)
+                            .into_iter()
+                            .map(|b| b.rsplit(['.', ':']).next().unwrap_or(&b).to_string()),
+                    );
                 }
             }
             if next.is_empty() {
@@ -581,7 +649,7 @@ impl Graph {
         let is_self = matches!(q, "self" | "this" | "Self" | "cls" | "(*this)")
             || rules.self_receivers.contains(&q);
         if is_self && let Some(owner) = self.owner_type(c.caller) {
-            let hits = self.inherited(f, &owner, name, &[f]);
+            let hits = self.inherited_from(f, self.owner_sym(c.caller), &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, Resolution::Scope, hits.len());
             }
@@ -869,6 +937,11 @@ fn passed_through(ty: &str, name: &str) -> Option<String> {
         None
     }
 }
+
+/// How many levels of base classes a member or a field is looked for through: a
+/// framework's class can sit six deep (a test's `C` → `TestCommand` → `CliktCommand` →
+/// `CoreCliktCommand` → `BaseCliktCommand` → `ParameterHolder`).
+const MAX_BASE_LEVELS: usize = 8;
 
 /// How deep receiver typing follows calls, fields and chains before giving up.
 const MAX_TYPE_DEPTH: u32 = 24;

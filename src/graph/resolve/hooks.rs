@@ -93,10 +93,28 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
         Lang::Swift => swift_bases(sig),
         #[cfg(feature = "lang-scala")]
         Lang::Scala => return scala_bases(sig),
+        // A type alias (`typealias NullableOption<T> = OptionWithValues<T?, T>`) has its
+        // target's methods.
+        #[cfg(feature = "lang-kotlin")]
+        Lang::Kotlin => match sig.split_once("typealias ") {
+            Some((_, alias)) => alias
+                .split_once('=')
+                .map(|(_, target)| vec![target.trim()])
+                .unwrap_or_default(),
+            None => kotlin_supertypes(sig),
+        },
         _ => Vec::new(),
     };
+    #[cfg(feature = "lang-kotlin")]
+    let read: fn(&str) -> String = if lang == Lang::Kotlin {
+        crate::syntax::refs::jvm_type
+    } else {
+        simple_type
+    };
+    #[cfg(not(feature = "lang-kotlin"))]
+    let read: fn(&str) -> String = simple_type;
     list.into_iter()
-        .map(simple_type)
+        .map(read)
         .filter(|b| !b.is_empty() && b != "object")
         .collect()
 }
@@ -115,41 +133,13 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
                 .to_string()
         }
         Lang::Go | Lang::TypeScript | Lang::Tsx | Lang::JavaScript | Lang::Php => {
-            // After the parameter list that follows the name (`f(…)`, `f = (…)`, `f: (…)`).
-            let at = match sig.find(&format!("{name}(")) {
-                Some(i) => i + name.len(),
-                None => {
-                    let n = sig.find(name)? + name.len();
-                    n + sig[n..].find('(')?
-                }
-            };
-            let rest = &sig[at..];
-            let mut depth = 0i32;
-            let mut end = None;
-            for (i, ch) in rest.char_indices() {
-                match ch {
-                    '(' => depth += 1,
-                    ')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            end = Some(i + 1);
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            let r = rest[end?..].trim().trim_end_matches([';', '{']).trim();
-            // `f: (…) => T` (a property of a function type), `f = (…): T =>` (an arrow).
-            let r = r.strip_prefix("=>").unwrap_or(r).trim();
-            let r = r.strip_suffix("=>").unwrap_or(r).trim();
-            let r = r.strip_prefix(':').unwrap_or(r).trim();
-            let r = r
-                .strip_prefix('(')
-                .map_or(r, |x| x.split(',').next().unwrap_or(x));
-            // PHP's `?Money`, `\App\Money`: the class.
-            let r = r.trim_start_matches('?');
-            r.rsplit('\\').next().unwrap_or(r).to_string()
+            after_parameters(sig, name)?
+        }
+        // `fun f(…): T`, `fun T.f(…): R`.
+        #[cfg(feature = "lang-kotlin")]
+        Lang::Kotlin => {
+            let t = crate::syntax::refs::jvm_type(&after_parameters(sig, name)?);
+            return (!t.is_empty()).then_some(t);
         }
         // Ruby, Bash and Lua state no return types.
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
@@ -275,4 +265,86 @@ fn scala_return_type(sig: &str, name: &str) -> Option<String> {
     let t = rest[after..].strip_prefix(':')?;
     let t = t.trim().trim_end_matches('=').trim();
     (!t.is_empty()).then(|| t.to_string())
+}
+
+/// What a signature states after the parameter list that follows the name (`f(…)`,
+/// `f = (…)`, `f: (…)`): the return type, `: T`, `=> T` or `: (T, …)` read as `T`.
+fn after_parameters(sig: &str, name: &str) -> Option<String> {
+    let at = match sig.find(&format!("{name}(")) {
+        Some(i) => i + name.len(),
+        None => {
+            let n = sig.find(name)? + name.len();
+            n + sig[n..].find('(')?
+        }
+    };
+    let rest = &sig[at..];
+    let mut depth = 0i32;
+    let mut end = None;
+    for (i, ch) in rest.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let r = rest[end?..].trim().trim_end_matches([';', '{']).trim();
+    // `f: (…) => T` (a property of a function type), `f = (…): T =>` (an arrow).
+    let r = r.strip_prefix("=>").unwrap_or(r).trim();
+    let r = r.strip_suffix("=>").unwrap_or(r).trim();
+    let r = r.strip_prefix(':').unwrap_or(r).trim();
+    let r = r
+        .strip_prefix('(')
+        .map_or(r, |x| x.split(',').next().unwrap_or(x));
+    // PHP's `?Money`, `\App\Money`: the class.
+    let r = r.trim_start_matches('?');
+    Some(r.rsplit('\\').next().unwrap_or(r).to_string())
+}
+
+/// The supertypes a Kotlin class header names after its `:` (`class Bundle(…) : Item(…),
+/// Comparable<Bundle>` → `Item`, `Comparable`): the list at the top level of brackets,
+/// each without its constructor arguments or `by` delegate.
+#[cfg(feature = "lang-kotlin")]
+fn kotlin_supertypes(sig: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = None;
+    let mut out = Vec::new();
+    let mut item = 0;
+    let mut prev = ' ';
+    for (i, ch) in sig.char_indices() {
+        let arrow = prev == '-';
+        prev = ch;
+        match ch {
+            '(' | '<' | '[' => depth += 1,
+            // `(Int) -> Unit` in a parameter's type is no bracket.
+            '>' if arrow => {}
+            ')' | '>' | ']' => depth -= 1,
+            ':' if depth == 0 && start.is_none() => {
+                start = Some(i + 1);
+                item = i + 1;
+            }
+            ',' if depth == 0 && start.is_some() => {
+                out.push(&sig[item..i]);
+                item = i + 1;
+            }
+            '{' if depth == 0 => break,
+            _ => {}
+        }
+    }
+    if start.is_some() {
+        let end = sig[item..].find('{').map_or(sig.len(), |e| item + e);
+        out.push(&sig[item..end]);
+    }
+    out.into_iter()
+        .map(|b| {
+            let b = b.split(" where ").next().unwrap_or(b);
+            let b = b.split(" by ").next().unwrap_or(b);
+            b.split('(').next().unwrap_or(b).trim()
+        })
+        .collect()
 }

@@ -166,6 +166,8 @@ impl Graph {
             }
             #[cfg(feature = "lang-scala")]
             Lang::Scala => self.bind_scala(imp),
+            #[cfg(feature = "lang-kotlin")]
+            Lang::Kotlin => self.bind_kotlin(imp),
         }
     }
 
@@ -291,6 +293,100 @@ impl Graph {
             .collect();
         files.sort_unstable();
         files
+    }
+
+    /// A Kotlin import: `import a.b.*` (the package's files), `import a.b.C [as D]` (the
+    /// class, object or top-level function `C` of package `a.b`: the package's files that
+    /// define it), `import a.b.C.f [as g]` (member `f` of type `C`); external when no file
+    /// of the package defines it.
+    #[cfg(feature = "lang-kotlin")]
+    fn bind_kotlin(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let module = imp.module.as_str();
+        if imp.kind == ImportKind::Static {
+            let (files, ty) = self.kotlin_type(module);
+            let Some(name) = imp.name.clone() else {
+                // `import a.b.C.*`: the type's members (see `static_wildcard`).
+                return (None, files);
+            };
+            let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+            let b = if files.is_empty() {
+                Binding::External(format!("{module}.{name}"))
+            } else {
+                Binding::Member(files.clone(), ty, name)
+            };
+            return (Some((local, b)), files);
+        }
+        if imp.wildcard {
+            return (None, self.kotlin_package(module));
+        }
+        let Some(name) = imp.name.clone() else {
+            return (None, Vec::new());
+        };
+        let files = self.kotlin_defining(self.kotlin_package(module), &name);
+        let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+        let b = if files.is_empty() {
+            Binding::External(if module.is_empty() {
+                name.clone()
+            } else {
+                format!("{module}.{name}")
+            })
+        } else {
+            Binding::Symbol(files.clone(), name)
+        };
+        (Some((local, b)), files)
+    }
+
+    /// The files of Kotlin package `a.b.c`: those of the directories whose path ends with
+    /// the most of its trailing segments (`…/a/b/c`, else `…/b/c`, else `…/c`), since a
+    /// project may leave its common root package out of the directory tree.
+    #[cfg(feature = "lang-kotlin")]
+    fn kotlin_package(&self, pkg: &str) -> Vec<usize> {
+        let segs: Vec<&str> = pkg.split('.').filter(|s| !s.is_empty()).collect();
+        for k in (1..=segs.len()).rev() {
+            let rel = segs[segs.len() - k..].join("/");
+            let suffix = format!("/{rel}");
+            let mut files: Vec<usize> = self
+                .by_dir
+                .iter()
+                .filter(|(d, _)| d.ends_with(&suffix) || **d == rel)
+                .flat_map(|(_, v)| v.iter().copied())
+                .collect();
+            if !files.is_empty() {
+                files.sort_unstable();
+                return files;
+            }
+        }
+        Vec::new()
+    }
+
+    /// The files among `files` that define `name` (a class, an object, a top-level
+    /// function, or an extension function, which is a method of the type it extends).
+    #[cfg(feature = "lang-kotlin")]
+    fn kotlin_defining(&self, files: Vec<usize>, name: &str) -> Vec<usize> {
+        let Some(list) = self.named(name) else {
+            return Vec::new();
+        };
+        let defining: Vec<usize> = list.map(|s| self.syms[s].file()).collect();
+        files.into_iter().filter(|f| defining.contains(f)).collect()
+    }
+
+    /// The type a Kotlin member import names (`a.b.C` or `a.b.C.Companion` → `C`, the
+    /// package starting at the first capitalised segment) and the files defining it.
+    #[cfg(feature = "lang-kotlin")]
+    fn kotlin_type(&self, dotted: &str) -> (Vec<usize>, String) {
+        let segs: Vec<&str> = dotted.split('.').collect();
+        let first = segs
+            .iter()
+            .position(|s| s.starts_with(|c: char| c.is_uppercase()))
+            .unwrap_or(segs.len().saturating_sub(1));
+        let mut types = &segs[first..];
+        if types.len() > 1 && types.last() == Some(&"Companion") {
+            types = &types[..types.len() - 1];
+        }
+        let ty = types.last().copied().unwrap_or_default().to_string();
+        let outer = types.first().copied().unwrap_or_default();
+        let files = self.kotlin_defining(self.kotlin_package(&segs[..first].join(".")), outer);
+        (files, ty)
     }
 
     /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
@@ -440,19 +536,27 @@ impl Graph {
             return None;
         }
         let module = imp.module.as_str();
-        #[cfg(feature = "lang-scala")]
-        if self.lang(imp.file) == Some(Lang::Scala) {
+        match self.lang(imp.file)? {
+            Lang::Java => {
+                let files = self.java_class_file(module);
+                let ty = module.rsplit('.').next().unwrap_or(module).to_string();
+                Some(Binding::Symbol(files, ty))
+            }
+            // `import a.b.C.*`: the members of `C`.
+            #[cfg(feature = "lang-kotlin")]
+            Lang::Kotlin => {
+                let (files, ty) = self.kotlin_type(module);
+                Some(Binding::Symbol(files, ty))
+            }
             // `import a.Obj._`: the members of object `Obj`.
-            let (pkg, obj) = module.rsplit_once('.').unwrap_or(("", module));
-            let files = self.scala_defining(pkg, obj);
-            return (!files.is_empty()).then(|| Binding::Symbol(files, obj.to_string()));
+            #[cfg(feature = "lang-scala")]
+            Lang::Scala => {
+                let (pkg, obj) = module.rsplit_once('.').unwrap_or(("", module));
+                let files = self.scala_defining(pkg, obj);
+                (!files.is_empty()).then(|| Binding::Symbol(files, obj.to_string()))
+            }
+            _ => None,
         }
-        if self.lang(imp.file) != Some(Lang::Java) {
-            return None;
-        }
-        let files = self.java_class_file(module);
-        let ty = module.rsplit('.').next().unwrap_or(module).to_string();
-        Some(Binding::Symbol(files, ty))
     }
 
     pub(super) fn java_class_file(&self, dotted: &str) -> Vec<usize> {

@@ -482,6 +482,22 @@ mod tests {
             ),
             ["B", "D", "F"]
         );
+        #[cfg(feature = "lang-kotlin")]
+        {
+            assert_eq!(
+                bases(
+                    Lang::Kotlin,
+                    "class Bundle<T : Item>(val f: (Int) -> Unit, x: Int) : Item(x, f), Comparable<Bundle<T>>, Priced by p"
+                ),
+                ["Item", "Comparable", "Priced"]
+            );
+            assert!(bases(Lang::Kotlin, "data class P(val x: Int)").is_empty());
+            assert_eq!(bases(Lang::Kotlin, "object Registry : Base()"), ["Base"]);
+            assert_eq!(
+                bases(Lang::Kotlin, "typealias Opt<T> = Option<T?, T>"),
+                ["Option"]
+            );
+        }
     }
 
     #[cfg(feature = "lang-swift")]
@@ -574,6 +590,22 @@ mod tests {
                 Some("Int")
             );
             assert_eq!(return_type(Lang::Scala, "def f(x: Int) =", "f"), None);
+        }
+        #[cfg(feature = "lang-kotlin")]
+        {
+            assert_eq!(
+                return_type(
+                    Lang::Kotlin,
+                    "fun <T> Money.doubled(x: T): Money?",
+                    "doubled"
+                )
+                .as_deref(),
+                Some("Money")
+            );
+            assert_eq!(
+                return_type(Lang::Kotlin, "override fun describe()", "describe"),
+                None
+            );
         }
     }
 }

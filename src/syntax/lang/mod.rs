@@ -15,6 +15,8 @@ mod cpp;
 mod go;
 mod java;
 mod javascript;
+#[cfg(feature = "lang-kotlin")]
+mod kotlin;
 mod lua;
 mod php;
 mod python;
@@ -42,6 +44,8 @@ pub enum Lang {
     Bash,
     Php,
     Lua,
+    #[cfg(feature = "lang-kotlin")]
+    Kotlin,
     #[cfg(feature = "lang-swift")]
     Swift,
     #[cfg(feature = "lang-scala")]
@@ -121,9 +125,10 @@ pub struct LangSpec {
 pub struct CallShape {
     /// The call's node kind (`call`, `call_expression`, `new_expression`).
     pub node: &'static str,
-    /// The field holding the callee, or "" for the call's first named child (Swift's
-    /// `call_expression` names its callee by no field); `None` when the call node is its
-    /// own callee (Java's `method_invocation` names the method and the object itself).
+    /// The field holding the callee, or "" for the call's first named child (Swift's and
+    /// Kotlin's `call_expression` name their callee by no field); `None` when the call
+    /// node is its own callee (Java's `method_invocation` names the method and the
+    /// object itself).
     pub callee: Option<&'static str>,
     /// A wrapper around the callee looked through: (its kind, the field inside it, or ""
     /// for its first named child), e.g. Rust's `generic_function` or C++'s
@@ -164,6 +169,10 @@ pub enum CalleeForm {
     },
     /// The callee's text is a type name (`new Foo<T>(…)` → `Foo`).
     TypeName,
+    /// `object.name()` written as a node of this kind without fields: its first named
+    /// child is the object and its last the name (Kotlin's `navigation_expression`, `a.b`
+    /// and `a?.b`).
+    Navigation(&'static str),
 }
 
 /// What the code graph's resolver needs to know of a language, as data (the resolver's
@@ -277,6 +286,8 @@ impl Lang {
         Lang::Bash,
         Lang::Php,
         Lang::Lua,
+        #[cfg(feature = "lang-kotlin")]
+        Lang::Kotlin,
         #[cfg(feature = "lang-swift")]
         Lang::Swift,
         #[cfg(feature = "lang-scala")]
@@ -299,6 +310,8 @@ impl Lang {
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
             Lang::Lua => &lua::SPEC,
+            #[cfg(feature = "lang-kotlin")]
+            Lang::Kotlin => &kotlin::SPEC,
             #[cfg(feature = "lang-swift")]
             Lang::Swift => &swift::SPEC,
             #[cfg(feature = "lang-scala")]
@@ -440,6 +453,8 @@ impl Lang {
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
             Lang::Lua => w.lua(node),
+            #[cfg(feature = "lang-kotlin")]
+            Lang::Kotlin => w.kotlin(node),
             #[cfg(feature = "lang-swift")]
             Lang::Swift => w.swift(node),
             #[cfg(feature = "lang-scala")]
@@ -676,6 +691,22 @@ mod tests {
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
             FileLang::Text("text")
+        );
+        #[cfg(feature = "lang-kotlin")]
+        {
+            assert_eq!(
+                detect(Path::new("src/a/Item.kt"), b""),
+                FileLang::Code(Lang::Kotlin)
+            );
+            assert_eq!(
+                detect(Path::new("build.gradle.kts"), b""),
+                FileLang::Code(Lang::Kotlin)
+            );
+        }
+        #[cfg(not(feature = "lang-kotlin"))]
+        assert_eq!(
+            detect(Path::new("src/a/Item.kt"), b""),
+            FileLang::Text("kotlin")
         );
     }
 }
