@@ -118,6 +118,7 @@ impl Graph {
                     Some(st) => next.extend(self.bases_of(st).map(str::to_string)),
                     None => {
                         if let Some((defs, _)) = self.find_type(from, &bare) {
+                            let defs = self.nested_first(defs, t);
                             next.extend(self.agreed_bases(from, defs));
                         }
                     }
@@ -129,6 +130,26 @@ impl Graph {
             level = next;
         }
         Vec::new()
+    }
+
+    /// Of the types `defs` named alike, those nested in the type that `written` names
+    /// first (`HttpConnection.Response` is not the interface `Connection.Response`), when
+    /// it names one and some are; else all.
+    fn nested_first(&self, defs: Vec<usize>, written: &str) -> Vec<usize> {
+        let outer = written
+            .rsplit_once(['.', ':'])
+            .map(|(o, _)| o.trim_end_matches(':'))
+            .and_then(|o| o.rsplit(['.', ':']).next())
+            .and_then(|o| self.names.id(o));
+        let Some(outer) = outer else {
+            return defs;
+        };
+        let nested: Vec<usize> = defs
+            .iter()
+            .copied()
+            .filter(|&d| self.syms[d].owner == outer)
+            .collect();
+        if nested.is_empty() { defs } else { nested }
     }
 
     /// The bases of the types `defs` (all named alike): those of the calling file's own
