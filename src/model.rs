@@ -745,15 +745,20 @@ pub enum ImportKind {
     ModDecl,
     /// C++ `namespace a = target;`.
     NamespaceAlias,
+    /// The namespace or package a file declares its definitions in (C# `namespace A.B`):
+    /// not an import, but it makes the other files of that namespace (and of the ones
+    /// around it) visible, so resolution reads it as a wildcard import of them.
+    Package,
 }
 
 impl ImportKind {
-    pub const ALL: [ImportKind; 5] = [
+    pub const ALL: [ImportKind; 6] = [
         ImportKind::Module,
         ImportKind::Static,
         ImportKind::System,
         ImportKind::ModDecl,
         ImportKind::NamespaceAlias,
+        ImportKind::Package,
     ];
 
     /// The name stored in the index.
@@ -764,6 +769,7 @@ impl ImportKind {
             ImportKind::System => "system",
             ImportKind::ModDecl => "mod",
             ImportKind::NamespaceAlias => "namespace",
+            ImportKind::Package => "package",
         }
     }
 
@@ -772,7 +778,7 @@ impl ImportKind {
     }
 
     /// The module as answers show it: `static a.b.C`, `<stdio.h>`, `mod util`,
-    /// `namespace a::b`, or the module itself.
+    /// `namespace a::b`, `package A.B`, or the module itself.
     pub fn written(self, module: &str) -> String {
         match self {
             ImportKind::Module => module.to_string(),
@@ -780,6 +786,7 @@ impl ImportKind {
             ImportKind::System => format!("<{module}>"),
             ImportKind::ModDecl => format!("mod {module}"),
             ImportKind::NamespaceAlias => format!("namespace {module}"),
+            ImportKind::Package => format!("package {module}"),
         }
     }
 }

@@ -674,7 +674,10 @@ impl<'s> Walker<'s> {
         match value.kind() {
             "call"
             | "call_expression"
+            | "invocation_expression"
             | "method_invocation"
+            | "member_access_expression"
+            | "element_access_expression"
             | "member_expression"
             | "attribute"
             | "field_expression"
@@ -742,17 +745,23 @@ impl Walker<'_> {
                 | "attribute"
                 | "field_expression"
                 | "selector_expression"
-                | "field_access" => {
+                | "field_access"
+                | "member_access_expression" => {
                     let name = field("property")
                         .or_else(|| field("attribute"))
-                        .or_else(|| field("field"))?;
+                        .or_else(|| field("field"))
+                        .or_else(|| field("name"))?;
+                    if name.kind() != "identifier" && n.kind() == "member_access_expression" {
+                        return None;
+                    }
                     links.push(format!(".{}", self.text(name)));
                     n = field("object")
                         .or_else(|| field("value"))
                         .or_else(|| field("operand"))
-                        .or_else(|| field("argument"))?;
+                        .or_else(|| field("argument"))
+                        .or_else(|| field("expression"))?;
                 }
-                "call" | "call_expression" => {
+                "call" | "call_expression" | "invocation_expression" => {
                     let mut f = field("function")?;
                     if matches!(f.kind(), "generic_function" | "await_expression") {
                         f = f
@@ -778,12 +787,17 @@ impl Walker<'_> {
                     }
                 }
                 // An element read from a collection: `items[0]`.
-                "subscript" | "subscript_expression" | "index_expression" | "array_access" => {
+                "subscript"
+                | "subscript_expression"
+                | "index_expression"
+                | "array_access"
+                | "element_access_expression" => {
                     links.push("[]".to_string());
                     n = field("value")
                         .or_else(|| field("object"))
                         .or_else(|| field("operand"))
                         .or_else(|| field("array"))
+                        .or_else(|| field("expression"))
                         .or_else(|| n.named_child(0))?;
                 }
                 "new_expression"
@@ -885,7 +899,7 @@ pub fn simple_type(t: &str) -> String {
         "RwLock<",
         "Cell<",
     ];
-    const COLLECTIONS: [&str; 29] = [
+    const COLLECTIONS: [&str; 34] = [
         "list[",
         "List[",
         "Sequence[",
@@ -915,6 +929,11 @@ pub fn simple_type(t: &str) -> String {
         "Collection<",
         "Iterable<",
         "Iterator<",
+        "IEnumerable<",
+        "IList<",
+        "ICollection<",
+        "IReadOnlyList<",
+        "IReadOnlyCollection<",
     ];
     let mut t = t;
     let mut layers = 0usize;

@@ -1440,3 +1440,110 @@ print(a.check("q"))
         "#]],
     );
 }
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_namespaces_usings_and_typed_receivers() {
+    // A file's own namespace makes the types of it and of the namespaces around it
+    // visible (`Engine` in `Lib.Core` sees `Clock` of `Lib.Core` and `Box` of `Lib`);
+    // `using B = Lib.Box;` names a type, `using static Lib.Tools;` makes its members
+    // callable unqualified; locals, parameters, properties, fields and `foreach` variables
+    // are typed by their declared type (`var` by its value, `Make()` by its return type);
+    // `Clock c = new()` constructs the declared type; `base.Open()` is the base class's;
+    // `x?.M()` and `x.M<T>()` are calls of `M` on `x`; a plain call never means a type
+    // (`Clock()`), and a method of a type the repository does not define is not found.
+    check(
+        r#"
+//- src/Lib/Box.cs
+namespace Lib
+{
+    /// <summary>A box.</summary>
+    public class Box
+    {
+        public const int Size = 3;
+
+        public virtual string Open() => Seal<int>();
+
+        public string Seal<T>() { return Open(); }
+    }
+
+    public static class Tools
+    {
+        public static Box Make() => new Box();
+    }
+}
+//- src/Lib/Core/Clock.cs
+namespace Lib.Core;
+
+public class Clock : Box
+{
+    public override string Open() => base.Open();
+}
+//- src/Lib/Core/Engine.cs
+using System.Collections.Generic;
+using B = Lib.Box;
+using static Lib.Tools;
+
+namespace Lib.Core;
+
+public class Engine
+{
+    private readonly Clock _clock = new();
+    public Box Spare { get; set; }
+
+    public void Run(List<Clock> clocks, Box given)
+    {
+        var made = Make();
+        Box named = new B();
+        made.Open();
+        named?.Seal<string>();
+        given.Open();
+        _clock.Open();
+        Spare.Seal<int>();
+        foreach (var c in clocks) c.Open();
+        Clock();
+        Tools.Make().Open();
+        "x".Trim();
+    }
+}
+"#,
+        expect![[r#"
+            src/Lib/Box.cs
+              def class Box 4-11
+              def constant Box.Size 6-6
+              def method Box.Open 8-8
+              def method Box.Seal 10-10
+              def class Tools 13-16
+              def method Tools.Make 15-15
+              import 1 package Lib -> ?
+              call 8 Seal in Box.Open -> src/Lib/Box.cs:Box.Seal [exact]
+              call 10 Open in Box.Seal -> src/Lib/Box.cs:Box.Open [exact]
+              call 15 Box in Tools.Make -> src/Lib/Box.cs:Box [exact]
+            src/Lib/Core/Clock.cs
+              def class Clock 3-6
+              def method Clock.Open 5-5
+              import 1 package Lib.Core -> src/Lib/Box.cs
+              call 5 Open in Clock.Open -> src/Lib/Box.cs:Box.Open [scope]
+            src/Lib/Core/Engine.cs
+              def class Engine 7-26
+              def method Engine.Run 12-25
+              import 1 System.Collections.Generic -> ?
+              import 2 Lib Box as B -> src/Lib/Box.cs
+              import 3 static Lib.Tools -> src/Lib/Box.cs
+              import 5 package Lib.Core -> src/Lib/Box.cs
+              call 9 Clock in Engine -> src/Lib/Core/Clock.cs:Clock [import]
+              call 14 Make in Engine.Run -> src/Lib/Box.cs:Tools.Make [import]
+              call 15 B in Engine.Run -> src/Lib/Box.cs:Box [import]
+              call 16 Open in Engine.Run -> src/Lib/Box.cs:Box.Open [scope]
+              call 17 Seal in Engine.Run -> src/Lib/Box.cs:Box.Seal [scope]
+              call 18 Open in Engine.Run -> src/Lib/Box.cs:Box.Open [scope]
+              call 19 Open in Engine.Run -> src/Lib/Core/Clock.cs:Clock.Open [scope]
+              call 20 Seal in Engine.Run -> src/Lib/Box.cs:Box.Seal [scope]
+              call 21 Open in Engine.Run -> src/Lib/Core/Clock.cs:Clock.Open [scope]
+              call 22 Clock in Engine.Run -> ? [unresolved]
+              call 23 Make in Engine.Run -> src/Lib/Box.cs:Tools.Make [scope]
+              call 23 Open in Engine.Run -> src/Lib/Box.cs:Box.Open [scope]
+              call 24 Trim in Engine.Run -> ? [unresolved]
+        "#]],
+    );
+}

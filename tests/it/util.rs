@@ -23,6 +23,8 @@ pub const LANGS: &[&str] = &[
     "bash",
     "php",
     "lua",
+    #[cfg(feature = "lang-csharp")]
+    "csharp",
 ];
 
 /// The fixtures of the optional grammars (`lang-*` features) and whether each is built in:

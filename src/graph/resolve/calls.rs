@@ -186,6 +186,19 @@ impl Graph {
     }
 
     pub(super) fn resolve_plain(&self, c: &CallRow, lang: Lang) -> Outcome {
+        let o = self.resolve_plain_name(c, lang);
+        // Where types are not callable (C#), `Foo()` found as the type `Foo` is a method
+        // the repository does not define (an inherited one, a delegate field).
+        if lang.spec().resolve.types_not_callable
+            && c.kind == CallKind::Plain
+            && o.callee.is_some_and(|s| is_type_kind(self.syms[s].kind))
+        {
+            return Outcome::unresolved(c.name.clone(), 0);
+        }
+        o
+    }
+
+    fn resolve_plain_name(&self, c: &CallRow, lang: Lang) -> Outcome {
         let name = c.name.as_str();
         let f = c.file;
         // 1. Enclosing scopes: nested definitions; members of the enclosing type where

@@ -84,6 +84,26 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
             Some((_, base)) => vec![base.trim().trim_start_matches("::")],
             None => Vec::new(),
         },
+        // `class Bundle<T> : Item, IDescribable where T : new()`, `record B(int X) : A(X)`:
+        // the types after the first `:` outside brackets, up to `where`.
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp => {
+            let head = sig.split(" where ").next().unwrap_or(sig);
+            let Some(colon) = top_level_positions(head, ':').first().copied() else {
+                return Vec::new();
+            };
+            let rest = &head[colon + 1..];
+            let mut out = Vec::new();
+            let mut from = 0;
+            for at in top_level_positions(rest, ',')
+                .into_iter()
+                .chain(std::iter::once(rest.len()))
+            {
+                out.push(rest[from..at].trim());
+                from = at + 1;
+            }
+            out
+        }
         // A type alias (`type BoolFlag = FlagBase[bool]`) has its target's methods.
         Lang::Go => match sig.split_once(" = ") {
             Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
@@ -147,6 +167,33 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
             let r = r.trim_start_matches('?');
             r.rsplit('\\').next().unwrap_or(r).to_string()
         }
+        // `public static Item Make(…)`, `Dictionary<string, Item> Index<T>(…)`: the type
+        // before the name (its type arguments kept together); none for a constructor.
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp => {
+            let at = sig
+                .find(&format!(" {name}("))
+                .or_else(|| sig.find(&format!(" {name}<")))?;
+            let before = sig[..at].trim_end();
+            let mut depth = 0i32;
+            let mut start = 0;
+            for (i, ch) in before.char_indices().rev() {
+                match ch {
+                    '>' | ')' | ']' => depth += 1,
+                    '<' | '(' | '[' => depth -= 1,
+                    c if c.is_whitespace() && depth == 0 => {
+                        start = i + 1;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let word = &before[start..];
+            if crate::syntax::lang::CSHARP_MODIFIERS.contains(&word) {
+                return None;
+            }
+            word.to_string()
+        }
         // Ruby, Bash and Lua state no return types.
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
         Lang::Java | Lang::C | Lang::Cpp => {
@@ -158,4 +205,20 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
     };
     let t = simple_type(&t);
     (!t.is_empty()).then_some(t)
+}
+
+/// Byte offsets of `needle` in `s` outside `<…>`, `(…)` and `[…]`.
+#[cfg(feature = "lang-csharp")]
+fn top_level_positions(s: &str, needle: char) -> Vec<usize> {
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    for (i, ch) in s.char_indices() {
+        match ch {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            c if c == needle && depth == 0 => out.push(i),
+            _ => {}
+        }
+    }
+    out
 }

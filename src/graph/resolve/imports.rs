@@ -150,6 +150,8 @@ impl Graph {
             Lang::Ruby => (None, self.ruby_required(f, &imp.module)),
             Lang::Bash => (None, self.bash_sourced(f, &imp.module)),
             Lang::Php => self.bind_php(imp),
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => self.bind_csharp(imp),
             Lang::Lua => {
                 let files = self.lua_module(&imp.module);
                 let Some(local) = imp.alias.clone() else {
@@ -163,6 +165,78 @@ impl Graph {
                 (Some((local, b)), files)
             }
         }
+    }
+
+    /// A C# `using` or the file's own namespace:
+    /// - `namespace A.B` ([`ImportKind::Package`]): the other files of `A.B` and of `A`;
+    /// - `using A.B;`: the files of namespace `A.B` (their types are visible);
+    /// - `using static A.B.C;`: the files of `A.B` (the members of `C`: see
+    ///   [`Graph::static_wildcard`]);
+    /// - `using X = A.B.C;`: `X` is namespace `A.B.C` when files declare it, else the type
+    ///   `C` of namespace `A.B`, else outside the repository.
+    #[cfg(feature = "lang-csharp")]
+    fn bind_csharp(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let module = imp.module.as_str();
+        let namespace = |ns: &str| self.packages.get(ns).cloned().unwrap_or_default();
+        match imp.kind {
+            ImportKind::Package => {
+                let mut files = Vec::new();
+                let mut ns = module;
+                loop {
+                    files.extend(namespace(ns).into_iter().filter(|&x| x != imp.file));
+                    match ns.rsplit_once('.') {
+                        Some((outer, _)) => ns = outer,
+                        None => break,
+                    }
+                }
+                files.sort_unstable();
+                files.dedup();
+                (None, files)
+            }
+            ImportKind::Static => (None, self.csharp_class_files(module)),
+            _ if imp.wildcard => (None, namespace(module)),
+            _ => {
+                let Some(name) = imp.name.clone() else {
+                    return (None, Vec::new());
+                };
+                let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+                let full = if module.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{module}.{name}")
+                };
+                let as_namespace = namespace(&full);
+                if !as_namespace.is_empty() {
+                    return (
+                        Some((local, Binding::Module(as_namespace.clone()))),
+                        as_namespace,
+                    );
+                }
+                let files: Vec<usize> = namespace(module)
+                    .into_iter()
+                    .filter(|&f| !self.top_level(&[f], &name).is_empty())
+                    .collect();
+                if files.is_empty() {
+                    return (Some((local, Binding::External(full))), files);
+                }
+                (Some((local, Binding::Symbol(files.clone(), name))), files)
+            }
+        }
+    }
+
+    /// The files of namespace `A.B` that define class `C` of `A.B.C` at their top level.
+    #[cfg(feature = "lang-csharp")]
+    fn csharp_class_files(&self, dotted: &str) -> Vec<usize> {
+        let Some((namespace, class)) = dotted.rsplit_once('.') else {
+            return Vec::new();
+        };
+        self.packages
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&f| !self.top_level(&[f], class).is_empty())
+            .collect()
     }
 
     /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
@@ -312,10 +386,15 @@ impl Graph {
             return None;
         }
         let module = imp.module.as_str();
-        if self.lang(imp.file) != Some(Lang::Java) {
-            return None;
-        }
-        let files = self.java_class_file(module);
+        let files = match self.lang(imp.file) {
+            Some(Lang::Java) => self.java_class_file(module),
+            // `using static A.B.C;`: class `C` of namespace `A.B`.
+            #[cfg(feature = "lang-csharp")]
+            Some(Lang::CSharp) => {
+                Some(self.csharp_class_files(module)).filter(|f| !f.is_empty())?
+            }
+            _ => return None,
+        };
         let ty = module.rsplit('.').next().unwrap_or(module).to_string();
         Some(Binding::Symbol(files, ty))
     }

@@ -261,6 +261,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         python_modules,
         python_roots,
         go_modules,
+        packages: HashMap::new(),
         rust_crates,
         scopes: Vec::new(),
         file_index,

@@ -285,6 +285,8 @@ struct Graph {
     /// directory that holds a top-level regular package (one with `__init__.py`).
     python_roots: HashSet<String>,
     go_modules: Vec<(String, String)>,
+    /// Files by the namespace they declare (imports of kind [`ImportKind::Package`]: C#).
+    packages: HashMap<String, Vec<usize>>,
     /// The repository's own Rust crates by the name code writes them with (`glob_set` for
     /// package `glob-set`): their `src` directory, from each `Cargo.toml`'s `[package]`.
     rust_crates: HashMap<String, String>,
@@ -311,6 +313,12 @@ pub fn resolve(
     let imports = load_imports(conn, &g)?;
     let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
     g.scopes = (0..g.files.len()).map(|_| FileScope::default()).collect();
+    for imp in imports.iter().filter(|i| i.kind == ImportKind::Package) {
+        let files = g.packages.entry(imp.module.clone()).or_default();
+        if !files.contains(&imp.file) {
+            files.push(imp.file);
+        }
+    }
     for imp in &imports {
         let (binding, targets) = g.bind_import(imp);
         let target = targets.first().map(|&f| g.files[f].id);
@@ -485,5 +493,40 @@ mod tests {
             return_type(Lang::TypeScript, "post: <T>(u: Input) => Reply<T>;", "post").as_deref(),
             Some("Reply")
         );
+    }
+
+    #[cfg(feature = "lang-csharp")]
+    #[test]
+    fn csharp_bases_and_return_types() {
+        assert_eq!(
+            bases(
+                Lang::CSharp,
+                "public class A<T> : B<T, int>, IC where T : ID"
+            ),
+            ["B", "IC"]
+        );
+        assert!(bases(Lang::CSharp, "class A<T> where T : ID").is_empty());
+        assert_eq!(
+            bases(Lang::CSharp, "public record P(int X) : Base(X)"),
+            ["Base"]
+        );
+        assert_eq!(
+            return_type(
+                Lang::CSharp,
+                "public static Dictionary<string, Item> Index<T>(T x)",
+                "Index"
+            )
+            .as_deref(),
+            Some("Dictionary")
+        );
+        assert_eq!(
+            return_type(Lang::CSharp, "public virtual Item? Find(string k)", "Find").as_deref(),
+            Some("Item")
+        );
+        assert_eq!(
+            return_type(Lang::CSharp, "public Item(string name)", "Item"),
+            None
+        );
+        assert_eq!(return_type(Lang::CSharp, "void Run()", "Run"), None);
     }
 }

@@ -12,6 +12,10 @@ use crate::syntax::refs::Walker;
 mod bash;
 mod c;
 mod cpp;
+#[cfg(feature = "lang-csharp")]
+mod csharp;
+#[cfg(feature = "lang-csharp")]
+pub(crate) use csharp::MODIFIERS as CSHARP_MODIFIERS;
 mod go;
 mod java;
 mod javascript;
@@ -38,6 +42,8 @@ pub enum Lang {
     Bash,
     Php,
     Lua,
+    #[cfg(feature = "lang-csharp")]
+    CSharp,
 }
 
 /// The language of a file as stored: a parsed language, Markdown, or some other text.
@@ -192,6 +198,9 @@ pub struct ResolveRules {
     pub builtins: &'static [&'static str],
     /// Objects every program can reach without an import (`console`, `Math`, `System`).
     pub global_objects: &'static [&'static str],
+    /// A type is never called like a function: `Foo()` is a method or a local function,
+    /// not the type `Foo` (a construction is written `new Foo()`: C#).
+    pub types_not_callable: bool,
 }
 
 impl ResolveRules {
@@ -212,6 +221,7 @@ impl ResolveRules {
         has_methods: true,
         builtins: &[],
         global_objects: &[],
+        types_not_callable: false,
     };
 }
 
@@ -261,6 +271,8 @@ impl Lang {
         Lang::Bash,
         Lang::Php,
         Lang::Lua,
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp,
     ];
 
     /// The language's spec: the one place a language is mapped to what llmc knows of it.
@@ -279,6 +291,8 @@ impl Lang {
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
             Lang::Lua => &lua::SPEC,
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => &csharp::SPEC,
         }
     }
 
@@ -416,6 +430,8 @@ impl Lang {
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
             Lang::Lua => w.lua(node),
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => w.csharp(node),
         }
     }
 
@@ -619,6 +635,16 @@ mod tests {
         assert_eq!(
             detect(Path::new("bin/console"), b"#!/usr/bin/env php\n<?php\n"),
             FileLang::Code(Lang::Php)
+        );
+        #[cfg(feature = "lang-csharp")]
+        assert_eq!(
+            detect(Path::new("src/Shop/Item.cs"), b""),
+            FileLang::Code(Lang::CSharp)
+        );
+        #[cfg(not(feature = "lang-csharp"))]
+        assert_eq!(
+            detect(Path::new("src/Shop/Item.cs"), b""),
+            FileLang::Text("csharp")
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
