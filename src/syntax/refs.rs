@@ -349,6 +349,12 @@ impl<'s> Walker<'s> {
             _ => None,
         };
         let idx = self.calls.len();
+        let args = if self.spec.resolve.overloads && self.usage == Usage::Call {
+            at.child_by_field_name("arguments")
+                .map(|a| a.named_child_count() as u32)
+        } else {
+            None
+        };
         self.calls.push((
             at.start_byte(),
             CallSite {
@@ -360,6 +366,7 @@ impl<'s> Walker<'s> {
                 kind,
                 receiver_type: None,
                 usage: self.usage,
+                args,
             },
         ));
         if let Some(v) = receiver_var {

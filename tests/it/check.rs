@@ -1547,3 +1547,180 @@ public class Engine
         "#]],
     );
 }
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_members_split_by_preprocessor_directives() {
+    // A member inside `#if … #endif` is still its type's; where a directive splits a
+    // declaration the grammar recovers with pieces that are not definitions: `=> new Log()`
+    // read as a constructor of another name, a method outside any type. Neither becomes a
+    // top-level function that plain calls would reach.
+    check(
+        r#"
+//- src/ILog.cs
+namespace Lib;
+
+public interface ILog
+{
+#if FEATURE
+    [Custom]
+#endif
+    ILog With(string name)
+#if FEATURE
+        => new Log()
+#endif
+    ;
+
+    void Flush();
+}
+
+public class Calls : ILog
+{
+    [Obsolete("a C# attribute is not part of the range")]
+    public void Run() => Flush();
+}
+//- src/Stray.cs
+namespace Lib
+{
+    public class Ok
+    {
+#if FEATURE
+        public void Close() { Flush(); }
+#endif
+    }
+
+    void Flush() { }
+}
+"#,
+        expect![[r#"
+            src/ILog.cs
+              def interface ILog 3-15
+              def method ILog.With 5-8
+              def method ILog.Flush 14-14
+              def class Calls 17-21
+              def method Calls.Run 20-20
+              import 1 package Lib -> src/Stray.cs
+              call 20 Flush in Calls.Run -> src/ILog.cs:ILog.Flush [scope]
+            src/Stray.cs
+              def class Ok 3-8
+              def method Ok.Close 6-6
+              import 1 package Lib -> src/ILog.cs
+              call 6 Flush in Ok.Close -> ? [unresolved]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_overloads_by_argument_count() {
+    // Of a type's same-named methods a call takes one whose parameters admit its argument
+    // count (a default value may be left out, `params` takes any number). The rows above
+    // name a callee by its qualified name, the same for every overload: here, its line.
+    let s = Scratch::empty();
+    s.write(
+        "src/Log.cs",
+        r#"namespace Lib;
+
+public class Log
+{
+    public Log() { }
+
+    public Log(string name) { }
+
+    public void Write(string m) => Write(m, 0);
+
+    public void Write(string m, int level, bool flush = false) { }
+
+    public void Write(string m, int level, string a, params object[] rest) { }
+
+    public void Run()
+    {
+        Write("a");
+        Write("a", 1);
+        Write("a", 1, true);
+        Write("a", 1, "x", 2, 3);
+        new Log("n").Write("b", 2);
+    }
+}
+"#,
+    );
+    let cfg = IndexConfig {
+        history: false,
+        lexical: false,
+        semantic: false,
+        ..IndexConfig::default()
+    };
+    s.index_with(&cfg, false);
+    let rows: Vec<(i64, i64)> = s
+        .store()
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT k.line, s.start_line FROM calls k JOIN symbols s ON s.id = k.callee_id
+                 WHERE k.name = 'Write' ORDER BY k.line",
+            )?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect()
+        })
+        .expect("query");
+    assert_eq!(
+        rows,
+        [(9, 11), (17, 9), (18, 11), (19, 11), (20, 13), (21, 11)]
+    );
+}
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_global_usings_reach_their_project() {
+    // `global using Lib.Models;` is a `using` in every file of its project (under the
+    // folder of the nearest `.csproj`), not in another project's files.
+    check(
+        r#"
+//- src/App/App.csproj
+<Project Sdk="Microsoft.NET.Sdk" />
+//- src/App/GlobalUsings.cs
+global using Lib.Models;
+//- src/App/Main.cs
+namespace App;
+
+class Main
+{
+    void Run() => new Item().Go();
+}
+//- src/Lib/Item.cs
+namespace Lib.Models;
+
+public class Item
+{
+    public void Go() { }
+}
+//- tools/Other.cs
+namespace Tools;
+
+class Other
+{
+    void Run() => new Item().Go();
+}
+"#,
+        expect![[r#"
+            src/App/App.csproj
+            src/App/GlobalUsings.cs
+              import 1 global Lib.Models -> src/Lib/Item.cs
+            src/App/Main.cs
+              def class Main 3-6
+              def method Main.Run 5-5
+              import 1 package App -> ?
+              call 5 Item in Main.Run -> src/Lib/Item.cs:Item [import]
+              call 5 Go in Main.Run -> src/Lib/Item.cs:Item.Go [scope]
+            src/Lib/Item.cs
+              def class Item 3-6
+              def method Item.Go 5-5
+              import 1 package Lib.Models -> ?
+            tools/Other.cs
+              def class Other 3-6
+              def method Other.Run 5-5
+              import 1 package Tools -> ?
+              call 5 Item in Other.Run -> src/Lib/Item.cs:Item [name-only]
+              call 5 Go in Other.Run -> src/Lib/Item.cs:Item.Go [scope]
+        "#]],
+    );
+}

@@ -178,11 +178,43 @@ impl Graph {
         let Some(lang) = self.lang(c.file) else {
             return Outcome::unresolved(c.name.clone(), 0);
         };
-        match (c.kind, c.qualifier.as_deref()) {
+        let mut o = match (c.kind, c.qualifier.as_deref()) {
             (CallKind::Plain, _) | (_, None) => self.resolve_plain(c, lang),
             (CallKind::New, Some(q)) => self.resolve_qualified(c, lang, q, depth, true),
             (_, Some(q)) => self.resolve_qualified(c, lang, q, depth, false),
+        };
+        if let (Some(h), Some(n)) = (o.callee, c.args) {
+            o.callee = Some(self.overload(h, n));
         }
+        o
+    }
+
+    /// Of `s` and the same-named definitions beside it (overloads: the same parent and
+    /// owner), `s` if a call with `args` arguments fits it, else the first that fits, else
+    /// `s`.
+    fn overload(&self, s: usize, args: u32) -> usize {
+        let fits = |x: usize| {
+            let (lo, hi) = self.syms[x].params;
+            u32::from(lo) <= args && (hi == u8::MAX || args <= u32::from(hi))
+        };
+        if fits(s) {
+            return s;
+        }
+        let sym = &self.syms[s];
+        let siblings: Vec<usize> = match sym.parent() {
+            Some(p) => self.children.get(p).collect(),
+            None => self.file_syms.get(sym.file()).collect(),
+        };
+        siblings
+            .into_iter()
+            .find(|&x| {
+                x != s
+                    && self.syms[x].name == sym.name
+                    && self.syms[x].owner == sym.owner
+                    && self.syms[x].parent == sym.parent
+                    && fits(x)
+            })
+            .unwrap_or(s)
     }
 
     pub(super) fn resolve_plain(&self, c: &CallRow, lang: Lang) -> Outcome {
@@ -420,6 +452,7 @@ impl Graph {
             receiver_type: None,
             old: (None, None, 0, None),
             precise: false,
+            args: None,
         };
         let o = self.resolve_call(&inner, depth + 1);
         self.returned(o.callee?)

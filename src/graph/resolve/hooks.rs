@@ -207,18 +207,83 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
     (!t.is_empty()).then_some(t)
 }
 
-/// Byte offsets of `needle` in `s` outside `<…>`, `(…)` and `[…]`.
+/// Byte offsets of `needle` in `s` outside `<…>`, `(…)` and `[…]` (a closing bracket
+/// as `needle`: the one that closes what was open before `s`).
 #[cfg(feature = "lang-csharp")]
 fn top_level_positions(s: &str, needle: char) -> Vec<usize> {
     let mut depth = 0i32;
     let mut out = Vec::new();
     for (i, ch) in s.char_indices() {
         match ch {
+            c if c == needle && depth == 0 => out.push(i),
             '<' | '(' | '[' => depth += 1,
             '>' | ')' | ']' => depth -= 1,
-            c if c == needle && depth == 0 => out.push(i),
             _ => {}
         }
     }
     out
+}
+
+/// How many arguments a call of definition `name` may pass, read from its signature:
+/// (fewest, most), the most `u8::MAX` for a variable count. `None` when the language does
+/// not overload by it or the signature does not show the whole parameter list (cut short).
+pub(super) fn param_range(lang: Lang, sig: &str, name: &str) -> Option<(u8, u8)> {
+    match lang {
+        // `public T Get<T>(string key, int n = 0, params object[] rest)`; an extension
+        // method's `this T x` may be passed or be the receiver.
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp => {
+            let mut from = 0;
+            let open = loop {
+                let i = from + sig[from..].find(name)?;
+                let before = sig[..i].chars().next_back();
+                let after = sig[i + name.len()..].trim_start();
+                from = i + name.len();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                if after.starts_with('(') {
+                    break sig.len() - after.len();
+                }
+                if after.starts_with('<') {
+                    let close = top_level_positions(after, '(').first().copied()?;
+                    break sig.len() - after.len() + close;
+                }
+            };
+            let list = &sig[open + 1..];
+            let close = top_level_positions(list, ')').first().copied()?;
+            let list = list[..close].trim();
+            if list.is_empty() {
+                return Some((0, 0));
+            }
+            let (mut lo, mut hi, mut variable) = (0u32, 0u32, false);
+            let mut start = 0;
+            let ends = top_level_positions(list, ',');
+            for (i, end) in ends
+                .into_iter()
+                .chain(std::iter::once(list.len()))
+                .enumerate()
+            {
+                let p = list[start..end].trim();
+                start = end + 1;
+                // Attributes first: `[CallerMemberName] string name = ""`.
+                let p = match p.strip_prefix('[') {
+                    Some(rest) => rest.split_once(']').map_or(rest, |(_, r)| r).trim(),
+                    None => p,
+                };
+                if p.starts_with("params ") {
+                    variable = true;
+                    continue;
+                }
+                hi += 1;
+                if !(p.contains('=') || (i == 0 && p.starts_with("this "))) {
+                    lo += 1;
+                }
+            }
+            let lo = lo.min(254) as u8;
+            let hi = if variable { u8::MAX } else { hi.min(254) as u8 };
+            Some((lo, hi))
+        }
+        _ => None,
+    }
 }

@@ -194,6 +194,8 @@ impl Graph {
                 (None, files)
             }
             ImportKind::Static => (None, self.csharp_class_files(module)),
+            // `using A.B;`, `global using A.B;` (spread to the project's other files by
+            // [`Graph::spread_global_usings`]).
             _ if imp.wildcard => (None, namespace(module)),
             _ => {
                 let Some(name) = imp.name.clone() else {
@@ -220,6 +222,61 @@ impl Graph {
                     return (Some((local, Binding::External(full))), files);
                 }
                 (Some((local, Binding::Symbol(files.clone(), name))), files)
+            }
+        }
+    }
+
+    /// Makes each C# `global using A.B;` a `using` of every C# file of its project: the
+    /// files under the folder of the nearest `.csproj` above it (the whole repository when
+    /// there is none).
+    #[cfg(feature = "lang-csharp")]
+    pub(super) fn spread_global_usings(&mut self, imports: &[ImportRow]) {
+        let globals: Vec<&ImportRow> = imports
+            .iter()
+            .filter(|i| i.kind == ImportKind::Global && self.lang(i.file) == Some(Lang::CSharp))
+            .collect();
+        if globals.is_empty() {
+            return;
+        }
+        let projects: HashSet<&str> = self
+            .files
+            .iter()
+            .filter(|f| f.path.ends_with(".csproj"))
+            .map(|f| f.dir.as_str())
+            .collect();
+        let project_of = |dir: &str| -> String {
+            let mut d = dir;
+            loop {
+                if projects.contains(d) || d.is_empty() {
+                    return d.to_string();
+                }
+                d = dir_of(d);
+            }
+        };
+        let roots: Vec<String> = self.files.iter().map(|f| project_of(&f.dir)).collect();
+        let mut by_project: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, f) in self.files.iter().enumerate() {
+            if f.lang == Some(Lang::CSharp) {
+                by_project.entry(roots[i].as_str()).or_default().push(i);
+            }
+        }
+        // The namespaces' files each project's global usings make visible, once.
+        let mut visible: HashMap<&str, Vec<usize>> = HashMap::new();
+        for imp in globals {
+            if let Some(targets) = self.packages.get(&imp.module) {
+                visible
+                    .entry(roots[imp.file].as_str())
+                    .or_default()
+                    .extend(targets);
+            }
+        }
+        for (project, mut targets) in visible {
+            targets.sort_unstable();
+            targets.dedup();
+            for &f in by_project.get(project).into_iter().flatten() {
+                let w = &mut self.scopes[f].wildcard;
+                let had: HashSet<usize> = w.iter().copied().collect();
+                w.extend(targets.iter().copied().filter(|t| !had.contains(t)));
             }
         }
     }

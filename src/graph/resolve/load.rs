@@ -67,7 +67,13 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             let kind = SymbolKind::parse(r.get_ref(5)?.as_str()?);
             let signature = r.get_ref(6)?.as_str()?;
             let mut returns = NONE;
+            let mut params = ANY_ARITY;
             if let Some(lang) = lang {
+                if lang.spec().resolve.overloads
+                    && let Some(p) = param_range(lang, signature, name)
+                {
+                    params = p;
+                }
                 if is_type_kind(kind) {
                     for b in bases(lang, signature) {
                         base_list.push((i as u32, names.intern(&b)));
@@ -85,6 +91,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
                 returns,
                 kind,
                 is_static: signature.starts_with("static "),
+                params,
             });
         }
     }
@@ -295,7 +302,7 @@ pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow
 
 pub(super) const CALL_COLUMNS: &str =
     "id, file_id, caller_id, name, qualifier, kind, receiver_type,
-    callee_id, resolution, candidates, external, precise";
+    callee_id, resolution, candidates, external, precise, args";
 
 /// The calls an incremental run must revisit (see [`Affected`]).
 pub(super) fn load_affected_calls(
@@ -373,6 +380,7 @@ pub(super) fn read_calls(
             receiver_type: r.get(6)?,
             old: (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
             precise: r.get::<_, i64>(11)? != 0,
+            args: r.get(12)?,
         });
     }
     Ok(last)

@@ -83,7 +83,13 @@ struct Sym {
     kind: Option<SymbolKind>,
     /// The signature starts with `static` (a C function other files cannot call).
     is_static: bool,
+    /// How many arguments a call of it may pass (fewest, most), where the language
+    /// overloads by it and the signature says ([`ANY_ARITY`] otherwise).
+    params: (u8, u8),
 }
+
+/// [`Sym::params`] of a definition whose parameters are not counted: any call fits.
+const ANY_ARITY: (u8, u8) = (0, u8::MAX);
 
 impl Sym {
     fn parent(&self) -> Option<usize> {
@@ -177,6 +183,8 @@ struct CallRow {
     /// The callee columns came from a SCIP index ([`crate::graph::scip`]): llmc's own
     /// answer is written back whatever it is, and the SCIP pass applies the index again.
     precise: bool,
+    /// How many arguments the call passes, where the language overloads by it.
+    args: Option<u32>,
 }
 
 /// What a local name in a file stands for, from its imports.
@@ -193,6 +201,7 @@ impl CallRow {
             receiver_type: None,
             old: (None, None, 0, None),
             precise: false,
+            args: None,
         }
     }
 }
@@ -342,6 +351,8 @@ pub fn resolve(
             None => {}
         }
     }
+    #[cfg(feature = "lang-csharp")]
+    g.spread_global_usings(&imports);
     // One level of transitive C/C++ includes.
     for f in 0..g.files.len() {
         if g.files[f]
@@ -528,5 +539,34 @@ mod tests {
             None
         );
         assert_eq!(return_type(Lang::CSharp, "void Run()", "Run"), None);
+        assert_eq!(param_range(Lang::CSharp, "void Run()", "Run"), Some((0, 0)));
+        assert_eq!(
+            param_range(
+                Lang::CSharp,
+                "public T Get<T>(Dictionary<string, T> map, string key, int n = 0)",
+                "Get"
+            ),
+            Some((2, 3))
+        );
+        assert_eq!(
+            param_range(
+                Lang::CSharp,
+                "public static void Write(this ILogger log, [CallerMemberName] string m = \"\", params object[] rest)",
+                "Write"
+            ),
+            Some((0, u8::MAX))
+        );
+        assert_eq!(
+            param_range(
+                Lang::CSharp,
+                "public void TryWrite(int a) Write(int a, int b)",
+                "Write"
+            ),
+            Some((2, 2))
+        );
+        assert_eq!(
+            param_range(Lang::CSharp, "public void Write(int a, int…", "Write"),
+            None
+        );
     }
 }

@@ -9,7 +9,8 @@
 //! namespace `A.B` visible, `using X = A.B.C;` names one (or a namespace), `using static
 //! A.B.C;` makes the static members of class `C` callable unqualified, and the file's own
 //! `namespace A.B` makes the types of `A.B` and of `A` visible (recorded as an import of
-//! kind [`ImportKind::Package`]).
+//! kind [`ImportKind::Package`]). `global using A.B;` does for every file of the project
+//! what `using A.B;` does for its own ([`ImportKind::Global`]).
 
 use tree_sitter::Node;
 
@@ -41,7 +42,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     docstrings: false,
     caps_constants: CapsConstants::None,
     wrappers: &[],
-    methods_in_classes_only: false,
+    methods_in_classes_only: true,
     typedef_names: false,
     jsdoc_param_types: false,
     calls: &[
@@ -72,6 +73,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
         family: 10,
         implicit_this: true,
         types_not_callable: true,
+        overloads: true,
         builtins: &["nameof"],
         global_objects: &[
             "Console",
@@ -377,6 +379,9 @@ impl Walker<'_> {
             (None, true) => Import::new(line, path)
                 .wildcard(true)
                 .of_kind(ImportKind::Static),
+            (None, false) if text.starts_with("global ") => Import::new(line, path)
+                .wildcard(true)
+                .of_kind(ImportKind::Global),
             (None, false) => Import::new(line, path).wildcard(true),
         };
         self.imports.push(import);

@@ -99,8 +99,10 @@ pub struct LangSpec {
     /// Nodes that wrap a definition and belong to its range (`export`, a single-declarator
     /// `const`, `template<…>`).
     pub wrappers: &'static [Wrapper],
-    /// `method_definition` counts as a definition only in a class body (not in an object
-    /// literal).
+    /// A method counts as a definition only in a class body: JavaScript's
+    /// `method_definition` not in an object literal; C#'s `method_declaration` and
+    /// `constructor_declaration` not where a syntax error (a preprocessor directive inside
+    /// a declaration) left them outside their type.
     pub methods_in_classes_only: bool,
     /// A struct or enum directly in a `typedef` is reported under the typedef's name.
     pub typedef_names: bool,
@@ -198,6 +200,10 @@ pub struct ResolveRules {
     pub builtins: &'static [&'static str],
     /// Objects every program can reach without an import (`console`, `Math`, `System`).
     pub global_objects: &'static [&'static str],
+    /// Methods are overloaded by their number of parameters (C#): a call's argument count
+    /// is recorded, and of the same-named methods of one type resolution takes one that
+    /// admits it.
+    pub overloads: bool,
     /// A type is never called like a function: `Foo()` is a method or a local function,
     /// not the type `Foo` (a construction is written `new Foo()`: C#).
     pub types_not_callable: bool,
@@ -222,6 +228,7 @@ impl ResolveRules {
         builtins: &[],
         global_objects: &[],
         types_not_callable: false,
+        overloads: false,
     };
 }
 
