@@ -204,6 +204,12 @@ pub struct CallSite {
     /// it (C#; see `ResolveRules::overloads`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<u32>,
+    /// The arguments' types where the call states them, comma-separated in order, `?`
+    /// for one it does not (`LogEventLevel,string,=>,?`; `=>` a lambda, `null`): what
+    /// tells overloads of the same arity apart (C#). A `$name` written by the walk is the
+    /// variable `name`, typed by its binding before the call is stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arg_types: Option<String>,
 }
 
 /// How a call site uses the name it names.

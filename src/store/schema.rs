@@ -68,7 +68,9 @@ CREATE TABLE calls (
     -- 1 when the callee columns come from a SCIP index (graph::scip), not llmc's resolution.
     precise INTEGER NOT NULL DEFAULT 0,
     -- How many arguments the call passes, where overloads are told apart by it (C#).
-    args INTEGER
+    args INTEGER,
+    -- The arguments' types where the call states them (model::CallSite::arg_types).
+    arg_types TEXT
 );
 -- Call-like references a SCIP index records where the file has no call site (graph::scip);
 -- rewritten whole by every run that changes the graph. Always `precise`.

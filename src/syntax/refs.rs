@@ -177,6 +177,26 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         }
         scoped.entry((scope, var)).or_default().push((at, b));
     }
+    // Arguments written as a variable (`$name`) typed by its binding.
+    for (at, call) in calls.iter_mut() {
+        let Some(types) = call.arg_types.as_mut() else {
+            continue;
+        };
+        if !types.contains('$') {
+            continue;
+        }
+        let typed: Vec<String> = types
+            .split(',')
+            .map(|t| match t.strip_prefix('$') {
+                Some(var) => match lookup(&scoped, symbols, call.caller, var, *at) {
+                    Some(Receiver::Type(ty)) if !ty.contains(',') => ty.clone(),
+                    _ => "?".to_string(),
+                },
+                None => t.to_string(),
+            })
+            .collect();
+        *types = typed.join(",");
+    }
     let mut typed_by_binding = vec![false; calls.len()];
     for (ci, var) in &receivers {
         let (at, call) = &mut calls[*ci];
@@ -367,6 +387,7 @@ impl<'s> Walker<'s> {
                 receiver_type: None,
                 usage: self.usage,
                 args,
+                arg_types: None,
             },
         ));
         if let Some(v) = receiver_var {

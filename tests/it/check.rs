@@ -1644,6 +1644,43 @@ public class Log
 }
 "#,
     );
+    // Of the same arity: the one whose parameter types take the arguments' stated types
+    // (a literal, a typed variable or field, a cast, a lambda), the most of them exactly;
+    // the first when nothing tells them apart.
+    s.write(
+        "src/Note.cs",
+        r#"namespace Lib;
+
+public class Note
+{
+    private readonly object[] _none = new object[0];
+
+    public void Add(string m) { }
+
+    public void Add(Exception e) { }
+
+    public void Add(Action<string> write) { }
+
+    public void Add<T>(string m, T value) { }
+
+    public void Add(string m, object[] values) { }
+
+    public void Run(Exception ex, Action<string> sink)
+    {
+        Add("a");
+        Add(ex);
+        Add(m => { });
+        Add(sink);
+        Add((Exception)null);
+        Add(Make());
+        Add("a", 1);
+        Add("a", _none);
+    }
+
+    static string Make() => "";
+}
+"#,
+    );
     let cfg = IndexConfig {
         history: false,
         lexical: false,
@@ -1651,20 +1688,34 @@ public class Log
         ..IndexConfig::default()
     };
     s.index_with(&cfg, false);
-    let rows: Vec<(i64, i64)> = s
-        .store()
-        .read(|c| {
-            let mut stmt = c.prepare(
-                "SELECT k.line, s.start_line FROM calls k JOIN symbols s ON s.id = k.callee_id
-                 WHERE k.name = 'Write' ORDER BY k.line",
-            )?;
-            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect()
-        })
-        .expect("query");
+    let callees = |name: &str| -> Vec<(i64, i64)> {
+        s.store()
+            .read(|c| {
+                let mut stmt = c.prepare(
+                    "SELECT k.line, s.start_line FROM calls k JOIN symbols s ON s.id = k.callee_id
+                     WHERE k.name = ?1 ORDER BY k.line",
+                )?;
+                let rows = stmt.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect()
+            })
+            .expect("query")
+    };
     assert_eq!(
-        rows,
+        callees("Write"),
         [(9, 11), (17, 9), (18, 11), (19, 11), (20, 13), (21, 11)]
+    );
+    assert_eq!(
+        callees("Add"),
+        [
+            (19, 7),
+            (20, 9),
+            (21, 11),
+            (22, 11),
+            (23, 9),
+            (24, 7),
+            (25, 13),
+            (26, 15)
+        ]
     );
 }
 

@@ -228,12 +228,94 @@ fn top_level_positions(s: &str, needle: char) -> Vec<usize> {
 /// (fewest, most), the most `u8::MAX` for a variable count. `None` when the language does
 /// not overload by it or the signature does not show the whole parameter list (cut short).
 pub(super) fn param_range(lang: Lang, sig: &str, name: &str) -> Option<(u8, u8)> {
+    let (params, _) = parameters(lang, sig, name)?;
+    let (mut lo, mut hi, mut variable) = (0u32, 0u32, false);
+    for (i, p) in params.iter().enumerate() {
+        if p.starts_with("params ") {
+            variable = true;
+            continue;
+        }
+        hi += 1;
+        if !(p.contains('=') || (i == 0 && p.starts_with("this "))) {
+            lo += 1;
+        }
+    }
+    let lo = lo.min(254) as u8;
+    let hi = if variable { u8::MAX } else { hi.min(254) as u8 };
+    Some((lo, hi))
+}
+
+/// The parameters' types of definition `name`, as [`Params`], where the language
+/// overloads by them and the signature shows them all.
+pub(super) fn param_types(lang: Lang, sig: &str, name: &str) -> Option<Params> {
+    let (params, generics) = parameters(lang, sig, name)?;
+    let mut types = Vec::new();
+    let mut element = None;
+    for p in &params {
+        let is_params = p.starts_with("params ");
+        let mut p = p.split(" = ").next().unwrap_or(p).trim();
+        for m in [
+            "this ",
+            "params ",
+            "ref ",
+            "out ",
+            "in ",
+            "scoped ",
+            "readonly ",
+        ] {
+            p = p.strip_prefix(m).unwrap_or(p).trim_start();
+        }
+        // The type is all but the last word (the name).
+        let ty = p.rsplit_once(' ').map_or("", |(t, _)| t).replace('?', "");
+        if is_params {
+            element = Some(collection_element(&ty));
+        }
+        types.push(simple_type(&ty));
+    }
+    Some(Params {
+        types,
+        element,
+        generics,
+    })
+}
+
+/// What [`param_types`] reads of a signature.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Params {
+    /// Each parameter's bare type (`string`, `LogEventLevel`, `object[]`, `T`).
+    pub types: Vec<String>,
+    /// The element type of a last `params` parameter (`object` of `params object[]`).
+    pub element: Option<String>,
+    /// The method's own type parameters (`T0`, `T1`).
+    pub generics: Vec<String>,
+}
+
+/// The element of a collection type as written: `X` of `X[]`, `ReadOnlySpan<X>`,
+/// `IEnumerable<X>`; else the type itself.
+fn collection_element(ty: &str) -> String {
+    let ty = ty.trim();
+    if let Some(inner) = ty.strip_suffix("[]") {
+        return simple_type(inner);
+    }
+    match (ty.find('<'), ty.rfind('>')) {
+        (Some(open), Some(close)) if open < close => simple_type(&ty[open + 1..close]),
+        _ => simple_type(ty),
+    }
+}
+
+/// The parameters of definition `name` as written (attributes dropped) and its type
+/// parameters, read from its signature; `None` when the language does not overload or
+/// the list is cut short.
+// Without an overloading language built in, only the fallback arm reads `lang`.
+#[cfg_attr(not(feature = "lang-csharp"), allow(unused_variables))]
+fn parameters(lang: Lang, sig: &str, name: &str) -> Option<(Vec<String>, Vec<String>)> {
     match lang {
         // `public T Get<T>(string key, int n = 0, params object[] rest)`; an extension
         // method's `this T x` may be passed or be the receiver.
         #[cfg(feature = "lang-csharp")]
         Lang::CSharp => {
             let mut from = 0;
+            let mut generics = Vec::new();
             let open = loop {
                 let i = from + sig[from..].find(name)?;
                 let before = sig[..i].chars().next_back();
@@ -245,8 +327,10 @@ pub(super) fn param_range(lang: Lang, sig: &str, name: &str) -> Option<(u8, u8)>
                 if after.starts_with('(') {
                     break sig.len() - after.len();
                 }
-                if after.starts_with('<') {
+                if let Some(rest) = after.strip_prefix('<') {
                     let close = top_level_positions(after, '(').first().copied()?;
+                    let list = rest.split('>').next().unwrap_or("");
+                    generics = list.split(',').map(|g| g.trim().to_string()).collect();
                     break sig.len() - after.len() + close;
                 }
             };
@@ -254,16 +338,12 @@ pub(super) fn param_range(lang: Lang, sig: &str, name: &str) -> Option<(u8, u8)>
             let close = top_level_positions(list, ')').first().copied()?;
             let list = list[..close].trim();
             if list.is_empty() {
-                return Some((0, 0));
+                return Some((Vec::new(), generics));
             }
-            let (mut lo, mut hi, mut variable) = (0u32, 0u32, false);
+            let mut out = Vec::new();
             let mut start = 0;
             let ends = top_level_positions(list, ',');
-            for (i, end) in ends
-                .into_iter()
-                .chain(std::iter::once(list.len()))
-                .enumerate()
-            {
+            for end in ends.into_iter().chain(std::iter::once(list.len())) {
                 let p = list[start..end].trim();
                 start = end + 1;
                 // Attributes first: `[CallerMemberName] string name = ""`.
@@ -271,18 +351,9 @@ pub(super) fn param_range(lang: Lang, sig: &str, name: &str) -> Option<(u8, u8)>
                     Some(rest) => rest.split_once(']').map_or(rest, |(_, r)| r).trim(),
                     None => p,
                 };
-                if p.starts_with("params ") {
-                    variable = true;
-                    continue;
-                }
-                hi += 1;
-                if !(p.contains('=') || (i == 0 && p.starts_with("this "))) {
-                    lo += 1;
-                }
+                out.push(p.to_string());
             }
-            let lo = lo.min(254) as u8;
-            let hi = if variable { u8::MAX } else { hi.min(254) as u8 };
-            Some((lo, hi))
+            Some((out, generics))
         }
         _ => None,
     }

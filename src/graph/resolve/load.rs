@@ -32,6 +32,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         }
     }
     let mut syms: Vec<Sym> = Vec::new();
+    let mut param_types_by_id: HashMap<i64, Params> = HashMap::new();
     let mut names = Names::default();
     let mut base_list = Vec::new();
     // Parents stored after their children (rare): set once every symbol is read.
@@ -73,6 +74,9 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
                     && let Some(p) = param_range(lang, signature, name)
                 {
                     params = p;
+                    if let Some(t) = param_types(lang, signature, name) {
+                        param_types_by_id.insert(r.get::<_, i64>(0)?, t);
+                    }
                 }
                 if is_type_kind(kind) {
                     for b in bases(lang, signature) {
@@ -269,6 +273,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         python_roots,
         go_modules,
         packages: HashMap::new(),
+        param_types: param_types_by_id,
         rust_crates,
         scopes: Vec::new(),
         file_index,
@@ -302,7 +307,7 @@ pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow
 
 pub(super) const CALL_COLUMNS: &str =
     "id, file_id, caller_id, name, qualifier, kind, receiver_type,
-    callee_id, resolution, candidates, external, precise, args";
+    callee_id, resolution, candidates, external, precise, args, arg_types";
 
 /// The calls an incremental run must revisit (see [`Affected`]).
 pub(super) fn load_affected_calls(
@@ -381,6 +386,7 @@ pub(super) fn read_calls(
             old: (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
             precise: r.get::<_, i64>(11)? != 0,
             args: r.get(12)?,
+            arg_types: r.get(13)?,
         });
     }
     Ok(last)

@@ -185,6 +185,8 @@ struct CallRow {
     precise: bool,
     /// How many arguments the call passes, where the language overloads by it.
     args: Option<u32>,
+    /// The arguments' types where the call states them ([`crate::model::CallSite::arg_types`]).
+    arg_types: Option<String>,
 }
 
 /// What a local name in a file stands for, from its imports.
@@ -202,6 +204,7 @@ impl CallRow {
             old: (None, None, 0, None),
             precise: false,
             args: None,
+            arg_types: None,
         }
     }
 }
@@ -296,6 +299,9 @@ struct Graph {
     go_modules: Vec<(String, String)>,
     /// Files by the namespace they declare (imports of kind [`ImportKind::Package`]: C#).
     packages: HashMap<String, Vec<usize>>,
+    /// The parameters' types of definitions (by store id) where the language overloads
+    /// by them (C#).
+    param_types: HashMap<i64, Params>,
     /// The repository's own Rust crates by the name code writes them with (`glob_set` for
     /// package `glob-set`): their `src` directory, from each `Cargo.toml`'s `[package]`.
     rust_crates: HashMap<String, String>,

@@ -140,18 +140,21 @@ impl Walker<'_> {
                     node.child_by_field_name("type"),
                     node.child_by_field_name("name"),
                 ) {
-                    let ty = simple_type(self.text(t));
+                    let ty = cs_simple_type(self.text(t));
                     let var = self.text(n).to_string();
                     self.bind(node, &format!("this.{var}"), Receiver::Type(ty.clone()));
                     self.bind(node, &var, Receiver::Type(ty));
                 }
             }
-            "parameter" => {
+            // A `params` array stands in the list itself, not in a `parameter`; `out T x`
+            // declares `x` in an argument.
+            "parameter" | "parameter_list" | "declaration_expression" => {
                 if let (Some(t), Some(n)) = (
                     node.child_by_field_name("type"),
                     node.child_by_field_name("name"),
-                ) {
-                    let ty = simple_type(self.text(t));
+                ) && t.kind() != "implicit_type"
+                {
+                    let ty = cs_simple_type(self.text(t));
                     let var = self.text(n).to_string();
                     self.bind(node, &var, Receiver::Type(ty));
                 }
@@ -166,7 +169,7 @@ impl Walker<'_> {
                         self.bind_element(node, var, iterable);
                     } else if var.kind() == "identifier" {
                         let name = self.text(var).to_string();
-                        self.bind(node, &name, Receiver::Type(simple_type(self.text(t))));
+                        self.bind(node, &name, Receiver::Type(cs_simple_type(self.text(t))));
                     }
                 }
             }
@@ -196,6 +199,15 @@ impl Walker<'_> {
         let Some(f) = node.child_by_field_name("function") else {
             return;
         };
+        if let Some(args) = node.child_by_field_name("arguments") {
+            let types = self.cs_arg_types(args);
+            let start = node.start_byte();
+            if let Some((at, call)) = self.calls.last_mut()
+                && *at == start
+            {
+                call.arg_types = types;
+            }
+        }
         match f.kind() {
             "conditional_access_expression" => {
                 let (Some(cond), Some(binding)) = (
@@ -240,6 +252,50 @@ impl Walker<'_> {
             }
             _ => {}
         }
+    }
+
+    /// The types of a call's arguments as far as they are written (see
+    /// [`crate::model::CallSite::arg_types`]): literals, casts, `new T(…)`, lambdas, and
+    /// variables (`$name`, typed by their binding later). Nothing after a named argument
+    /// (it may stand anywhere); `None` when no argument says anything.
+    fn cs_arg_types(&self, args: Node) -> Option<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut c = args.walk();
+        for a in args.named_children(&mut c) {
+            if a.kind() != "argument" || a.child_by_field_name("name").is_some() {
+                break;
+            }
+            let Some(v) = a.named_child(a.named_child_count().saturating_sub(1)) else {
+                break;
+            };
+            let t = match v.kind() {
+                "lambda_expression" | "anonymous_method_expression" => "=>".to_string(),
+                "string_literal"
+                | "verbatim_string_literal"
+                | "raw_string_literal"
+                | "interpolated_string_expression" => "string".to_string(),
+                "null_literal" => "null".to_string(),
+                "boolean_literal" => "bool".to_string(),
+                "typeof_expression" => "Type".to_string(),
+                "object_creation_expression" => v
+                    .child_by_field_name("type")
+                    .map(|t| self.cs_type_name(t))
+                    .unwrap_or_default(),
+                "cast_expression" => v
+                    .child_by_field_name("type")
+                    .map(|t| cs_simple_type(self.text(t)))
+                    .unwrap_or_default(),
+                "identifier" => format!("${}", self.text(v)),
+                _ => String::new(),
+            };
+            out.push(if t.is_empty() || t.contains(',') {
+                "?".to_string()
+            } else {
+                t
+            });
+        }
+        let said = out.iter().any(|t| t != "?");
+        (said && out.len() <= 32).then(|| out.join(","))
     }
 
     /// `new Shop.Item<T>(…)`: the construction of `Item`, by its last name without type
@@ -309,7 +365,7 @@ impl Walker<'_> {
             return;
         };
         let is_var = t.kind() == "implicit_type";
-        let ty = simple_type(self.text(t));
+        let ty = cs_simple_type(self.text(t));
         let field = node
             .parent()
             .is_some_and(|p| p.kind() == "field_declaration");
@@ -429,6 +485,11 @@ impl Walker<'_> {
         }
         None
     }
+}
+
+/// [`simple_type`] of a C# type without its nullable marks (`object?[]?` → `object[]`).
+fn cs_simple_type(text: &str) -> String {
+    simple_type(&text.replace('?', ""))
 }
 
 /// A namespace or type path as written, without `global::` and whitespace.
