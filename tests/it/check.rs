@@ -1775,3 +1775,41 @@ class Other
         "#]],
     );
 }
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_a_new_global_using_reaches_unchanged_files() {
+    // An incremental run that adds `global using Lib.Models;` revisits the calls of the
+    // project's files it did not change.
+    let s = Scratch::empty();
+    s.write(
+        "src/Lib/Item.cs",
+        "namespace Lib.Models;\n\npublic class Item { }\n",
+    );
+    s.write(
+        "src/App/Main.cs",
+        "namespace App;\n\nclass Main\n{\n    object Run() => new Item();\n}\n",
+    );
+    let cfg = IndexConfig {
+        history: false,
+        lexical: false,
+        semantic: false,
+        ..IndexConfig::default()
+    };
+    let resolution = |s: &Scratch| -> String {
+        s.store()
+            .read(|c| {
+                c.query_row(
+                    "SELECT resolution FROM calls WHERE name = 'Item'",
+                    [],
+                    |r| r.get(0),
+                )
+            })
+            .expect("query")
+    };
+    s.index_with(&cfg, false);
+    assert_eq!(resolution(&s), "name-only");
+    s.write("src/App/GlobalUsings.cs", "global using Lib.Models;\n");
+    s.index_with(&cfg, false);
+    assert_eq!(resolution(&s), "import");
+}

@@ -389,7 +389,13 @@ pub fn resolve(
             }
         }
     }
-    let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
+    // A project-wide import (C# `global using`) written by this run reaches calls in
+    // files it does not name: every call is revisited.
+    let global_changed = imports
+        .iter()
+        .any(|i| i.kind == ImportKind::Global && affected.files.contains(&g.files[i.file].id));
+    let selective =
+        !affected.all && !global_changed && affected.names.len() + files.len() < SELECTIVE_LIMIT;
     let mut stats = ResolveStats::default();
     let mut update = conn.prepare_cached(
         "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5, precise = 0
