@@ -329,10 +329,16 @@ pub fn resolve(
     let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
     g.scopes = (0..g.files.len()).map(|_| FileScope::default()).collect();
     for imp in imports.iter().filter(|i| i.kind == ImportKind::Package) {
-        let files = g.packages.entry(imp.module.clone()).or_default();
-        if !files.contains(&imp.file) {
-            files.push(imp.file);
-        }
+        g.packages
+            .entry(imp.module.clone())
+            .or_default()
+            .push(imp.file);
+    }
+    // In path order, whatever order the rows were written in (an incremental run writes a
+    // changed file's rows last): the first is an import's target.
+    for files in g.packages.values_mut() {
+        files.sort_unstable();
+        files.dedup();
     }
     for imp in &imports {
         let (binding, targets) = g.bind_import(imp);
