@@ -200,6 +200,16 @@ pub struct CallSite {
     /// A call, or a use of the name that is not a call (a decorator, a function passed as
     /// a value).
     pub usage: Usage,
+    /// How many arguments the call passes, where the language chooses among overloads by
+    /// it (C#; see `ResolveRules::overloads`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<u32>,
+    /// The arguments' types where the call states them, comma-separated in order, `?`
+    /// for one it does not (`LogEventLevel,string,=>,?`; `=>` a lambda, `null`): what
+    /// tells overloads of the same arity apart (C#). A `$name` written by the walk is the
+    /// variable `name`, typed by its binding before the call is stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arg_types: Option<String>,
 }
 
 /// How a call site uses the name it names.
@@ -745,15 +755,24 @@ pub enum ImportKind {
     ModDecl,
     /// C++ `namespace a = target;`.
     NamespaceAlias,
+    /// The namespace or package a file declares its definitions in (C# `namespace A.B`):
+    /// not an import, but it makes the other files of that namespace (and of the ones
+    /// around it) visible, so resolution reads it as a wildcard import of them.
+    Package,
+    /// An import for every file of the project, not only its own (C# `global using A.B;`:
+    /// every file under the folder of the nearest `.csproj`).
+    Global,
 }
 
 impl ImportKind {
-    pub const ALL: [ImportKind; 5] = [
+    pub const ALL: [ImportKind; 7] = [
         ImportKind::Module,
         ImportKind::Static,
         ImportKind::System,
         ImportKind::ModDecl,
         ImportKind::NamespaceAlias,
+        ImportKind::Package,
+        ImportKind::Global,
     ];
 
     /// The name stored in the index.
@@ -764,6 +783,8 @@ impl ImportKind {
             ImportKind::System => "system",
             ImportKind::ModDecl => "mod",
             ImportKind::NamespaceAlias => "namespace",
+            ImportKind::Package => "package",
+            ImportKind::Global => "global",
         }
     }
 
@@ -772,7 +793,7 @@ impl ImportKind {
     }
 
     /// The module as answers show it: `static a.b.C`, `<stdio.h>`, `mod util`,
-    /// `namespace a::b`, or the module itself.
+    /// `namespace a::b`, `package A.B`, `global A.B`, or the module itself.
     pub fn written(self, module: &str) -> String {
         match self {
             ImportKind::Module => module.to_string(),
@@ -780,6 +801,8 @@ impl ImportKind {
             ImportKind::System => format!("<{module}>"),
             ImportKind::ModDecl => format!("mod {module}"),
             ImportKind::NamespaceAlias => format!("namespace {module}"),
+            ImportKind::Package => format!("package {module}"),
+            ImportKind::Global => format!("global {module}"),
         }
     }
 }

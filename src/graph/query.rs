@@ -739,11 +739,12 @@ fn package_importers(c: &Connection, package: &str) -> rusqlite::Result<Vec<Row>
     }
     let mut stmt = c.prepare_cached(
         "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
-         WHERE i.module = ?1
+         WHERE (i.module = ?1
             OR (substr(i.module, 1, length(?1)) = ?1
                 AND substr(i.module, length(?1) + 1, 1) IN ('.', ':', '/'))
             OR i.module || '.' || i.name = ?1
-            OR i.module || '::' || i.name = ?1
+            OR i.module || '::' || i.name = ?1)
+           AND i.kind != 'package'
          ORDER BY f.path, i.line",
     )?;
     let rows = stmt.query_map([p], |r| importer_row(r, Resolution::External, 0, p))?;
@@ -756,6 +757,7 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
          LEFT JOIN files t ON t.id = i.target_file_id
          WHERE i.id BETWEEN (SELECT imports_lo FROM files WHERE id = ?1)
                         AND (SELECT imports_hi FROM files WHERE id = ?1)
+           AND i.kind != 'package'
          ORDER BY i.line, i.id",
     )?;
     let rows = stmt.query_map([id], |r| {
@@ -823,7 +825,7 @@ fn importer_row(
 fn importers_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(
         "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
-         WHERE i.target_file_id = ?1 ORDER BY f.path, i.line",
+         WHERE i.target_file_id = ?1 AND i.kind != 'package' ORDER BY f.path, i.line",
     )?;
     let rows = stmt.query_map([id], |r| importer_row(r, Resolution::Import, 1, path))?;
     rows.collect()

@@ -25,7 +25,7 @@ use schema::{SCHEMA_INDEXES, SCHEMA_TABLES};
 pub use writer::Writer;
 
 /// Bumped whenever the schema changes; a store with another version must be rebuilt.
-pub const SCHEMA_VERSION: i32 = 6;
+pub const SCHEMA_VERSION: i32 = 7;
 
 const DB_FILE: &str = "index.db";
 const FRESH_FILE: &str = "index.db.new";

@@ -66,7 +66,11 @@ CREATE TABLE calls (
     -- model::Usage: 'call', or a use that is not a call ('decorator', 'value').
     usage TEXT NOT NULL DEFAULT 'call',
     -- 1 when the callee columns come from a SCIP index (graph::scip), not llmc's resolution.
-    precise INTEGER NOT NULL DEFAULT 0
+    precise INTEGER NOT NULL DEFAULT 0,
+    -- How many arguments the call passes, where overloads are told apart by it (C#).
+    args INTEGER,
+    -- The arguments' types where the call states them (model::CallSite::arg_types).
+    arg_types TEXT
 );
 -- Call-like references a SCIP index records where the file has no call site (graph::scip);
 -- rewritten whole by every run that changes the graph. Always `precise`.

@@ -175,8 +175,8 @@ impl Writer<'_> {
     fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {
         let mut call_ids: (Option<i64>, Option<i64>) = (None, None);
         let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type, receiver_call, usage)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type, receiver_call, usage, args, arg_types)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?;
         for c in &refs.calls {
             stmt.execute(params![
@@ -189,7 +189,9 @@ impl Writer<'_> {
                 c.kind.as_str(),
                 c.receiver_type,
                 c.receiver_type.as_ref().and_then(Receiver::called_name),
-                c.usage.as_str()
+                c.usage.as_str(),
+                c.args,
+                c.arg_types
             ])?;
             let id = self.tx.last_insert_rowid();
             call_ids.0.get_or_insert(id);

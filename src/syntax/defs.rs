@@ -462,6 +462,40 @@ fn keep_candidate(
         {
             parent_kind == "class_body"
         }
+        // A C# method is always in a type's body: one elsewhere is an artefact of a syntax
+        // error, and taken for a top-level function it would capture plain calls.
+        Tag::Kind(SymbolKind::Function)
+            if lang.spec().methods_in_classes_only
+                && matches!(
+                    node.kind(),
+                    "method_declaration" | "constructor_declaration"
+                ) =>
+        {
+            // Conditional members (`#if … #endif`) stand in a preprocessor node in the body.
+            let mut up = 1;
+            while kind_up(up).starts_with("preproc_") {
+                up += 1;
+            }
+            let owner = ctx.ancestor(depth, up + 1).filter(|o| {
+                kind_up(up) == "declaration_list"
+                    && matches!(
+                        o.kind(),
+                        "class_declaration"
+                            | "struct_declaration"
+                            | "interface_declaration"
+                            | "record_declaration"
+                    )
+            });
+            match owner {
+                None => false,
+                // A constructor is named like its type: one named otherwise is an error's
+                // artefact too (`=> new Log()` under an `#if` read as a constructor).
+                Some(o) if node.kind() == "constructor_declaration" => o
+                    .child_by_field_name("name")
+                    .is_some_and(|n| node_text(n, src) == name),
+                Some(_) => true,
+            }
+        }
         // A struct or enum directly in a typedef is reported under the typedef's name.
         Tag::Kind(SymbolKind::Struct | SymbolKind::Enum)
             if lang.spec().typedef_names && node.kind() != "type_definition" =>
@@ -516,6 +550,7 @@ const LEADING_KINDS: &[&str] = &[
     "attribute_declaration",
     // Swift's `@discardableResult`, `@MainActor` (in the declaration's modifiers).
     "attribute",
+    "attribute_list",
     "comment",
     "line_comment",
     "block_comment",

@@ -177,6 +177,26 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         }
         scoped.entry((scope, var)).or_default().push((at, b));
     }
+    // Arguments written as a variable (`$name`) typed by its binding.
+    for (at, call) in calls.iter_mut() {
+        let Some(types) = call.arg_types.as_mut() else {
+            continue;
+        };
+        if !types.contains('$') {
+            continue;
+        }
+        let typed: Vec<String> = types
+            .split(',')
+            .map(|t| match t.strip_prefix('$') {
+                Some(var) => match lookup(&scoped, symbols, call.caller, var, *at) {
+                    Some(Receiver::Type(ty)) if !ty.contains(',') => ty.clone(),
+                    _ => "?".to_string(),
+                },
+                None => t.to_string(),
+            })
+            .collect();
+        *types = typed.join(",");
+    }
     let mut typed_by_binding = vec![false; calls.len()];
     let implicit_this = lang.spec().resolve.implicit_this;
     for (ci, var) in &receivers {
@@ -361,6 +381,12 @@ impl<'s> Walker<'s> {
             _ => None,
         };
         let idx = self.calls.len();
+        let args = if self.spec.resolve.overloads && self.usage == Usage::Call {
+            at.child_by_field_name("arguments")
+                .map(|a| a.named_child_count() as u32)
+        } else {
+            None
+        };
         self.calls.push((
             at.start_byte(),
             CallSite {
@@ -372,6 +398,8 @@ impl<'s> Walker<'s> {
                 kind,
                 receiver_type: None,
                 usage: self.usage,
+                args,
+                arg_types: None,
             },
         ));
         if let Some(v) = receiver_var {
@@ -702,7 +730,10 @@ impl<'s> Walker<'s> {
         match value.kind() {
             "call"
             | "call_expression"
+            | "invocation_expression"
             | "method_invocation"
+            | "member_access_expression"
+            | "element_access_expression"
             | "member_expression"
             | "attribute"
             | "field_expression"
@@ -823,17 +854,23 @@ impl Walker<'_> {
                 | "attribute"
                 | "field_expression"
                 | "selector_expression"
-                | "field_access" => {
+                | "field_access"
+                | "member_access_expression" => {
                     let name = field("property")
                         .or_else(|| field("attribute"))
-                        .or_else(|| field("field"))?;
+                        .or_else(|| field("field"))
+                        .or_else(|| field("name"))?;
+                    if name.kind() != "identifier" && n.kind() == "member_access_expression" {
+                        return None;
+                    }
                     links.push(format!(".{}", self.text(name)));
                     n = field("object")
                         .or_else(|| field("value"))
                         .or_else(|| field("operand"))
-                        .or_else(|| field("argument"))?;
+                        .or_else(|| field("argument"))
+                        .or_else(|| field("expression"))?;
                 }
-                "call" | "call_expression" => {
+                "call" | "call_expression" | "invocation_expression" => {
                     // Swift's and Kotlin's callee is the call's first child, named by no
                     // field.
                     let mut f = field("function").or_else(|| n.named_child(0))?;
@@ -861,12 +898,17 @@ impl Walker<'_> {
                     }
                 }
                 // An element read from a collection: `items[0]`.
-                "subscript" | "subscript_expression" | "index_expression" | "array_access" => {
+                "subscript"
+                | "subscript_expression"
+                | "index_expression"
+                | "array_access"
+                | "element_access_expression" => {
                     links.push("[]".to_string());
                     n = field("value")
                         .or_else(|| field("object"))
                         .or_else(|| field("operand"))
                         .or_else(|| field("array"))
+                        .or_else(|| field("expression"))
                         .or_else(|| n.named_child(0))?;
                 }
                 "new_expression"
@@ -970,7 +1012,7 @@ pub fn simple_type(t: &str) -> String {
         "RwLock<",
         "Cell<",
     ];
-    const COLLECTIONS: [&str; 29] = [
+    const COLLECTIONS: [&str; 34] = [
         "list[",
         "List[",
         "Sequence[",
@@ -1000,6 +1042,11 @@ pub fn simple_type(t: &str) -> String {
         "Collection<",
         "Iterable<",
         "Iterator<",
+        "IEnumerable<",
+        "IList<",
+        "ICollection<",
+        "IReadOnlyList<",
+        "IReadOnlyCollection<",
     ];
     let mut t = t;
     let mut layers = 0usize;

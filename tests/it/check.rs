@@ -2318,3 +2318,376 @@ fun use() {
         "#]],
     );
 }
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_namespaces_usings_and_typed_receivers() {
+    // A file's own namespace makes the types of it and of the namespaces around it
+    // visible (`Engine` in `Lib.Core` sees `Clock` of `Lib.Core` and `Box` of `Lib`);
+    // `using B = Lib.Box;` names a type, `using static Lib.Tools;` makes its members
+    // callable unqualified; locals, parameters, properties, fields and `foreach` variables
+    // are typed by their declared type (`var` by its value, `Make()` by its return type);
+    // `Clock c = new()` constructs the declared type; `base.Open()` is the base class's;
+    // `x?.M()` and `x.M<T>()` are calls of `M` on `x`; a plain call never means a type
+    // (`Clock()`), and a method of a type the repository does not define is not found.
+    check(
+        r#"
+//- src/Lib/Box.cs
+namespace Lib
+{
+    /// <summary>A box.</summary>
+    public class Box
+    {
+        public const int Size = 3;
+
+        public virtual string Open() => Seal<int>();
+
+        public string Seal<T>() { return Open(); }
+    }
+
+    public static class Tools
+    {
+        public static Box Make() => new Box();
+    }
+}
+//- src/Lib/Core/Clock.cs
+namespace Lib.Core;
+
+public class Clock : Box
+{
+    public override string Open() => base.Open();
+}
+//- src/Lib/Core/Engine.cs
+using System.Collections.Generic;
+using B = Lib.Box;
+using static Lib.Tools;
+
+namespace Lib.Core;
+
+public class Engine
+{
+    private readonly Clock _clock = new();
+    public Box Spare { get; set; }
+
+    public void Run(List<Clock> clocks, Box given)
+    {
+        var made = Make();
+        Box named = new B();
+        made.Open();
+        named?.Seal<string>();
+        given.Open();
+        _clock.Open();
+        Spare.Seal<int>();
+        foreach (var c in clocks) c.Open();
+        Clock();
+        Tools.Make().Open();
+        "x".Trim();
+    }
+}
+"#,
+        expect![[r#"
+            src/Lib/Box.cs
+              def class Box 4-11
+              def constant Box.Size 6-6
+              def method Box.Open 8-8
+              def method Box.Seal 10-10
+              def class Tools 13-16
+              def method Tools.Make 15-15
+              import 1 package Lib -> ?
+              call 8 Seal in Box.Open -> src/Lib/Box.cs:Box.Seal [exact]
+              call 10 Open in Box.Seal -> src/Lib/Box.cs:Box.Open [exact]
+              call 15 Box in Tools.Make -> src/Lib/Box.cs:Box [exact]
+            src/Lib/Core/Clock.cs
+              def class Clock 3-6
+              def method Clock.Open 5-5
+              import 1 package Lib.Core -> src/Lib/Box.cs
+              call 5 Open in Clock.Open -> src/Lib/Box.cs:Box.Open [scope]
+            src/Lib/Core/Engine.cs
+              def class Engine 7-26
+              def method Engine.Run 12-25
+              import 1 System.Collections.Generic -> ?
+              import 2 Lib Box as B -> src/Lib/Box.cs
+              import 3 static Lib.Tools -> src/Lib/Box.cs
+              import 5 package Lib.Core -> src/Lib/Box.cs
+              call 9 Clock in Engine -> src/Lib/Core/Clock.cs:Clock [import]
+              call 14 Make in Engine.Run -> src/Lib/Box.cs:Tools.Make [import]
+              call 15 B in Engine.Run -> src/Lib/Box.cs:Box [import]
+              call 16 Open in Engine.Run -> src/Lib/Box.cs:Box.Open [scope]
+              call 17 Seal in Engine.Run -> src/Lib/Box.cs:Box.Seal [scope]
+              call 18 Open in Engine.Run -> src/Lib/Box.cs:Box.Open [scope]
+              call 19 Open in Engine.Run -> src/Lib/Core/Clock.cs:Clock.Open [scope]
+              call 20 Seal in Engine.Run -> src/Lib/Box.cs:Box.Seal [scope]
+              call 21 Open in Engine.Run -> src/Lib/Core/Clock.cs:Clock.Open [scope]
+              call 22 Clock in Engine.Run -> ? [unresolved]
+              call 23 Make in Engine.Run -> src/Lib/Box.cs:Tools.Make [scope]
+              call 23 Open in Engine.Run -> src/Lib/Box.cs:Box.Open [scope]
+              call 24 Trim in Engine.Run -> ? [unresolved]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_members_split_by_preprocessor_directives() {
+    // A member inside `#if … #endif` is still its type's; where a directive splits a
+    // declaration the grammar recovers with pieces that are not definitions: `=> new Log()`
+    // read as a constructor of another name, a method outside any type. Neither becomes a
+    // top-level function that plain calls would reach.
+    check(
+        r#"
+//- src/ILog.cs
+namespace Lib;
+
+public interface ILog
+{
+#if FEATURE
+    [Custom]
+#endif
+    ILog With(string name)
+#if FEATURE
+        => new Log()
+#endif
+    ;
+
+    void Flush();
+}
+
+public class Calls : ILog
+{
+    [Obsolete("a C# attribute is not part of the range")]
+    public void Run() => Flush();
+}
+//- src/Stray.cs
+namespace Lib
+{
+    public class Ok
+    {
+#if FEATURE
+        public void Close() { Flush(); }
+#endif
+    }
+
+    void Flush() { }
+}
+"#,
+        expect![[r#"
+            src/ILog.cs
+              def interface ILog 3-15
+              def method ILog.With 5-8
+              def method ILog.Flush 14-14
+              def class Calls 17-21
+              def method Calls.Run 20-20
+              import 1 package Lib -> src/Stray.cs
+              call 20 Flush in Calls.Run -> src/ILog.cs:ILog.Flush [scope]
+            src/Stray.cs
+              def class Ok 3-8
+              def method Ok.Close 6-6
+              import 1 package Lib -> src/ILog.cs
+              call 6 Flush in Ok.Close -> ? [unresolved]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_overloads_by_argument_count() {
+    // Of a type's same-named methods a call takes one whose parameters admit its argument
+    // count (a default value may be left out, `params` takes any number). The rows above
+    // name a callee by its qualified name, the same for every overload: here, its line.
+    let s = Scratch::empty();
+    s.write(
+        "src/Log.cs",
+        r#"namespace Lib;
+
+public class Log
+{
+    public Log() { }
+
+    public Log(string name) { }
+
+    public void Write(string m) => Write(m, 0);
+
+    public void Write(string m, int level, bool flush = false) { }
+
+    public void Write(string m, int level, string a, params object[] rest) { }
+
+    public void Run()
+    {
+        Write("a");
+        Write("a", 1);
+        Write("a", 1, true);
+        Write("a", 1, "x", 2, 3);
+        new Log("n").Write("b", 2);
+    }
+}
+"#,
+    );
+    // Of the same arity: the one whose parameter types take the arguments' stated types
+    // (a literal, a typed variable or field, a cast, a lambda), the most of them exactly;
+    // the first when nothing tells them apart.
+    s.write(
+        "src/Note.cs",
+        r#"namespace Lib;
+
+public class Note
+{
+    private readonly object[] _none = new object[0];
+
+    public void Add(string m) { }
+
+    public void Add(Exception e) { }
+
+    public void Add(Action<string> write) { }
+
+    public void Add<T>(string m, T value) { }
+
+    public void Add(string m, object[] values) { }
+
+    public void Run(Exception ex, Action<string> sink)
+    {
+        Add("a");
+        Add(ex);
+        Add(m => { });
+        Add(sink);
+        Add((Exception)null);
+        Add(Make());
+        Add("a", 1);
+        Add("a", _none);
+    }
+
+    static string Make() => "";
+}
+"#,
+    );
+    let cfg = IndexConfig {
+        history: false,
+        lexical: false,
+        semantic: false,
+        ..IndexConfig::default()
+    };
+    s.index_with(&cfg, false);
+    let callees = |name: &str| -> Vec<(i64, i64)> {
+        s.store()
+            .read(|c| {
+                let mut stmt = c.prepare(
+                    "SELECT k.line, s.start_line FROM calls k JOIN symbols s ON s.id = k.callee_id
+                     WHERE k.name = ?1 ORDER BY k.line",
+                )?;
+                let rows = stmt.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect()
+            })
+            .expect("query")
+    };
+    assert_eq!(
+        callees("Write"),
+        [(9, 11), (17, 9), (18, 11), (19, 11), (20, 13), (21, 11)]
+    );
+    assert_eq!(
+        callees("Add"),
+        [
+            (19, 7),
+            (20, 9),
+            (21, 11),
+            (22, 11),
+            (23, 9),
+            (24, 7),
+            (25, 13),
+            (26, 15)
+        ]
+    );
+}
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_global_usings_reach_their_project() {
+    // `global using Lib.Models;` is a `using` in every file of its project (under the
+    // folder of the nearest `.csproj`), not in another project's files.
+    check(
+        r#"
+//- src/App/App.csproj
+<Project Sdk="Microsoft.NET.Sdk" />
+//- src/App/GlobalUsings.cs
+global using Lib.Models;
+//- src/App/Main.cs
+namespace App;
+
+class Main
+{
+    void Run() => new Item().Go();
+}
+//- src/Lib/Item.cs
+namespace Lib.Models;
+
+public class Item
+{
+    public void Go() { }
+}
+//- tools/Other.cs
+namespace Tools;
+
+class Other
+{
+    void Run() => new Item().Go();
+}
+"#,
+        expect![[r#"
+            src/App/App.csproj
+            src/App/GlobalUsings.cs
+              import 1 global Lib.Models -> src/Lib/Item.cs
+            src/App/Main.cs
+              def class Main 3-6
+              def method Main.Run 5-5
+              import 1 package App -> ?
+              call 5 Item in Main.Run -> src/Lib/Item.cs:Item [import]
+              call 5 Go in Main.Run -> src/Lib/Item.cs:Item.Go [scope]
+            src/Lib/Item.cs
+              def class Item 3-6
+              def method Item.Go 5-5
+              import 1 package Lib.Models -> ?
+            tools/Other.cs
+              def class Other 3-6
+              def method Other.Run 5-5
+              import 1 package Tools -> ?
+              call 5 Item in Other.Run -> src/Lib/Item.cs:Item [name-only]
+              call 5 Go in Other.Run -> src/Lib/Item.cs:Item.Go [scope]
+        "#]],
+    );
+}
+
+#[cfg(feature = "lang-csharp")]
+#[test]
+fn csharp_a_new_global_using_reaches_unchanged_files() {
+    // An incremental run that adds `global using Lib.Models;` revisits the calls of the
+    // project's files it did not change.
+    let s = Scratch::empty();
+    s.write(
+        "src/Lib/Item.cs",
+        "namespace Lib.Models;\n\npublic class Item { }\n",
+    );
+    s.write(
+        "src/App/Main.cs",
+        "namespace App;\n\nclass Main\n{\n    object Run() => new Item();\n}\n",
+    );
+    let cfg = IndexConfig {
+        history: false,
+        lexical: false,
+        semantic: false,
+        ..IndexConfig::default()
+    };
+    let resolution = |s: &Scratch| -> String {
+        s.store()
+            .read(|c| {
+                c.query_row(
+                    "SELECT resolution FROM calls WHERE name = 'Item'",
+                    [],
+                    |r| r.get(0),
+                )
+            })
+            .expect("query")
+    };
+    s.index_with(&cfg, false);
+    assert_eq!(resolution(&s), "name-only");
+    s.write("src/App/GlobalUsings.cs", "global using Lib.Models;\n");
+    s.index_with(&cfg, false);
+    assert_eq!(resolution(&s), "import");
+}

@@ -23,6 +23,8 @@ pub const LANGS: &[&str] = &[
     "bash",
     "php",
     "lua",
+    #[cfg(feature = "lang-csharp")]
+    "csharp",
     #[cfg(feature = "lang-kotlin")]
     "kotlin",
     #[cfg(feature = "lang-swift")]

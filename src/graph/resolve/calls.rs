@@ -298,14 +298,189 @@ impl Graph {
         let Some(lang) = self.lang(c.file) else {
             return Outcome::unresolved(c.name.clone(), 0);
         };
-        match (c.kind, c.qualifier.as_deref()) {
+        let mut o = match (c.kind, c.qualifier.as_deref()) {
             (CallKind::Plain, _) | (_, None) => self.resolve_plain(c, lang),
             (CallKind::New, Some(q)) => self.resolve_qualified(c, lang, q, depth, true),
             (_, Some(q)) => self.resolve_qualified(c, lang, q, depth, false),
+        };
+        if let (Some(h), Some(n)) = (o.callee, c.args) {
+            o.callee = Some(self.overload(c, h, n));
+        }
+        o
+    }
+
+    /// Of `s` and the same-named definitions beside it (overloads: the same parent and
+    /// owner), the one call `c` with `args` arguments means: of those whose parameter
+    /// count admits it, the first whose parameters' types admit the arguments' types the
+    /// call states, the most of them exactly (`s` first among equals); else `s` if its
+    /// count admits the call, else the first whose count does; else `s`.
+    fn overload(&self, c: &CallRow, s: usize, args: u32) -> usize {
+        let fits = |x: usize| {
+            let (lo, hi) = self.syms[x].params;
+            u32::from(lo) <= args && (hi == u8::MAX || args <= u32::from(hi))
+        };
+        let sym = &self.syms[s];
+        let mut overloads: Vec<usize> = match sym.parent() {
+            Some(p) => self.children.get(p).collect(),
+            None => self.file_syms.get(sym.file()).collect(),
+        };
+        overloads.retain(|&x| {
+            self.syms[x].name == sym.name
+                && self.syms[x].owner == sym.owner
+                && self.syms[x].parent == sym.parent
+                && fits(x)
+        });
+        if let Some(pos) = overloads.iter().position(|&x| x == s) {
+            overloads.remove(pos);
+            overloads.insert(0, s);
+        }
+        if let Some(types) = c.arg_types.as_deref() {
+            let stated: Vec<&str> = types.split(',').collect();
+            // `s` leads the list: among equals the earliest wins.
+            let mut best: Option<(usize, usize)> = None;
+            for &x in &overloads {
+                if let Some(exact) = self.exact_args(c.file, x, &stated)
+                    && best.is_none_or(|(_, e)| exact > e)
+                {
+                    best = Some((x, exact));
+                }
+            }
+            if let Some((x, _)) = best {
+                return x;
+            }
+        }
+        if fits(s) {
+            return s;
+        }
+        overloads.first().copied().unwrap_or(s)
+    }
+
+    /// How many of the stated argument types the parameters of `x` take exactly, or
+    /// `None` when one cannot take its argument.
+    fn exact_args(&self, from: usize, x: usize, stated: &[&str]) -> Option<usize> {
+        let Some(p) = self.param_types.get(&self.syms[x].id) else {
+            return Some(0);
+        };
+        let mut exact = 0;
+        for (i, &a) in stated.iter().enumerate() {
+            let param = match p.types.get(i) {
+                Some(t) if i + 1 < p.types.len() || p.element.is_none() => t.as_str(),
+                // The `params` parameter: its array, or one element per argument.
+                Some(t) if a == t => t.as_str(),
+                _ => match p.element.as_deref() {
+                    Some(e) => e,
+                    None => return Some(exact),
+                },
+            };
+            match self.arg_fits(from, a, param, &p.generics) {
+                ArgFit::Exact => exact += 1,
+                ArgFit::Fits => {}
+                ArgFit::Misfit => return None,
+            }
+        }
+        Some(exact)
+    }
+
+    /// Whether an argument of type `a` (as [`crate::model::CallSite::arg_types`] writes
+    /// it) can be passed for a parameter of type `p`: only a stated type that cannot
+    /// convert is a misfit (a primitive for another type, a lambda for a non-delegate, a
+    /// repository type for a type not among its bases); what is not known fits.
+    fn arg_fits(&self, from: usize, a: &str, p: &str, generics: &[String]) -> ArgFit {
+        const PRIMITIVE: [&str; 14] = [
+            "string", "bool", "char", "int", "long", "short", "byte", "uint", "ulong", "ushort",
+            "sbyte", "double", "float", "decimal",
+        ];
+        const DELEGATES: [&str; 7] = [
+            "Action",
+            "Func",
+            "Expression",
+            "Predicate",
+            "Comparison",
+            "Converter",
+            "EventHandler",
+        ];
+        let unknown = |t: &str| t.is_empty() || t == "?" || (t.len() <= 2 && t.starts_with('T'));
+        if unknown(a) || unknown(p) || generics.iter().any(|g| g == p) {
+            return ArgFit::Fits;
+        }
+        if a == p {
+            return ArgFit::Exact;
+        }
+        let delegate = |t: &str| {
+            DELEGATES.contains(&t)
+                || self.find_type(from, t).is_some_and(|(defs, _)| {
+                    defs.iter()
+                        .any(|&d| self.syms[d].kind == Some(SymbolKind::Type))
+                })
+        };
+        if a == "=>" || delegate(a) {
+            return if delegate(p) {
+                ArgFit::Fits
+            } else {
+                ArgFit::Misfit
+            };
+        }
+        if p == "object" {
+            return ArgFit::Fits;
+        }
+        let numeric = |t: &str| PRIMITIVE[3..].contains(&t);
+        if a == "null" {
+            return if PRIMITIVE[1..].contains(&p) {
+                ArgFit::Misfit
+            } else {
+                ArgFit::Fits
+            };
+        }
+        if numeric(a) && numeric(p) {
+            return ArgFit::Fits;
+        }
+        if PRIMITIVE.contains(&a) || PRIMITIVE.contains(&p) || delegate(p) {
+            return ArgFit::Misfit;
+        }
+        // A repository type: its bases, a few levels up.
+        let mut seen = vec![a.to_string()];
+        let mut level = vec![a.to_string()];
+        let repo_type = self.find_type(from, a).is_some();
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for t in &level {
+                if let Some((defs, _)) = self.find_type(from, t) {
+                    for d in defs {
+                        for b in self.bases_of(d) {
+                            if b == p {
+                                return ArgFit::Fits;
+                            }
+                            if !seen.iter().any(|x| x == b) {
+                                seen.push(b.to_string());
+                                next.push(b.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            level = next;
+        }
+        if repo_type || self.find_type(from, p).is_some() {
+            ArgFit::Misfit
+        } else {
+            ArgFit::Fits
         }
     }
 
     pub(super) fn resolve_plain(&self, c: &CallRow, lang: Lang) -> Outcome {
+        let o = self.resolve_plain_name(c, lang);
+        // Where types are not callable (C#), `Foo()` found as the type `Foo` is a method
+        // the repository does not define (an inherited one, a delegate field).
+        if lang.spec().resolve.types_not_callable
+            && c.kind == CallKind::Plain
+            && o.callee.is_some_and(|s| is_type_kind(self.syms[s].kind))
+        {
+            return Outcome::unresolved(c.name.clone(), 0);
+        }
+        o
+    }
+
+    fn resolve_plain_name(&self, c: &CallRow, lang: Lang) -> Outcome {
         let name = c.name.as_str();
         let f = c.file;
         // 1. Enclosing scopes: nested definitions; members of the enclosing type where
@@ -523,6 +698,8 @@ impl Graph {
             receiver_type: None,
             old: (None, None, 0, None),
             precise: false,
+            args: None,
+            arg_types: None,
         };
         let o = self.resolve_call(&inner, depth + 1);
         self.returned(o.callee?)
@@ -963,6 +1140,16 @@ fn passed_through(ty: &str, name: &str) -> Option<String> {
 /// framework's class can sit six deep (a test's `C` → `TestCommand` → `CliktCommand` →
 /// `CoreCliktCommand` → `BaseCliktCommand` → `ParameterHolder`).
 const MAX_BASE_LEVELS: usize = 8;
+
+/// Whether an argument can be passed for a parameter (see [`Graph::arg_fits`]).
+enum ArgFit {
+    /// The same type.
+    Exact,
+    /// A conversion, or nothing known against it.
+    Fits,
+    /// It cannot be passed.
+    Misfit,
+}
 
 /// How deep receiver typing follows calls, fields and chains before giving up.
 const MAX_TYPE_DEPTH: u32 = 24;

@@ -84,6 +84,26 @@ pub(super) fn bases(lang: Lang, sig: &str) -> Vec<String> {
             Some((_, base)) => vec![base.trim().trim_start_matches("::")],
             None => Vec::new(),
         },
+        // `class Bundle<T> : Item, IDescribable where T : new()`, `record B(int X) : A(X)`:
+        // the types after the first `:` outside brackets, up to `where`.
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp => {
+            let head = sig.split(" where ").next().unwrap_or(sig);
+            let Some(colon) = top_level_positions(head, ':').first().copied() else {
+                return Vec::new();
+            };
+            let rest = &head[colon + 1..];
+            let mut out = Vec::new();
+            let mut from = 0;
+            for at in top_level_positions(rest, ',')
+                .into_iter()
+                .chain(std::iter::once(rest.len()))
+            {
+                out.push(rest[from..at].trim());
+                from = at + 1;
+            }
+            out
+        }
         // A type alias (`type BoolFlag = FlagBase[bool]`) has its target's methods.
         Lang::Go => match sig.split_once(" = ") {
             Some((_, target)) => vec![target.split('[').next().unwrap_or(target)],
@@ -140,6 +160,33 @@ pub(super) fn return_type(lang: Lang, sig: &str, name: &str) -> Option<String> {
         Lang::Kotlin => {
             let t = crate::syntax::refs::jvm_type(&after_parameters(sig, name)?);
             return (!t.is_empty()).then_some(t);
+        }
+        // `public static Item Make(…)`, `Dictionary<string, Item> Index<T>(…)`: the type
+        // before the name (its type arguments kept together); none for a constructor.
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp => {
+            let at = sig
+                .find(&format!(" {name}("))
+                .or_else(|| sig.find(&format!(" {name}<")))?;
+            let before = sig[..at].trim_end();
+            let mut depth = 0i32;
+            let mut start = 0;
+            for (i, ch) in before.char_indices().rev() {
+                match ch {
+                    '>' | ')' | ']' => depth += 1,
+                    '<' | '(' | '[' => depth -= 1,
+                    c if c.is_whitespace() && depth == 0 => {
+                        start = i + 1;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let word = &before[start..];
+            if crate::syntax::lang::CSHARP_MODIFIERS.contains(&word) {
+                return None;
+            }
+            word.to_string()
         }
         // Ruby, Bash and Lua state no return types.
         Lang::Ruby | Lang::Bash | Lang::Lua => return None,
@@ -347,4 +394,156 @@ fn kotlin_supertypes(sig: &str) -> Vec<&str> {
             b.split('(').next().unwrap_or(b).trim()
         })
         .collect()
+}
+
+/// Byte offsets of `needle` in `s` outside `<…>`, `(…)` and `[…]` (a closing bracket
+/// as `needle`: the one that closes what was open before `s`).
+#[cfg(feature = "lang-csharp")]
+fn top_level_positions(s: &str, needle: char) -> Vec<usize> {
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    for (i, ch) in s.char_indices() {
+        match ch {
+            c if c == needle && depth == 0 => out.push(i),
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// How many arguments a call of definition `name` may pass, read from its signature:
+/// (fewest, most), the most `u8::MAX` for a variable count. `None` when the language does
+/// not overload by it or the signature does not show the whole parameter list (cut short).
+pub(super) fn param_range(lang: Lang, sig: &str, name: &str) -> Option<(u8, u8)> {
+    let (params, _) = parameters(lang, sig, name)?;
+    let (mut lo, mut hi, mut variable) = (0u32, 0u32, false);
+    for (i, p) in params.iter().enumerate() {
+        if p.starts_with("params ") {
+            variable = true;
+            continue;
+        }
+        hi += 1;
+        if !(p.contains('=') || (i == 0 && p.starts_with("this "))) {
+            lo += 1;
+        }
+    }
+    let lo = lo.min(254) as u8;
+    let hi = if variable { u8::MAX } else { hi.min(254) as u8 };
+    Some((lo, hi))
+}
+
+/// The parameters' types of definition `name`, as [`Params`], where the language
+/// overloads by them and the signature shows them all.
+pub(super) fn param_types(lang: Lang, sig: &str, name: &str) -> Option<Params> {
+    let (params, generics) = parameters(lang, sig, name)?;
+    let mut types = Vec::new();
+    let mut element = None;
+    for p in &params {
+        let is_params = p.starts_with("params ");
+        let mut p = p.split(" = ").next().unwrap_or(p).trim();
+        for m in [
+            "this ",
+            "params ",
+            "ref ",
+            "out ",
+            "in ",
+            "scoped ",
+            "readonly ",
+        ] {
+            p = p.strip_prefix(m).unwrap_or(p).trim_start();
+        }
+        // The type is all but the last word (the name).
+        let ty = p.rsplit_once(' ').map_or("", |(t, _)| t).replace('?', "");
+        if is_params {
+            element = Some(collection_element(&ty));
+        }
+        types.push(simple_type(&ty));
+    }
+    Some(Params {
+        types,
+        element,
+        generics,
+    })
+}
+
+/// What [`param_types`] reads of a signature.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Params {
+    /// Each parameter's bare type (`string`, `LogEventLevel`, `object[]`, `T`).
+    pub types: Vec<String>,
+    /// The element type of a last `params` parameter (`object` of `params object[]`).
+    pub element: Option<String>,
+    /// The method's own type parameters (`T0`, `T1`).
+    pub generics: Vec<String>,
+}
+
+/// The element of a collection type as written: `X` of `X[]`, `ReadOnlySpan<X>`,
+/// `IEnumerable<X>`; else the type itself.
+fn collection_element(ty: &str) -> String {
+    let ty = ty.trim();
+    if let Some(inner) = ty.strip_suffix("[]") {
+        return simple_type(inner);
+    }
+    match (ty.find('<'), ty.rfind('>')) {
+        (Some(open), Some(close)) if open < close => simple_type(&ty[open + 1..close]),
+        _ => simple_type(ty),
+    }
+}
+
+/// The parameters of definition `name` as written (attributes dropped) and its type
+/// parameters, read from its signature; `None` when the language does not overload or
+/// the list is cut short.
+// Without an overloading language built in, only the fallback arm reads `lang`.
+#[cfg_attr(not(feature = "lang-csharp"), allow(unused_variables))]
+fn parameters(lang: Lang, sig: &str, name: &str) -> Option<(Vec<String>, Vec<String>)> {
+    match lang {
+        // `public T Get<T>(string key, int n = 0, params object[] rest)`; an extension
+        // method's `this T x` may be passed or be the receiver.
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp => {
+            let mut from = 0;
+            let mut generics = Vec::new();
+            let open = loop {
+                let i = from + sig[from..].find(name)?;
+                let before = sig[..i].chars().next_back();
+                let after = sig[i + name.len()..].trim_start();
+                from = i + name.len();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                if after.starts_with('(') {
+                    break sig.len() - after.len();
+                }
+                if let Some(rest) = after.strip_prefix('<') {
+                    let close = top_level_positions(after, '(').first().copied()?;
+                    let list = rest.split('>').next().unwrap_or("");
+                    generics = list.split(',').map(|g| g.trim().to_string()).collect();
+                    break sig.len() - after.len() + close;
+                }
+            };
+            let list = &sig[open + 1..];
+            let close = top_level_positions(list, ')').first().copied()?;
+            let list = list[..close].trim();
+            if list.is_empty() {
+                return Some((Vec::new(), generics));
+            }
+            let mut out = Vec::new();
+            let mut start = 0;
+            let ends = top_level_positions(list, ',');
+            for end in ends.into_iter().chain(std::iter::once(list.len())) {
+                let p = list[start..end].trim();
+                start = end + 1;
+                // Attributes first: `[CallerMemberName] string name = ""`.
+                let p = match p.strip_prefix('[') {
+                    Some(rest) => rest.split_once(']').map_or(rest, |(_, r)| r).trim(),
+                    None => p,
+                };
+                out.push(p.to_string());
+            }
+            Some((out, generics))
+        }
+        _ => None,
+    }
 }

@@ -152,6 +152,8 @@ impl Graph {
             Lang::Php => self.bind_php(imp),
             #[cfg(feature = "lang-swift")]
             Lang::Swift => self.bind_swift(imp),
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => self.bind_csharp(imp),
             Lang::Lua => {
                 let files = self.lua_module(&imp.module);
                 let Some(local) = imp.alias.clone() else {
@@ -389,6 +391,135 @@ impl Graph {
         (files, ty)
     }
 
+    /// A C# `using` or the file's own namespace:
+    /// - `namespace A.B` ([`ImportKind::Package`]): the other files of `A.B` and of `A`;
+    /// - `using A.B;`: the files of namespace `A.B` (their types are visible);
+    /// - `using static A.B.C;`: the files of `A.B` (the members of `C`: see
+    ///   [`Graph::static_wildcard`]);
+    /// - `using X = A.B.C;`: `X` is namespace `A.B.C` when files declare it, else the type
+    ///   `C` of namespace `A.B`, else outside the repository.
+    #[cfg(feature = "lang-csharp")]
+    fn bind_csharp(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {
+        let module = imp.module.as_str();
+        let namespace = |ns: &str| self.packages.get(ns).cloned().unwrap_or_default();
+        match imp.kind {
+            ImportKind::Package => {
+                let mut files = Vec::new();
+                let mut ns = module;
+                loop {
+                    files.extend(namespace(ns).into_iter().filter(|&x| x != imp.file));
+                    match ns.rsplit_once('.') {
+                        Some((outer, _)) => ns = outer,
+                        None => break,
+                    }
+                }
+                files.sort_unstable();
+                files.dedup();
+                (None, files)
+            }
+            ImportKind::Static => (None, self.csharp_class_files(module)),
+            // `using A.B;`, `global using A.B;` (spread to the project's other files by
+            // [`Graph::spread_global_usings`]).
+            _ if imp.wildcard => (None, namespace(module)),
+            _ => {
+                let Some(name) = imp.name.clone() else {
+                    return (None, Vec::new());
+                };
+                let local = imp.alias.clone().unwrap_or_else(|| name.clone());
+                let full = if module.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{module}.{name}")
+                };
+                let as_namespace = namespace(&full);
+                if !as_namespace.is_empty() {
+                    return (
+                        Some((local, Binding::Module(as_namespace.clone()))),
+                        as_namespace,
+                    );
+                }
+                let files: Vec<usize> = namespace(module)
+                    .into_iter()
+                    .filter(|&f| !self.top_level(&[f], &name).is_empty())
+                    .collect();
+                if files.is_empty() {
+                    return (Some((local, Binding::External(full))), files);
+                }
+                (Some((local, Binding::Symbol(files.clone(), name))), files)
+            }
+        }
+    }
+
+    /// Makes each C# `global using A.B;` a `using` of every C# file of its project: the
+    /// files under the folder of the nearest `.csproj` above it (the whole repository when
+    /// there is none).
+    #[cfg(feature = "lang-csharp")]
+    pub(super) fn spread_global_usings(&mut self, imports: &[ImportRow]) {
+        let globals: Vec<&ImportRow> = imports
+            .iter()
+            .filter(|i| i.kind == ImportKind::Global && self.lang(i.file) == Some(Lang::CSharp))
+            .collect();
+        if globals.is_empty() {
+            return;
+        }
+        let projects: HashSet<&str> = self
+            .files
+            .iter()
+            .filter(|f| f.path.ends_with(".csproj"))
+            .map(|f| f.dir.as_str())
+            .collect();
+        let project_of = |dir: &str| -> String {
+            let mut d = dir;
+            loop {
+                if projects.contains(d) || d.is_empty() {
+                    return d.to_string();
+                }
+                d = dir_of(d);
+            }
+        };
+        let roots: Vec<String> = self.files.iter().map(|f| project_of(&f.dir)).collect();
+        let mut by_project: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, f) in self.files.iter().enumerate() {
+            if f.lang == Some(Lang::CSharp) {
+                by_project.entry(roots[i].as_str()).or_default().push(i);
+            }
+        }
+        // The namespaces' files each project's global usings make visible, once.
+        let mut visible: HashMap<&str, Vec<usize>> = HashMap::new();
+        for imp in globals {
+            if let Some(targets) = self.packages.get(&imp.module) {
+                visible
+                    .entry(roots[imp.file].as_str())
+                    .or_default()
+                    .extend(targets);
+            }
+        }
+        for (project, mut targets) in visible {
+            targets.sort_unstable();
+            targets.dedup();
+            for &f in by_project.get(project).into_iter().flatten() {
+                let w = &mut self.scopes[f].wildcard;
+                let had: HashSet<usize> = w.iter().copied().collect();
+                w.extend(targets.iter().copied().filter(|t| !had.contains(t)));
+            }
+        }
+    }
+
+    /// The files of namespace `A.B` that define class `C` of `A.B.C` at their top level.
+    #[cfg(feature = "lang-csharp")]
+    fn csharp_class_files(&self, dotted: &str) -> Vec<usize> {
+        let Some((namespace, class)) = dotted.rsplit_once('.') else {
+            return Vec::new();
+        };
+        self.packages
+            .get(namespace)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&f| !self.top_level(&[f], class).is_empty())
+            .collect()
+    }
+
     /// The file of a Lua module `a.b`: `a/b.lua` or `a/b/init.lua` from the root, else the
     /// shortest path ending in either (a `package.path` entry such as `lua/` or `src/`).
     fn lua_module(&self, module: &str) -> Vec<usize> {
@@ -554,6 +685,13 @@ impl Graph {
                 let (pkg, obj) = module.rsplit_once('.').unwrap_or(("", module));
                 let files = self.scala_defining(pkg, obj);
                 (!files.is_empty()).then(|| Binding::Symbol(files, obj.to_string()))
+            }
+            // `using static A.B.C;`: class `C` of namespace `A.B`.
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => {
+                let files = self.csharp_class_files(module);
+                let ty = module.rsplit('.').next().unwrap_or(module).to_string();
+                (!files.is_empty()).then_some(Binding::Symbol(files, ty))
             }
             _ => None,
         }

@@ -32,6 +32,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         }
     }
     let mut syms: Vec<Sym> = Vec::new();
+    let mut param_types_by_id: HashMap<i64, Params> = HashMap::new();
     let mut names = Names::default();
     let mut base_list = Vec::new();
     // Parents stored after their children (rare): set once every symbol is read.
@@ -67,7 +68,16 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             let kind = SymbolKind::parse(r.get_ref(5)?.as_str()?);
             let signature = r.get_ref(6)?.as_str()?;
             let mut returns = NONE;
+            let mut params = ANY_ARITY;
             if let Some(lang) = lang {
+                if lang.spec().resolve.overloads
+                    && let Some(p) = param_range(lang, signature, name)
+                {
+                    params = p;
+                    if let Some(t) = param_types(lang, signature, name) {
+                        param_types_by_id.insert(r.get::<_, i64>(0)?, t);
+                    }
+                }
                 if is_type_kind(kind) {
                     for b in bases(lang, signature) {
                         base_list.push((i as u32, names.intern(&b)));
@@ -85,6 +95,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
                 returns,
                 kind,
                 is_static: signature.starts_with("static "),
+                params,
             });
         }
     }
@@ -272,6 +283,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         go_modules,
         #[cfg(feature = "lang-swift")]
         swift_modules,
+        packages: HashMap::new(),
+        param_types: param_types_by_id,
         rust_crates,
         scopes: Vec::new(),
         file_index,
@@ -305,7 +318,7 @@ pub(super) fn load_imports(conn: &Connection, g: &Graph) -> Result<Vec<ImportRow
 
 pub(super) const CALL_COLUMNS: &str =
     "id, file_id, caller_id, name, qualifier, kind, receiver_type,
-    callee_id, resolution, candidates, external, precise";
+    callee_id, resolution, candidates, external, precise, args, arg_types";
 
 /// The calls an incremental run must revisit (see [`Affected`]).
 pub(super) fn load_affected_calls(
@@ -383,6 +396,8 @@ pub(super) fn read_calls(
             receiver_type: r.get(6)?,
             old: (r.get(7)?, r.get(8)?, r.get(9)?, r.get(10)?),
             precise: r.get::<_, i64>(11)? != 0,
+            args: r.get(12)?,
+            arg_types: r.get(13)?,
         });
     }
     Ok(last)

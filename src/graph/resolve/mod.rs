@@ -83,7 +83,13 @@ struct Sym {
     kind: Option<SymbolKind>,
     /// The signature starts with `static` (a C function other files cannot call).
     is_static: bool,
+    /// How many arguments a call of it may pass (fewest, most), where the language
+    /// overloads by it and the signature says ([`ANY_ARITY`] otherwise).
+    params: (u8, u8),
 }
+
+/// [`Sym::params`] of a definition whose parameters are not counted: any call fits.
+const ANY_ARITY: (u8, u8) = (0, u8::MAX);
 
 impl Sym {
     fn parent(&self) -> Option<usize> {
@@ -177,6 +183,10 @@ struct CallRow {
     /// The callee columns came from a SCIP index ([`crate::graph::scip`]): llmc's own
     /// answer is written back whatever it is, and the SCIP pass applies the index again.
     precise: bool,
+    /// How many arguments the call passes, where the language overloads by it.
+    args: Option<u32>,
+    /// The arguments' types where the call states them ([`crate::model::CallSite::arg_types`]).
+    arg_types: Option<String>,
 }
 
 /// What a local name in a file stands for, from its imports.
@@ -193,6 +203,8 @@ impl CallRow {
             receiver_type: None,
             old: (None, None, 0, None),
             precise: false,
+            args: None,
+            arg_types: None,
         }
     }
 }
@@ -288,6 +300,11 @@ struct Graph {
     /// Swift modules by their folder ([`imports::swift_module_root`]): their files.
     #[cfg(feature = "lang-swift")]
     swift_modules: HashMap<String, Vec<usize>>,
+    /// Files by the namespace they declare (imports of kind [`ImportKind::Package`]: C#).
+    packages: HashMap<String, Vec<usize>>,
+    /// The parameters' types of definitions (by store id) where the language overloads
+    /// by them (C#).
+    param_types: HashMap<i64, Params>,
     /// The repository's own Rust crates by the name code writes them with (`glob_set` for
     /// package `glob-set`): their `src` directory, from each `Cargo.toml`'s `[package]`.
     rust_crates: HashMap<String, String>,
@@ -314,6 +331,18 @@ pub fn resolve(
     let imports = load_imports(conn, &g)?;
     let mut import_targets: Vec<(i64, Option<i64>, Option<i64>)> = Vec::new();
     g.scopes = (0..g.files.len()).map(|_| FileScope::default()).collect();
+    for imp in imports.iter().filter(|i| i.kind == ImportKind::Package) {
+        g.packages
+            .entry(imp.module.clone())
+            .or_default()
+            .push(imp.file);
+    }
+    // In path order, whatever order the rows were written in (an incremental run writes a
+    // changed file's rows last): the first is an import's target.
+    for files in g.packages.values_mut() {
+        files.sort_unstable();
+        files.dedup();
+    }
     for imp in &imports {
         let (binding, targets) = g.bind_import(imp);
         let target = targets.first().map(|&f| g.files[f].id);
@@ -341,6 +370,8 @@ pub fn resolve(
             None => {}
         }
     }
+    #[cfg(feature = "lang-csharp")]
+    g.spread_global_usings(&imports);
     // One level of transitive C/C++ includes.
     for f in 0..g.files.len() {
         if g.files[f]
@@ -371,7 +402,13 @@ pub fn resolve(
             }
         }
     }
-    let selective = !affected.all && affected.names.len() + files.len() < SELECTIVE_LIMIT;
+    // A project-wide import (C# `global using`) written by this run reaches calls in
+    // files it does not name: every call is revisited.
+    let global_changed = imports
+        .iter()
+        .any(|i| i.kind == ImportKind::Global && affected.files.contains(&g.files[i.file].id));
+    let selective =
+        !affected.all && !global_changed && affected.names.len() + files.len() < SELECTIVE_LIMIT;
     let mut stats = ResolveStats::default();
     let mut update = conn.prepare_cached(
         "UPDATE calls SET callee_id = ?2, resolution = ?3, candidates = ?4, external = ?5, precise = 0
@@ -607,5 +644,69 @@ mod tests {
                 None
             );
         }
+    }
+
+    #[cfg(feature = "lang-csharp")]
+    #[test]
+    fn csharp_bases_and_return_types() {
+        assert_eq!(
+            bases(
+                Lang::CSharp,
+                "public class A<T> : B<T, int>, IC where T : ID"
+            ),
+            ["B", "IC"]
+        );
+        assert!(bases(Lang::CSharp, "class A<T> where T : ID").is_empty());
+        assert_eq!(
+            bases(Lang::CSharp, "public record P(int X) : Base(X)"),
+            ["Base"]
+        );
+        assert_eq!(
+            return_type(
+                Lang::CSharp,
+                "public static Dictionary<string, Item> Index<T>(T x)",
+                "Index"
+            )
+            .as_deref(),
+            Some("Dictionary")
+        );
+        assert_eq!(
+            return_type(Lang::CSharp, "public virtual Item? Find(string k)", "Find").as_deref(),
+            Some("Item")
+        );
+        assert_eq!(
+            return_type(Lang::CSharp, "public Item(string name)", "Item"),
+            None
+        );
+        assert_eq!(return_type(Lang::CSharp, "void Run()", "Run"), None);
+        assert_eq!(param_range(Lang::CSharp, "void Run()", "Run"), Some((0, 0)));
+        assert_eq!(
+            param_range(
+                Lang::CSharp,
+                "public T Get<T>(Dictionary<string, T> map, string key, int n = 0)",
+                "Get"
+            ),
+            Some((2, 3))
+        );
+        assert_eq!(
+            param_range(
+                Lang::CSharp,
+                "public static void Write(this ILogger log, [CallerMemberName] string m = \"\", params object[] rest)",
+                "Write"
+            ),
+            Some((0, u8::MAX))
+        );
+        assert_eq!(
+            param_range(
+                Lang::CSharp,
+                "public void TryWrite(int a) Write(int a, int b)",
+                "Write"
+            ),
+            Some((2, 2))
+        );
+        assert_eq!(
+            param_range(Lang::CSharp, "public void Write(int a, int…", "Write"),
+            None
+        );
     }
 }

@@ -12,6 +12,10 @@ use crate::syntax::refs::Walker;
 mod bash;
 mod c;
 mod cpp;
+#[cfg(feature = "lang-csharp")]
+mod csharp;
+#[cfg(feature = "lang-csharp")]
+pub(crate) use csharp::MODIFIERS as CSHARP_MODIFIERS;
 mod go;
 mod java;
 mod javascript;
@@ -44,6 +48,8 @@ pub enum Lang {
     Bash,
     Php,
     Lua,
+    #[cfg(feature = "lang-csharp")]
+    CSharp,
     #[cfg(feature = "lang-kotlin")]
     Kotlin,
     #[cfg(feature = "lang-swift")]
@@ -105,8 +111,10 @@ pub struct LangSpec {
     /// Nodes that wrap a definition and belong to its range (`export`, a single-declarator
     /// `const`, `template<…>`).
     pub wrappers: &'static [Wrapper],
-    /// `method_definition` counts as a definition only in a class body (not in an object
-    /// literal).
+    /// A method counts as a definition only in a class body: JavaScript's
+    /// `method_definition` not in an object literal; C#'s `method_declaration` and
+    /// `constructor_declaration` not where a syntax error (a preprocessor directive inside
+    /// a declaration) left them outside their type.
     pub methods_in_classes_only: bool,
     /// A struct or enum directly in a `typedef` is reported under the typedef's name.
     pub typedef_names: bool,
@@ -210,6 +218,13 @@ pub struct ResolveRules {
     pub builtins: &'static [&'static str],
     /// Objects every program can reach without an import (`console`, `Math`, `System`).
     pub global_objects: &'static [&'static str],
+    /// Methods are overloaded by their number of parameters (C#): a call's argument count
+    /// is recorded, and of the same-named methods of one type resolution takes one that
+    /// admits it.
+    pub overloads: bool,
+    /// A type is never called like a function: `Foo()` is a method or a local function,
+    /// not the type `Foo` (a construction is written `new Foo()`: C#).
+    pub types_not_callable: bool,
 }
 
 impl ResolveRules {
@@ -230,6 +245,8 @@ impl ResolveRules {
         has_methods: true,
         builtins: &[],
         global_objects: &[],
+        types_not_callable: false,
+        overloads: false,
     };
 }
 
@@ -286,6 +303,8 @@ impl Lang {
         Lang::Bash,
         Lang::Php,
         Lang::Lua,
+        #[cfg(feature = "lang-csharp")]
+        Lang::CSharp,
         #[cfg(feature = "lang-kotlin")]
         Lang::Kotlin,
         #[cfg(feature = "lang-swift")]
@@ -310,6 +329,8 @@ impl Lang {
             Lang::Bash => &bash::SPEC,
             Lang::Php => &php::SPEC,
             Lang::Lua => &lua::SPEC,
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => &csharp::SPEC,
             #[cfg(feature = "lang-kotlin")]
             Lang::Kotlin => &kotlin::SPEC,
             #[cfg(feature = "lang-swift")]
@@ -453,6 +474,8 @@ impl Lang {
             Lang::Bash => w.bash(node),
             Lang::Php => w.php(node),
             Lang::Lua => w.lua(node),
+            #[cfg(feature = "lang-csharp")]
+            Lang::CSharp => w.csharp(node),
             #[cfg(feature = "lang-kotlin")]
             Lang::Kotlin => w.kotlin(node),
             #[cfg(feature = "lang-swift")]
@@ -687,6 +710,16 @@ mod tests {
         assert_eq!(
             detect(Path::new("build.sc"), b""),
             FileLang::Code(Lang::Scala)
+        );
+        #[cfg(feature = "lang-csharp")]
+        assert_eq!(
+            detect(Path::new("src/Shop/Item.cs"), b""),
+            FileLang::Code(Lang::CSharp)
+        );
+        #[cfg(not(feature = "lang-csharp"))]
+        assert_eq!(
+            detect(Path::new("src/Shop/Item.cs"), b""),
+            FileLang::Text("csharp")
         );
         assert_eq!(
             detect(Path::new("notes.txt"), b"#!/usr/bin/ruby\n"),
