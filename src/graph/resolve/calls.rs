@@ -153,9 +153,10 @@ impl Graph {
     }
 
     /// The bases of the types `defs` (all named alike): those of the calling file's own
-    /// when it defines one, else of all. Same-named types that declare different bases
-    /// (a test file's local `class C : A()` beside another's `class C : B()`) give none:
-    /// which one a value is, is not known, and following both would guess.
+    /// when it defines one, else of all. Same-named types of different files that declare
+    /// different bases (a test file's local `class C : A()` beside another's `class C :
+    /// B()`) give none: which one a value is, is not known, and following both would
+    /// guess.
     fn agreed_bases(&self, from: usize, defs: Vec<usize>) -> Vec<String> {
         let own: Vec<usize> = defs
             .iter()
@@ -163,17 +164,27 @@ impl Graph {
             .filter(|&d| self.syms[d].file() == from)
             .collect();
         let defs = if own.is_empty() { defs } else { own };
-        let mut lists: Vec<Vec<&str>> = defs
-            .iter()
-            .map(|&d| {
-                let mut b: Vec<&str> = self.bases_of(d).collect();
+        // Same-named types declared side by side (one file, one parent) are one type (a
+        // Scala companion `object Path extends PathMacros` beside `class Path extends
+        // BasePathImpl`): their bases together. A declaration that names no bases does
+        // not disagree.
+        let mut side_by_side: std::collections::BTreeMap<(usize, Option<usize>), Vec<&str>> =
+            Default::default();
+        for &d in &defs {
+            side_by_side
+                .entry((self.syms[d].file(), self.syms[d].parent()))
+                .or_default()
+                .extend(self.bases_of(d));
+        }
+        let mut lists: Vec<Vec<&str>> = side_by_side
+            .into_values()
+            .filter(|b| !b.is_empty())
+            .map(|mut b| {
                 b.sort_unstable();
+                b.dedup();
                 b
             })
             .collect();
-        // A declaration that names no bases does not disagree (a Scala companion
-        // `object Item` beside `case class Item(…) extends Priced`).
-        lists.retain(|l| !l.is_empty());
         lists.sort_unstable();
         lists.dedup();
         match lists.as_slice() {
