@@ -411,66 +411,39 @@ impl SliceCtx<'_> {
         let is_boundary = &self.todo.boundary;
         let batch_size = BATCH.min(max);
         let mut merges: HashMap<String, i64> = HashMap::new();
-        // Read, inserted: the commits taken from the stream and those stored so far.
-        let (mut read, mut n) = (0usize, 0usize);
-        let mut ended = false;
-        // A pipeline of two batches: while one batch's file versions are parsed (on
-        // rayon's pool, from a thread of their own), the batch before it, parsed already,
-        // is inserted. Reading the stream and the blobs, laying hunks and SQLite stay on
-        // this thread, and no longer leave the cores idle while they run.
-        let mut pending: Vec<GitCommit> = Vec::new();
+        let mut batch: Vec<GitCommit> = Vec::with_capacity(batch_size);
+        let mut n = 0usize;
         loop {
-            let mut batch: Vec<GitCommit> = Vec::with_capacity(batch_size);
-            // A slice reads one batch at least. Everything read is inserted before it
-            // ends: the stream goes on from there in the next slice.
-            let late = read > 0 && deadline.is_some_and(|d| Instant::now() >= d);
-            let goes_on = !ended && read < max && !late;
-            if goes_on {
-                while batch.len() < batch_size.min(max - read) {
-                    match stream.next_commit()? {
-                        Some(c) => batch.push(c),
-                        None => {
-                            ended = true;
-                            break;
-                        }
-                    }
-                }
-                read += batch.len();
-            }
-            if batch.is_empty() && pending.is_empty() {
-                break;
+            let next = stream.next_commit()?;
+            let end = next.is_none();
+            batch.extend(next);
+            if batch.len() < batch_size.min(max - n) && !end {
+                continue;
             }
             // A safe point: the slice being written is rolled back.
             crate::interrupt::check()?;
-            let keep: HashSet<&str> = sides(&pending, is_boundary)
-                .into_iter()
-                .flat_map(|(old, new)| [old, new])
-                .flatten()
-                .map(|(blob, _)| blob)
+            let wanted: Vec<(Side, Side)> = batch
+                .iter()
+                .filter(|c| !is_boundary.contains(c.hash.as_str()))
+                .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
                 .collect();
-            let chains = cache.plan(blobs, &sides(&batch, is_boundary), &keep)?;
-            let trees = std::mem::take(&mut cache.trees);
-            let max_size = cache.max_size;
-            let parsed = std::thread::scope(|scope| -> Result<Parsed> {
-                let job = scope.spawn(move || parse_chains(chains, trees, max_size));
-                for c in pending.drain(..) {
-                    let id = match ids {
-                        Ids::Up(first) => first + n as i64,
-                        Ids::Down(first) => first - n as i64,
-                    };
-                    let boundary = is_boundary.contains(c.hash.as_str());
-                    insert_commit(conn, id, &c, boundary, blobs, cache)?;
-                    if c.parents.len() > 1 && !boundary {
-                        merges.insert(c.hash.clone(), id);
-                    }
-                    n += 1;
-                    self.progress.inc(1);
+            cache.prefetch(blobs, &wanted)?;
+            for c in batch.drain(..) {
+                let id = match ids {
+                    Ids::Up(first) => first + n as i64,
+                    Ids::Down(first) => first - n as i64,
+                };
+                let boundary = is_boundary.contains(c.hash.as_str());
+                insert_commit(conn, id, &c, boundary, blobs, cache)?;
+                if c.parents.len() > 1 && !boundary {
+                    merges.insert(c.hash.clone(), id);
                 }
-                job.join()
-                    .map_err(|_| anyhow::anyhow!("the history's parsing thread failed"))
-            })?;
-            cache.absorb(parsed);
-            pending = batch;
+                n += 1;
+                self.progress.inc(1);
+            }
+            if end || n >= max || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
         }
         // Merges: only what they changed beyond taking one parent's version (conflict
         // resolutions, evil merges), from git's dense combined diff.
@@ -953,19 +926,13 @@ fn parse_version(
 }
 
 impl DefCache<'_> {
-    /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached
-    /// and arranges them in chains to parse: the versions of one file in order, newest
-    /// first, each reparsed from the one after it. The definitions of the blobs in `keep`
-    /// (those of a batch waiting to be inserted) stay cached.
-    fn plan<'p>(
-        &mut self,
-        blobs: &mut Blobs,
-        wanted: &[(Side<'p>, Side<'p>)],
-        keep: &HashSet<&str>,
-    ) -> Result<Vec<Vec<Task<'p>>>> {
+    /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached and
+    /// parses them in parallel: the versions of one file in order, newest first, each
+    /// reparsed from the one after it.
+    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(Side, Side)]) -> Result<()> {
         // Made room for first, so nothing this batch needs is dropped after it is read.
         if self.map.len() + 2 * wanted.len() > DEF_CACHE_MAX {
-            self.map.retain(|blob, _| keep.contains(blob.as_str()));
+            self.map.clear();
         }
         let mut chains: Vec<Vec<Task>> = Vec::new();
         // The chain each blob of this batch is parsed in.
@@ -1005,22 +972,71 @@ impl DefCache<'_> {
                 // A batch with a huge commit (a vendored tree, a mass rename) is parsed
                 // in parts, so the blobs held at once stay bounded.
                 if held >= PREFETCH_BYTES {
-                    let trees = std::mem::take(&mut self.trees);
-                    let parsed = parse_chains(std::mem::take(&mut chains), trees, self.max_size);
-                    self.absorb(parsed);
+                    self.parse_chains(std::mem::take(&mut chains));
                     chain_of.clear();
                     held = 0;
                 }
             }
         }
-        Ok(chains)
+        self.parse_chains(chains);
+        Ok(())
     }
 
-    /// Takes in what [`parse_chains`] gave: the definitions, and the trees kept.
-    fn absorb(&mut self, (defs, trees): Parsed) {
-        self.trees = trees;
-        for (blob, d) in defs {
-            self.map.insert(blob, std::rc::Rc::new(d));
+    /// Parses chains of versions on rayon's pool (one chain in order) into the cache.
+    fn parse_chains(&mut self, chains: Vec<Vec<Task>>) {
+        let max = self.max_size;
+        // A chain's first version may be reparsed from a tree an earlier batch kept.
+        let work: Vec<(Vec<Task>, Option<Kept>)> = chains
+            .into_iter()
+            .map(|chain| {
+                let start = chain
+                    .first()
+                    .and_then(|t| t.base.as_ref())
+                    .and_then(|b| self.trees.take(b).map(|h| (b.clone(), h)));
+                (chain, start)
+            })
+            .collect();
+        use rayon::prelude::*;
+        // The kept trees are handed over as each chain ends, so no more than the bound is
+        // held at any time (a batch of thousands of files must not hold all their trees).
+        let kept = std::sync::Mutex::new(std::mem::take(&mut self.trees));
+        let parsed: Vec<Vec<(String, Vec<Def>)>> = work
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|(chain, start)| {
+                // Only a file changed often is worth a tree held for the next batch: one
+                // changed by two commits of this batch, or reparsed from a kept tree. (A
+                // commit that touches thousands of files once keeps none.)
+                let older = chain.iter().filter(|t| t.base.is_some()).count();
+                let hot = start.is_some() || older > 1;
+                let mut trees: HashMap<String, Held> = start.into_iter().collect();
+                let mut out = Vec::with_capacity(chain.len());
+                PARSER.with(|p| {
+                    let mut parser = p.borrow_mut();
+                    for t in chain {
+                        // Taken: the next older version is reparsed from this one's tree
+                        // in turn, and only the oldest of a chain is kept.
+                        let base = t.base.as_ref().and_then(|b| trees.remove(b));
+                        let (defs, tree) = parse_version(&mut parser, t.path, t.bytes, base, max);
+                        if let Some(h) = tree {
+                            trees.insert(t.blob.clone(), h);
+                        }
+                        out.push((t.blob, defs));
+                    }
+                });
+                if hot && let Ok(mut k) = kept.lock() {
+                    for (blob, h) in trees {
+                        k.insert(blob, h);
+                    }
+                }
+                out
+            })
+            .collect();
+        self.trees = kept.into_inner().unwrap_or_default();
+        for defs in parsed {
+            for (blob, d) in defs {
+                self.map.insert(blob, std::rc::Rc::new(d));
+            }
         }
     }
 
@@ -1048,74 +1064,6 @@ impl DefCache<'_> {
         self.map.insert(blob.to_string(), defs.clone());
         Ok(defs)
     }
-}
-
-/// The definitions of each blob parsed, and the trees kept for the next batch.
-type Parsed = (Vec<(String, Vec<Def>)>, Trees);
-
-/// Parses chains of versions on rayon's pool, one chain in order; a chain's first version
-/// may be reparsed from a tree of `trees` (kept by an earlier batch).
-fn parse_chains(chains: Vec<Vec<Task>>, mut trees: Trees, max: u64) -> Parsed {
-    let work: Vec<(Vec<Task>, Option<Kept>)> = chains
-        .into_iter()
-        .map(|chain| {
-            let start = chain
-                .first()
-                .and_then(|t| t.base.as_ref())
-                .and_then(|b| trees.take(b).map(|h| (b.clone(), h)));
-            (chain, start)
-        })
-        .collect();
-    use rayon::prelude::*;
-    // The kept trees are handed over as each chain ends, so no more than the bound is
-    // held at any time (a batch of thousands of files must not hold all their trees).
-    let kept = std::sync::Mutex::new(trees);
-    let parsed: Vec<Vec<(String, Vec<Def>)>> = work
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|(chain, start)| {
-            // Only a file changed often is worth a tree held for the next batch: one
-            // changed by two commits of this batch, or reparsed from a kept tree. (A
-            // commit that touches thousands of files once keeps none.)
-            let older = chain.iter().filter(|t| t.base.is_some()).count();
-            let hot = start.is_some() || older > 1;
-            let mut held: HashMap<String, Held> = start.into_iter().collect();
-            let mut out = Vec::with_capacity(chain.len());
-            PARSER.with(|p| {
-                let mut parser = p.borrow_mut();
-                for t in chain {
-                    // Taken: the next older version is reparsed from this one's tree in
-                    // turn, and only the oldest of a chain is kept.
-                    let base = t.base.as_ref().and_then(|b| held.remove(b));
-                    let (defs, tree) = parse_version(&mut parser, t.path, t.bytes, base, max);
-                    if let Some(h) = tree {
-                        held.insert(t.blob.clone(), h);
-                    }
-                    out.push((t.blob, defs));
-                }
-            });
-            if hot && let Ok(mut k) = kept.lock() {
-                for (blob, h) in held {
-                    k.insert(blob, h);
-                }
-            }
-            out
-        })
-        .collect();
-    (
-        parsed.into_iter().flatten().collect(),
-        kept.into_inner().unwrap_or_default(),
-    )
-}
-
-/// The file versions whose definitions the hunks of `commits` are laid over (boundary
-/// commits, whose parents are not here, have none).
-fn sides<'a>(commits: &'a [GitCommit], boundary: &HashSet<String>) -> Vec<(Side<'a>, Side<'a>)> {
-    commits
-        .iter()
-        .filter(|c| !boundary.contains(c.hash.as_str()))
-        .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
-        .collect()
 }
 
 fn too_big(bytes: &[u8], max: u64) -> bool {
