@@ -296,6 +296,13 @@ fn ingest_in(
             root,
             todo: &todo,
             progress,
+            // A run with a budget answers first (a slice of its own for the first
+            // answer); one without (the background reader) takes the largest at once.
+            batch: std::cell::Cell::new(if opts.budget.is_some() {
+                FIRST_BATCH
+            } else {
+                BATCH_MAX
+            }),
         };
         if !todo.above.is_empty() {
             // Newer than everything held: one transaction, ids above the held ones,
@@ -392,6 +399,10 @@ struct SliceCtx<'a> {
     root: &'a Path,
     todo: &'a Todo,
     progress: &'a dyn Progress,
+    /// Commits in the next batch: [`FIRST_BATCH`] in a run with a budget, doubled after
+    /// each batch up to [`BATCH_MAX`] (across the slices of one ingestion); else
+    /// [`BATCH_MAX`].
+    batch: std::cell::Cell<usize>,
 }
 
 impl SliceCtx<'_> {
@@ -409,17 +420,17 @@ impl SliceCtx<'_> {
         deadline: Option<Instant>,
     ) -> Result<usize> {
         let is_boundary = &self.todo.boundary;
-        let batch_size = BATCH.min(max);
         let mut merges: HashMap<String, i64> = HashMap::new();
-        let mut batch: Vec<GitCommit> = Vec::with_capacity(batch_size);
+        let mut batch: Vec<GitCommit> = Vec::new();
         let mut n = 0usize;
         loop {
             let next = stream.next_commit()?;
             let end = next.is_none();
             batch.extend(next);
-            if batch.len() < batch_size.min(max - n) && !end {
+            if batch.len() < self.batch.get().min(max - n) && !end {
                 continue;
             }
+            self.batch.set((self.batch.get() * 2).min(BATCH_MAX));
             // A safe point: the slice being written is rolled back.
             crate::interrupt::check()?;
             let wanted: Vec<(Side, Side)> = batch
@@ -1177,8 +1188,15 @@ fn patch_sides<'a>(c: &'a GitCommit, p: &'a git::Patch) -> Option<(Side<'a>, Sid
     Some((old, new))
 }
 
-/// Commits read ahead of insertion, so their blobs are parsed in parallel.
-const BATCH: usize = 64;
+/// Commits read ahead of insertion, so their blobs are parsed in parallel and the
+/// versions of a file within one batch are each reparsed from the next (across batches
+/// only the trees of often-changed files are kept). In a run with a budget the first
+/// batch is small, so a slice with a short budget (the first answer's) stays short; then
+/// each is twice the last, up to the most. pallets/werkzeug's whole history (5,926
+/// commits) took 6.95 s in batches of 1,024, 7.57 s in batches of 64: fewer versions
+/// parsed from scratch.
+const FIRST_BATCH: usize = 64;
+const BATCH_MAX: usize = 1024;
 
 const NULL_BLOB: &str = "0000000000000000000000000000000000000000";
 
