@@ -29,6 +29,19 @@ pub fn variants(ident: &str) -> Vec<String> {
     out
 }
 
+/// The names a run of plain words may be written as: `MordantHelpFormatter`,
+/// `mordantHelpFormatter`, `mordant_help_formatter` for "mordant help formatter".
+pub fn joined(words: &[String]) -> [String; 3] {
+    let pascal: String = words.iter().map(|w| capitalize(w)).collect();
+    let camel = match words.split_first() {
+        Some((first, rest)) => {
+            first.clone() + &rest.iter().map(|w| capitalize(w)).collect::<String>()
+        }
+        None => String::new(),
+    };
+    [pascal, camel, words.join("_")]
+}
+
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -141,6 +154,22 @@ mod tests {
         let words = vec!["parsing".to_string(), "configs".to_string()];
         let got = names_from_words(&words, &vocab, 2);
         assert_eq!(got.first().map(String::as_str), Some("parse_config"));
+    }
+
+    #[test]
+    fn words_join_into_each_case_style() {
+        let words: Vec<String> = ["mordant", "help", "formatter"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            joined(&words),
+            [
+                "MordantHelpFormatter",
+                "mordantHelpFormatter",
+                "mordant_help_formatter"
+            ]
+        );
     }
 
     #[test]

@@ -75,6 +75,7 @@ pub fn read(state: &mut State) -> Result<()> {
         state.author = Some(author);
     }
     // After the authors: "David Lord" is never corrected into `load`.
+    joined_name(state)?;
     spelling(state)?;
     let window = state.author.is_some() || state.since.is_some() || state.until.is_some();
     let names_code = state
@@ -122,6 +123,120 @@ pub fn read(state: &mut State) -> Result<()> {
     }
     Ok(())
 }
+
+/// A name written as words ("when was the mordant help formatter added?" for
+/// `MordantHelpFormatter`, "who calls shelf weight" for `shelf_weight`): the longest run of
+/// two to four of the question's words that, joined in one of the usual case styles, is a
+/// name the repository defines. Only for a question about a name (callers, callees, a
+/// definition, imports, history) that names no identifier or path: in a question about
+/// how something works, "the progress bar" is a topic, not a lookup of `ProgressBar`
+/// (the real set's out-of-scope questions abstain less often otherwise).
+fn joined_name(state: &mut State) -> Result<()> {
+    let about_a_name = state.classification.intents.iter().any(|i| {
+        matches!(
+            i,
+            Intent::Callers
+                | Intent::Callees
+                | Intent::Definition
+                | Intent::Imports
+                | Intent::History
+        )
+    });
+    if !about_a_name {
+        return Ok(());
+    }
+    let names_code = state
+        .classification
+        .entities
+        .iter()
+        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
+    if names_code {
+        return Ok(());
+    }
+    let words = question_words(&state.question.to_lowercase());
+    let plain = |w: &String| {
+        w.chars().all(|c| c.is_ascii_alphanumeric())
+            && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && !JOIN_STOP.contains(&w.as_str())
+            && !HISTORY_WORDS.contains(&w.as_str())
+    };
+    for len in (2..=4).rev() {
+        for run in words.windows(len) {
+            if !run.iter().all(plain) {
+                continue;
+            }
+            for name in super::names::joined(run) {
+                if !state.memories.read(|c| lookups::is_defined(c, &name))? {
+                    continue;
+                }
+                let written = run.join(" ");
+                state.terms.retain(|t| !run.contains(&t.to_lowercase()));
+                state.classification.entities.push(super::classify::Entity {
+                    text: name.clone(),
+                    kind: EntityKind::Identifier,
+                });
+                state.readings.push(format!(
+                    "read `{written}` as `{name}`, a name this repository defines"
+                ));
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Words never part of a name written as words: what a question says around the name.
+const JOIN_STOP: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "of",
+    "in",
+    "on",
+    "to",
+    "for",
+    "and",
+    "or",
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "what",
+    "which",
+    "who",
+    "whom",
+    "where",
+    "when",
+    "why",
+    "how",
+    "does",
+    "do",
+    "calls",
+    "call",
+    "called",
+    "added",
+    "introduced",
+    "removed",
+    "defined",
+    "define",
+    "function",
+    "method",
+    "class",
+    "file",
+    "code",
+    "it",
+    "its",
+    "this",
+    "that",
+    "by",
+    "with",
+    "from",
+    "first",
+    "last",
+    "recently",
+];
 
 /// Names the index lacks, read as the nearest defined name ("`jsonfy`" as `jsonify`,
 /// "Flaks" as `Flask`) when no chunk holds the word as written: the identifiers the

@@ -374,6 +374,17 @@ fn refine_recovers_a_misspelled_or_restyled_name() {
         stdout(&out)
     );
 
+    // A name written as words: the run of words that joins into a defined name, said.
+    let (v, code) = ask_json(s.path(), &["who calls shelf weight?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["readings"],
+        serde_json::json!([
+            "read `shelf weight` as `shelf_weight`, a name this repository defines"
+        ])
+    );
+    assert!(rows(&v, "callers").contains(&"app/report.py:19 shelf_report".to_string()));
+
     // camelCase for a snake_case name: split-identifiers finds it.
     let (v, code) = ask_json(s.path(), &["who calls shelfWeight?"]);
     assert_eq!(code, 0, "{v}");
