@@ -16,14 +16,8 @@ pub fn variants(ident: &str) -> Vec<String> {
     }
     let parts = split_identifier(last);
     if parts.len() > 1 {
-        out.push(parts.join("_"));
-        let camel: String = parts
-            .iter()
-            .enumerate()
-            .map(|(i, p)| if i == 0 { p.clone() } else { capitalize(p) })
-            .collect();
-        out.push(camel.clone());
-        out.push(capitalize(&camel));
+        let [pascal, camel, snake] = joined(&parts);
+        out.extend([snake, camel, pascal]);
     }
     out.retain(|v| v != ident);
     out
