@@ -946,6 +946,18 @@ fn unwrap<'t>(node: Node<'t>, wrapper: Option<(&str, &str)>) -> Node<'t> {
 }
 
 /// The identifier a C/C++ declarator declares (`*p`, `p = …`, `&r`), followed in a loop.
+/// The nearest ancestor of `node` whose kind is one of `kinds` (the class a call is in).
+pub(in crate::syntax) fn enclosing<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut n = node.parent();
+    while let Some(p) = n {
+        if kinds.contains(&p.kind()) {
+            return Some(p);
+        }
+        n = p.parent();
+    }
+    None
+}
+
 pub(in crate::syntax) fn declared_identifier(d: Node) -> Option<Node> {
     let mut d = d;
     loop {

@@ -464,26 +464,24 @@ impl Walker<'_> {
 
     /// The first base the class or struct around `node` names (`class A : B, IC` → `B`).
     fn cs_first_base(&self, node: Node) -> Option<String> {
-        let mut n = node.parent();
-        while let Some(p) = n {
-            if matches!(
-                p.kind(),
-                "class_declaration" | "record_declaration" | "struct_declaration"
-            ) {
-                let mut c = p.walk();
-                let list = p.named_children(&mut c).find(|x| x.kind() == "base_list")?;
-                let first = list.named_child(0)?;
-                let first = match first.kind() {
-                    // `record B(int X) : A(X)`.
-                    "primary_constructor_base_type" => first.named_child(0)?,
-                    _ => first,
-                };
-                let name = self.cs_type_name(first);
-                return (!name.is_empty()).then_some(name);
-            }
-            n = p.parent();
-        }
-        None
+        let p = enclosing(
+            node,
+            &[
+                "class_declaration",
+                "record_declaration",
+                "struct_declaration",
+            ],
+        )?;
+        let mut c = p.walk();
+        let list = p.named_children(&mut c).find(|x| x.kind() == "base_list")?;
+        let first = list.named_child(0)?;
+        let first = match first.kind() {
+            // `record B(int X) : A(X)`.
+            "primary_constructor_base_type" => first.named_child(0)?,
+            _ => first,
+        };
+        let name = self.cs_type_name(first);
+        (!name.is_empty()).then_some(name)
     }
 }
 

@@ -555,28 +555,22 @@ impl Walker<'_> {
 
     /// The superclass of the class around `node`, from its header.
     fn kotlin_superclass(&self, node: Node) -> Option<String> {
-        let mut n = node.parent();
-        while let Some(p) = n {
-            if matches!(p.kind(), "class_declaration" | "object_declaration") {
-                let mut c = p.walk();
-                let specs = p
-                    .named_children(&mut c)
-                    .find(|x| x.kind() == "delegation_specifiers")?;
-                let mut c = specs.walk();
-                let list: Vec<Node> = specs.named_children(&mut c).collect();
-                let first = list
-                    .iter()
-                    .find(|s| {
-                        s.named_child(0)
-                            .is_some_and(|x| x.kind() == "constructor_invocation")
-                    })
-                    .or(list.first())?;
-                let t = jvm_type(self.text(*first));
-                return (!t.is_empty()).then_some(t);
-            }
-            n = p.parent();
-        }
-        None
+        let p = enclosing(node, &["class_declaration", "object_declaration"])?;
+        let mut c = p.walk();
+        let specs = p
+            .named_children(&mut c)
+            .find(|x| x.kind() == "delegation_specifiers")?;
+        let mut c = specs.walk();
+        let list: Vec<Node> = specs.named_children(&mut c).collect();
+        let first = list
+            .iter()
+            .find(|s| {
+                s.named_child(0)
+                    .is_some_and(|x| x.kind() == "constructor_invocation")
+            })
+            .or(list.first())?;
+        let t = jvm_type(self.text(*first));
+        (!t.is_empty()).then_some(t)
     }
 
     /// `import a.b.C`, `import a.b.C as D`, `import a.b.*`, `import a.b.C.f` (a member

@@ -232,16 +232,9 @@ impl Walker<'_> {
 
     /// The class `node` is in: its name.
     fn php_enclosing_class(&self, node: Node) -> Option<String> {
-        let mut n = node.parent();
-        while let Some(p) = n {
-            if p.kind() == "class_declaration" {
-                return p
-                    .child_by_field_name("name")
-                    .map(|x| self.text(x).to_string());
-            }
-            n = p.parent();
-        }
-        None
+        let p = enclosing(node, &["class_declaration"])?;
+        p.child_by_field_name("name")
+            .map(|x| self.text(x).to_string())
     }
 
     /// The class `new Foo(…)` builds, when `node` is such an expression (in parentheses or
@@ -261,19 +254,13 @@ impl Walker<'_> {
 
     /// The base class of the class `node` is in (for `parent::m()`).
     fn php_parent_class(&self, node: Node) -> Option<String> {
-        let mut n = node.parent();
-        while let Some(p) = n {
-            if p.kind() == "class_declaration" {
-                let mut c = p.walk();
-                let base = p
-                    .named_children(&mut c)
-                    .find(|x| x.kind() == "base_clause")?;
-                let first = base.named_child(0)?;
-                return Some(last_segment(self.text(first)).to_string());
-            }
-            n = p.parent();
-        }
-        None
+        let p = enclosing(node, &["class_declaration"])?;
+        let mut c = p.walk();
+        let base = p
+            .named_children(&mut c)
+            .find(|x| x.kind() == "base_clause")?;
+        let first = base.named_child(0)?;
+        Some(last_segment(self.text(first)).to_string())
     }
 
     pub(in crate::syntax) fn php(&mut self, node: Node) -> bool {

@@ -437,19 +437,13 @@ impl Walker<'_> {
     /// The base class of the class `node` is in: the first type its declaration
     /// inherits from (for `super.m()`).
     fn swift_base_class(&self, node: Node) -> Option<String> {
-        let mut n = node.parent();
-        while let Some(p) = n {
-            if p.kind() == "class_declaration" {
-                let mut c = p.walk();
-                let first = p
-                    .named_children(&mut c)
-                    .find(|x| x.kind() == "inheritance_specifier")?;
-                let t = first.child_by_field_name("inherits_from")?;
-                return swift_type(self.text(t));
-            }
-            n = p.parent();
-        }
-        None
+        let p = enclosing(node, &["class_declaration"])?;
+        let mut c = p.walk();
+        let first = p
+            .named_children(&mut c)
+            .find(|x| x.kind() == "inheritance_specifier")?;
+        let t = first.child_by_field_name("inherits_from")?;
+        swift_type(self.text(t))
     }
 
     /// `import Shop`, `@testable import Shop`, `import Shop.Sub`: the module, every
