@@ -89,10 +89,6 @@ fn is_identifier_like(s: &str) -> bool {
 }
 
 fn looks_like_path(w: &str) -> bool {
-    const EXT: &[&str] = &[
-        "rs", "py", "js", "ts", "tsx", "jsx", "go", "java", "c", "h", "cc", "cpp", "hpp", "md",
-        "toml", "json", "yaml", "yml", "txt", "sh",
-    ];
     if w.contains("::") || w.starts_with("http") {
         return false;
     }
@@ -101,8 +97,20 @@ fn looks_like_path(w: &str) -> bool {
         || w.starts_with('/'))
         && w.chars().any(|c| c.is_alphanumeric())
         || w.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty() && EXT.contains(&ext) && !stem.contains(['(', ')'])
+            !stem.is_empty() && known_extension(w, ext) && !stem.contains(['(', ')'])
         })
+}
+
+/// Whether `ext` names a kind of file the index knows: a parsed language's (from the
+/// language specs: `LogEvent.cs`, `item.rb`), Markdown, or a text format it labels
+/// (`config.toml`, `index.html`, and `.cs` even in a build without C#).
+pub(super) fn known_extension(name: &str, ext: &str) -> bool {
+    use crate::syntax::lang::{FileLang, detect};
+    ext.eq_ignore_ascii_case("txt")
+        || match detect(std::path::Path::new(name), b"") {
+            FileLang::Code(_) | FileLang::Markdown => true,
+            FileLang::Text(label) => label != "text",
+        }
 }
 
 /// CamelCase, snake_case, dotted or `::` paths, calls like `f()`.
@@ -281,6 +289,9 @@ mod tests {
         );
         assert_eq!(ents("where is Scheduler::plan used"), ["Scheduler::plan"]);
         assert_eq!(ents("what calls os.path.join"), ["os.path.join"]);
+        // A bare file name of any language the index knows is a path.
+        assert_eq!(ents("who changed LogEvent.cs last?"), ["LogEvent.cs"]);
+        assert_eq!(ents("when was lib/item.rb added"), ["lib/item.rb"]);
         assert_eq!(
             ents("where does \"unknown command\" come from"),
             ["unknown command"]

@@ -418,32 +418,11 @@ fn facts_have(facts: &[GraphFact], intent: Intent, target: &str) -> bool {
         .any(|f| f.intent == intent && f.target == target)
 }
 
+/// A path, or a file name with an extension the index knows ([`super::entities`]).
 fn looks_like_path(t: &str) -> bool {
     t.contains('/')
-        || t.rsplit_once('.').is_some_and(|(_, ext)| {
-            matches!(
-                ext,
-                "rs" | "py"
-                    | "js"
-                    | "mjs"
-                    | "cjs"
-                    | "jsx"
-                    | "ts"
-                    | "tsx"
-                    | "go"
-                    | "java"
-                    | "c"
-                    | "h"
-                    | "cc"
-                    | "cpp"
-                    | "cxx"
-                    | "hpp"
-                    | "hh"
-                    | "md"
-                    | "toml"
-                    | "json"
-            )
-        })
+        || t.rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && super::entities::known_extension(t, ext))
 }
 
 fn split_at_line(s: &str) -> Option<(&str, u32)> {
