@@ -2,7 +2,7 @@
 """Scores `llmc ask` on the real-repository question sets and sums the runs up.
 
     ask_real.py --llmc BIN [--checkouts DIR] [--split tune|test|all] [--nodoc DIR]
-                [--compare] [--repos a,b] [--json OUT]
+                [--compare] [--repos a,b] [--sets DIR] [--json OUT]
 
 For every `testdata/real/ask/<repo>.<split>.jsonl` it runs `llmc eval --json` in
 `<checkouts>/<repo>` (a clone at the commit in `<repo>.stats.json`; see
@@ -46,6 +46,12 @@ LABELS = ["High", "Medium", "Low", "Very Low"]
 
 def repos() -> list[str]:
     return sorted(p.name.split(".")[0] for p in SETS.glob("*.stats.json"))
+
+
+def use_sets(folder: str) -> None:
+    """Reads the question sets from FOLDER instead (e.g. testdata/real/ask-dev)."""
+    global SETS
+    SETS = Path(folder).resolve()
 
 
 CALLERS = ROOT / "testdata" / "real" / "callers"
@@ -177,12 +183,16 @@ def main() -> None:
     ap.add_argument("--nodoc", help="folder of doc-stripped copies, one per repository")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--repos", help="comma-separated subset")
+    ap.add_argument("--sets", help="folder of question sets (default: testdata/real/ask; "
+                    "testdata/real/ask-dev holds the development sets)")
     ap.add_argument("--callers", action="store_true",
                     help="also the callers sets of testdata/real/callers, split by line")
     ap.add_argument("--json", help="write the pooled figures and every result here")
     ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to every `llmc eval` (e.g. a route weight to try on the tune half)")
     args = ap.parse_args()
+    if args.sets:
+        use_sets(args.sets)
     names = args.repos.split(",") if args.repos else repos()
     splits = ["tune", "test"] if args.split == "all" else [args.split]
     results: list[dict] = []

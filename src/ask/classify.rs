@@ -108,7 +108,27 @@ pub fn classify(question: &str) -> Classification {
     let named = entities
         .iter()
         .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
+    // A passive cue in a sentence that names nothing ("a base class that is used to
+    // provide ...", "an uploaded file included as part of the request") describes code;
+    // it does not ask for a name's callers or importers.
+    let passive = |phrase: &str| {
+        matches!(
+            phrase,
+            "is used"
+                | "used by"
+                | "is called"
+                | "are called"
+                | "gets called"
+                | "get called"
+                | "invoked"
+                | "invokes"
+                | "included"
+                | "includes"
+                | "imported"
+        )
+    };
     hits.retain(|&(_, intent, _, phrase)| match intent {
+        Intent::Callers | Intent::Imports if !named && passive(phrase) => false,
         Intent::Callers => !(has(Intent::Callees) && (phrase == "called by" || named_after_by)),
         Intent::Callees => {
             !(phrase == "called by" && called_by.is_some() && named && !named_after_by)
@@ -274,6 +294,38 @@ mod tests {
             ["locate"]
         );
         assert_eq!(intents("where is clamp defined?"), ["definition"]);
+        assert_eq!(
+            intents("find the method `AsyncClient.options`"),
+            ["definition"]
+        );
+        assert_eq!(
+            intents("where is the `TrustedHostMiddleware` class implemented?"),
+            ["definition"]
+        );
+        assert_eq!(intents("where is the retry logic implemented?"), ["locate"]);
+    }
+
+    #[test]
+    fn words_of_a_description_are_not_cues() {
+        // Passive structural words in a sentence that names nothing describe code.
+        assert_eq!(
+            intents("A base class for incoming HTTP connections, that is used to provide it"),
+            ["locate"]
+        );
+        assert_eq!(
+            intents("where is the code for an uploaded file included as part of the request?"),
+            ["locate"]
+        );
+        assert_eq!(intents("where is `parse_config` used?"), ["callers"]);
+        assert_eq!(intents("which files include rpn.h"), ["imports"]);
+        // "modified" as an adjective is no history question.
+        assert_eq!(
+            intents(
+                "where is the code that takes the request and returns a new, modified request?"
+            ),
+            ["locate"]
+        );
+        assert_eq!(intents("when was `visit` last modified"), ["history"]);
     }
 
     #[test]

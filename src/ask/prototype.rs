@@ -82,6 +82,13 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
             "prototypes agree: {} (similarity {sim:.2})",
             intent.as_str()
         ));
+    } else if no_cue && needs_name(intent) {
+        // Callers, callees, imports and definitions are asked of a name, and the question
+        // names none: the rules' default (locate) stands.
+        reasons.push(format!(
+            "prototypes lean {} (similarity {sim:.2}), but nothing is named",
+            intent.as_str()
+        ));
     } else if no_cue {
         reasons.push(format!(
             "prototypes decide: {} (similarity {sim:.2}); the rules found no cue",
@@ -95,5 +102,36 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
             "prototypes disagree: {} (similarity {sim:.2}); confidence lowered",
             intent.as_str()
         ));
+    }
+}
+
+/// Intents answered about a named thing.
+fn needs_name(intent: Intent) -> bool {
+    matches!(
+        intent,
+        Intent::Callers | Intent::Callees | Intent::Imports | Intent::Definition
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ask::classify::classify;
+
+    fn decided(q: &str) -> Vec<Intent> {
+        let mut c = classify(q);
+        second_opinion(q, &mut c, &mut Vec::new());
+        c.intents
+    }
+
+    #[test]
+    fn a_sentence_that_names_nothing_is_located_whatever_it_resembles() {
+        // The nearest examples are callers questions ("registers", "route"), but a callers
+        // answer needs a name.
+        assert_eq!(
+            decided("Methods registers a new route with a matcher for HTTP methods."),
+            [Intent::Locate]
+        );
+        assert_eq!(decided("how does the retry logic work"), [Intent::Concept]);
     }
 }
