@@ -363,6 +363,13 @@ fn collect_match(
         } else {
             (node_text(n, src).to_string(), None)
         }
+    } else if let Some(n) = node
+        .child_by_field_name("name")
+        .filter(|n| n.kind().ends_with("identifier"))
+    {
+        // A pattern without `@name` (cheaper to compile, see queries/swift.scm): the
+        // first child in the node's `name` field, when it is an identifier.
+        (node_text(n, src).to_string(), None)
     } else {
         return;
     };
@@ -437,9 +444,14 @@ fn keep_candidate(
                 CapsConstants::LetConstants => {
                     parent_kind == "source_file"
                         || (matches!(parent_kind, "class_body" | "enum_class_body")
-                            && modifiers.is_some_and(|m| {
-                                node_text(m, src).split_whitespace().any(|w| w == "static")
-                            }))
+                            && (0..node.named_child_count())
+                                .filter_map(|i| node.named_child(i))
+                                .any(|m| {
+                                    m.kind() == "modifiers"
+                                        && node_text(m, src)
+                                            .split_whitespace()
+                                            .any(|w| w == "static")
+                                }))
                 }
                 #[cfg(feature = "lang-scala")]
                 CapsConstants::UpperVals => {

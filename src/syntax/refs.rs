@@ -51,6 +51,9 @@ pub(in crate::syntax) struct Walker<'s> {
     /// Rust type parameters read so far with their first trait bound (`M: Matcher`): a value
     /// of type `M` is typed as the trait, whose methods its calls reach.
     pub(in crate::syntax) generic_bounds: HashMap<String, String>,
+    /// The names written just before a `:` or an `=` in the file, read on first need (see
+    /// [`Walker::written_as_value`]).
+    value_names: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
@@ -73,6 +76,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             .collect(),
         imported: (0, std::collections::HashSet::new()),
         generic_bounds: HashMap::new(),
+        value_names: std::cell::OnceCell::new(),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
@@ -340,6 +344,16 @@ fn innermost_by_line(symbols: &[Symbol], lines: usize) -> Vec<Option<usize>> {
 }
 
 impl<'s> Walker<'s> {
+    /// Whether `name` is written just before a `:` or an `=` (not `::`, `==`, `=>`)
+    /// somewhere in the file: a typed parameter or property (`block: () -> Unit`) or an
+    /// initialized one (`val f = { … }`) is written so. A quick test that spares walking
+    /// the scopes around every call for a declaration the file cannot hold.
+    pub(in crate::syntax) fn written_as_value(&self, name: &str) -> bool {
+        self.value_names
+            .get_or_init(|| value_names(self.src))
+            .contains(name)
+    }
+
     pub(in crate::syntax) fn text(&self, n: Node) -> &'s str {
         std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or_default()
     }
@@ -1224,4 +1238,36 @@ mod tests {
         let deep = format!("{}Item{}", "Vec<".repeat(100_000), ">".repeat(100_000));
         assert_eq!(simple_type(&deep), "Item[][][][]");
     }
+}
+
+/// The identifiers of `src` followed, past spaces, by a `:` or an `=` that is not `::`,
+/// `==` or `=>`.
+fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut names = std::collections::HashSet::new();
+    let mut i = 0;
+    while i < src.len() {
+        if !is_ident(src[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < src.len() && is_ident(src[i]) {
+            i += 1;
+        }
+        let mut j = i;
+        while j < src.len() && matches!(src[j], b' ' | b'\t') {
+            j += 1;
+        }
+        let next = src.get(j + 1).copied();
+        let value = match src.get(j) {
+            Some(b':') => next != Some(b':'),
+            Some(b'=') => !matches!(next, Some(b'=') | Some(b'>')),
+            _ => false,
+        };
+        if value && let Ok(name) = std::str::from_utf8(&src[start..i]) {
+            names.insert(name);
+        }
+    }
+    names
 }

@@ -331,6 +331,9 @@ impl Walker<'_> {
     /// [`Walker::kotlin_value_call`]): the scopes are read outwards, a block's statements
     /// before `node`, a class body's and the file's all.
     fn kotlin_function_value(&self, node: Node, name: &str) -> bool {
+        if !self.written_as_value(name) {
+            return false;
+        }
         let mut child = node;
         let mut up = node.parent();
         let mut levels = 0;
