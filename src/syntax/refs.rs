@@ -1197,8 +1197,53 @@ pub(in crate::syntax) fn literal_type(lang: Lang, kind: &str) -> Option<&'static
 /// How many collection layers a type keeps (`Item[][]`); deeper ones are cut.
 const MAX_LAYERS: usize = 4;
 
+/// The identifiers of `src` followed, past spaces, by a `:` or an `=` that is not `::`,
+/// `==` or `=>`.
+fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut names = std::collections::HashSet::new();
+    let mut i = 0;
+    while i < src.len() {
+        if !is_ident(src[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < src.len() && is_ident(src[i]) {
+            i += 1;
+        }
+        let mut j = i;
+        while j < src.len() && matches!(src[j], b' ' | b'\t') {
+            j += 1;
+        }
+        let next = src.get(j + 1).copied();
+        let value = match src.get(j) {
+            Some(b':') => next != Some(b':'),
+            Some(b'=') => !matches!(next, Some(b'=') | Some(b'>')),
+            _ => false,
+        };
+        if value && let Ok(name) = std::str::from_utf8(&src[start..i]) {
+            names.insert(name);
+        }
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn names_written_as_values() {
+        let names = super::value_names(
+            b"val f: () -> Unit = {}\nfun g(block : Int) = h(x == y, a=>b, M::n)",
+        );
+        for n in ["f", "block", "g", "a"] {
+            assert!(names.contains(n), "{n}");
+        }
+        for n in ["g", "h", "x", "a", "M", "Unit"] {
+            assert!(!names.contains(n), "{n}");
+        }
+    }
+
     use super::{jvm_type, simple_type};
 
     #[test]
@@ -1238,36 +1283,4 @@ mod tests {
         let deep = format!("{}Item{}", "Vec<".repeat(100_000), ">".repeat(100_000));
         assert_eq!(simple_type(&deep), "Item[][][][]");
     }
-}
-
-/// The identifiers of `src` followed, past spaces, by a `:` or an `=` that is not `::`,
-/// `==` or `=>`.
-fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
-    let mut names = std::collections::HashSet::new();
-    let mut i = 0;
-    while i < src.len() {
-        if !is_ident(src[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < src.len() && is_ident(src[i]) {
-            i += 1;
-        }
-        let mut j = i;
-        while j < src.len() && matches!(src[j], b' ' | b'\t') {
-            j += 1;
-        }
-        let next = src.get(j + 1).copied();
-        let value = match src.get(j) {
-            Some(b':') => next != Some(b':'),
-            Some(b'=') => !matches!(next, Some(b'=') | Some(b'>')),
-            _ => false,
-        };
-        if value && let Ok(name) = std::str::from_utf8(&src[start..i]) {
-            names.insert(name);
-        }
-    }
-    names
 }
