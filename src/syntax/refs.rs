@@ -53,6 +53,7 @@ pub(in crate::syntax) struct Walker<'s> {
     pub(in crate::syntax) generic_bounds: HashMap<String, String>,
     /// The names written just before a `:` or an `=` in the file, read on first need (see
     /// [`Walker::written_as_value`]).
+    #[cfg(feature = "lang-kotlin")]
     value_names: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
 }
 
@@ -76,6 +77,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             .collect(),
         imported: (0, std::collections::HashSet::new()),
         generic_bounds: HashMap::new(),
+        #[cfg(feature = "lang-kotlin")]
         value_names: std::cell::OnceCell::new(),
     };
     let mut cursor = tree.walk();
@@ -348,6 +350,7 @@ impl<'s> Walker<'s> {
     /// somewhere in the file: a typed parameter or property (`block: () -> Unit`) or an
     /// initialized one (`val f = { … }`) is written so. A quick test that spares walking
     /// the scopes around every call for a declaration the file cannot hold.
+    #[cfg(feature = "lang-kotlin")]
     pub(in crate::syntax) fn written_as_value(&self, name: &str) -> bool {
         self.value_names
             .get_or_init(|| value_names(self.src))
@@ -1199,6 +1202,7 @@ const MAX_LAYERS: usize = 4;
 
 /// The identifiers of `src` followed, past spaces, by a `:` or an `=` that is not `::`,
 /// `==` or `=>`.
+#[cfg(feature = "lang-kotlin")]
 fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
     let mut names = std::collections::HashSet::new();
@@ -1232,14 +1236,15 @@ fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
 #[cfg(test)]
 mod tests {
     #[test]
+    #[cfg(feature = "lang-kotlin")]
     fn names_written_as_values() {
         let names = super::value_names(
-            b"val f: () -> Unit = {}\nfun g(block : Int) = h(x == y, a=>b, M::n)",
+            b"val f: () -> Unit = {}\nfun g(block : Int) = h(x == y, a=>b, M::n, k = 1)",
         );
-        for n in ["f", "block", "g", "a"] {
+        for n in ["f", "block", "k"] {
             assert!(names.contains(n), "{n}");
         }
-        for n in ["g", "h", "x", "a", "M", "Unit"] {
+        for n in ["g", "h", "x", "a", "M", "Int"] {
             assert!(!names.contains(n), "{n}");
         }
     }
