@@ -363,10 +363,12 @@ fn collect_match(
         } else {
             (node_text(n, src).to_string(), None)
         }
-    } else if let Some(n) = node
-        .child_by_field_name("name")
-        .filter(|n| n.kind().ends_with("identifier"))
-    {
+    } else if let Some(n) = node.child_by_field_name("name").filter(|n| {
+        matches!(
+            n.kind(),
+            "identifier" | "simple_identifier" | "type_identifier"
+        )
+    }) {
         // A pattern without `@name` (cheaper to compile, see queries/swift.scm): the
         // first child in the node's `name` field, when it is an identifier.
         (node_text(n, src).to_string(), None)

@@ -5,13 +5,16 @@
 ; is kept only in a trait or class. `@def.caps` is a `val` kept only when it is named in
 ; upper case directly in an object's body or at the top level (the convention for
 ; constants).
+;
+; A pattern without `@name` is named by the first identifier in the node's `name` field
+; (see queries/swift.scm): `name: (identifier) @name` costs more to compile.
 
-(class_definition name: (identifier) @name) @def.class
-(object_definition name: (identifier) @name) @def.class
-(package_object name: (identifier) @name) @def.module
-(trait_definition name: (identifier) @name) @def.trait
-(enum_definition name: (identifier) @name) @def.enum
-(function_definition name: (identifier) @name) @def.function
-(function_declaration name: (identifier) @name) @def.signature
-(type_definition name: (type_identifier) @name) @def.type
+(class_definition) @def.class
+(object_definition) @def.class
+(package_object) @def.module
+(trait_definition) @def.trait
+(enum_definition) @def.enum
+(function_definition) @def.function
+(function_declaration) @def.signature
+(type_definition) @def.type
 (val_definition pattern: (identifier) @name) @def.caps
