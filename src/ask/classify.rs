@@ -97,6 +97,14 @@ pub fn classify(question: &str) -> Classification {
     {
         hits.push((at, Intent::Callers, true, "x called by"));
     }
+    // "what is used by X" asks what X uses: X's callees.
+    let used_by_name = find_cue(&lower, "used by")
+        .filter(|&at| lower[at..].contains(" x ") && !lower[..at].contains(" x "));
+    if let Some(at) = used_by_name
+        && !found(&hits, Intent::Callees)
+    {
+        hits.push((at, Intent::Callees, true, "used by x"));
+    }
     // The specific reading wins over the generic ones it contains.
     let snapshot = hits.clone();
     let has = |i: Intent| found(&snapshot, i);
@@ -129,7 +137,10 @@ pub fn classify(question: &str) -> Classification {
     };
     hits.retain(|&(_, intent, _, phrase)| match intent {
         Intent::Callers | Intent::Imports if !named && passive(phrase) => false,
-        Intent::Callers => !(has(Intent::Callees) && (phrase == "called by" || named_after_by)),
+        Intent::Callers => {
+            !(has(Intent::Callees) && (phrase == "called by" || named_after_by))
+                && !(matches!(phrase, "used by" | "is used") && used_by_name.is_some())
+        }
         Intent::Callees => {
             !(phrase == "called by" && called_by.is_some() && named && !named_after_by)
         }
@@ -284,6 +295,11 @@ mod tests {
             ["callees"]
         );
         assert_eq!(intents("is `print_entry` called by anything?"), ["callers"]);
+        assert_eq!(
+            intents("which function is used by VarP to add a flag?"),
+            ["callees"]
+        );
+        assert_eq!(intents("is `VarP` used by anything?"), ["callers"]);
         assert_eq!(
             intents("list the calls made inside `Path.convert`"),
             ["callees"]
