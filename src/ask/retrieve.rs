@@ -326,6 +326,10 @@ pub fn graph_facts(
             if relation == Relation::Defs {
                 rows.clear();
             }
+            // The code's own call sites and importers before those in tests, fixtures and
+            // examples (each group in path order): a newcomer asking who calls `load` wants
+            // the server's call before thirty tests', and a cut list must not hide it.
+            rows.sort_by_key(|r| crate::source::is_test_path(&r.path));
             rows.truncate(limit);
             // For callers the call sites are the answer and come first; otherwise the
             // definitions the question names do.

@@ -925,6 +925,37 @@ fn path_lang_and_no_tests_narrow_what_an_answer_cites() {
     assert!(stderr(&out).contains("no indexed file is in that language"));
 }
 
+/// A callers answer lists the code's own call sites before the tests' (here the test file
+/// sorts first by path), so a list cut short never hides them.
+#[test]
+fn callers_in_the_code_come_before_callers_in_tests() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/test_pricing.py",
+        "from inventory.pricing import apply_vat\n\n\n\
+         def test_vat():\n    assert apply_vat(10.0) == 12.0\n\n\n\
+         def test_vat_again():\n    assert apply_vat(0.0) == 0.0\n",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["who calls apply_vat?"]);
+    assert_eq!(code, 0, "{v}");
+    let answer = v["answer"]["text"].as_str().expect("answer text");
+    let sites: Vec<&str> = answer
+        .lines()
+        .filter_map(|l| l.trim_start().split_whitespace().next())
+        .filter(|w| w.contains(".py:"))
+        .collect();
+    assert_eq!(
+        sites,
+        [
+            "inventory/pricing.py:16",
+            "app/test_pricing.py:5",
+            "app/test_pricing.py:9"
+        ],
+        "{answer}"
+    );
+}
+
 /// For a question about how or where something is done, a test helper that repeats the
 /// implementation's words ranks below the implementation; a question about tests keeps
 /// the tests where their words put them.
