@@ -942,7 +942,7 @@ fn callers_in_the_code_come_before_callers_in_tests() {
     let answer = v["answer"]["text"].as_str().expect("answer text");
     let sites: Vec<&str> = answer
         .lines()
-        .filter_map(|l| l.trim_start().split_whitespace().next())
+        .filter_map(|l| l.split_whitespace().next())
         .filter(|w| w.contains(".py:"))
         .collect();
     assert_eq!(
