@@ -335,24 +335,61 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
                 | "examples"
         )
     });
-    if !about_code || asks_tests {
+    // "Where is X handled?" asks for code: prose documentation ranks below it unless the
+    // question asks about documentation. (How and why questions keep the docs where
+    // their words put them: a guide may answer them best.)
+    let locate = state.classification.intents.first() == Some(&Intent::Locate);
+    let asks_docs = lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "doc"
+                | "docs"
+                | "documentation"
+                | "documented"
+                | "readme"
+                | "guide"
+                | "tutorial"
+                | "changelog"
+                | "manual"
+        )
+    });
+    if !about_code {
         return;
     }
-    let mut demoted = 0;
+    let (mut demoted, mut docs) = (0, 0);
     for c in candidates.iter_mut() {
-        if is_test_or_example(&c.loc.path) {
+        if !asks_tests && is_test_or_example(&c.loc.path) {
             c.score *= TEST_DEMOTION;
             demoted += 1;
+        } else if locate && !asks_docs && is_prose(&c.loc.path) {
+            c.score *= TEST_DEMOTION;
+            docs += 1;
         }
     }
-    if demoted > 0 {
+    if demoted + docs > 0 {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
         if let Some(last) = state.trace.last_mut() {
-            last.reasons.push(format!(
-                "{demoted} test, fixture or example chunk(s) at × {TEST_DEMOTION}: the question is not about tests"
-            ));
+            if demoted > 0 {
+                last.reasons.push(format!(
+                    "{demoted} test, fixture or example chunk(s) at × {TEST_DEMOTION}: the question is not about tests"
+                ));
+            }
+            if docs > 0 {
+                last.reasons.push(format!(
+                    "{docs} documentation chunk(s) at × {TEST_DEMOTION}: the question asks where code is"
+                ));
+            }
         }
     }
+}
+
+/// Prose documentation: Markdown, reStructuredText, AsciiDoc and plain text files.
+fn is_prose(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "md" | "markdown" | "mdx" | "rst" | "adoc" | "txt"
+    )
 }
 
 fn is_test_or_example(path: &str) -> bool {

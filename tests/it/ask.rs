@@ -925,6 +925,35 @@ fn path_lang_and_no_tests_narrow_what_an_answer_cites() {
     assert!(stderr(&out).contains("no indexed file is in that language"));
 }
 
+/// "Where is X done?" asks for code: a page of documentation that repeats the question's
+/// words ranks below the implementation, unless the question asks about the docs.
+#[test]
+fn where_questions_rank_code_above_documentation() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "docs/vat.md",
+        "# Adding VAT to a net amount\n\nWe add VAT to a net amount, rounded to cents: \
+         add VAT to the net amount and round the amount to cents.\n",
+    );
+    s.index();
+    let first = |q: &str| {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{v}");
+        v["sources"][0]["path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        first("where do we add VAT to a net amount, rounded to cents?"),
+        "inventory/pricing.py"
+    );
+    assert_eq!(
+        first("where do the docs explain adding VAT to a net amount?"),
+        "docs/vat.md"
+    );
+}
+
 /// A callers answer lists the code's own call sites before the tests' (here the test file
 /// sorts first by path), so a list cut short never hides them.
 #[test]
