@@ -272,7 +272,7 @@ pub fn normalize(v: &mut [f32]) {
     }
 }
 
-fn is_stop(w: &str) -> bool {
+pub(crate) fn is_stop(w: &str) -> bool {
     // Sorted, for the binary search.
     const STOP: &[&str] = &[
         "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",

@@ -15,6 +15,7 @@ use tantivy::schema::{
 use tantivy::{Index, IndexWriter, ReloadPolicy, Term, doc};
 
 use super::IdFilter;
+use super::embed::is_stop;
 use super::tokenize::{CodeTokenizer, tokens};
 
 /// The lexical index directory of a store directory.
@@ -24,6 +25,10 @@ pub fn lexical_dir(store_dir: &Path) -> PathBuf {
 
 /// Field weights: a match in a symbol name counts most, then the path.
 const BOOSTS: [(&str, f32); 4] = [("symbol", 3.0), ("path", 1.5), ("doc", 1.0), ("body", 1.0)];
+
+/// The weight of a query word's stem in the repository ([`LexicalIndex::stem`]), relative
+/// to the word's own.
+const STEM_BOOST: f32 = 0.5;
 
 /// The fields of the schema.
 #[derive(Clone, Copy)]
@@ -334,7 +339,38 @@ impl LexicalIndex {
         Ok((out, searcher.num_docs()))
     }
 
-    /// The `k` best chunks for `query` by BM25, as (chunk id, score), best first.
+    /// The repository's stem of a query word the index does not hold: the longest proper
+    /// prefix of `word` of three letters or more, one to three letters shorter and no stop
+    /// word, that some chunk holds as a token ("removes" → `remove`, "rendering" →
+    /// `render`, but "database" is not `data`). None for a word some chunk holds, for
+    /// words under four letters, stop words and words with digits. Code without comments
+    /// names what a sentence describes in other forms of the same words.
+    fn stem(&self, searcher: &tantivy::Searcher, word: &str) -> Result<Option<String>> {
+        let len = word.chars().count();
+        if len < 4 || is_stop(word) || !word.chars().all(char::is_alphabetic) {
+            return Ok(None);
+        }
+        let held = |w: &str| -> Result<bool> {
+            Ok(searcher
+                .doc_freq(&Term::from_field_text(self.fields.body, w))
+                .context("reading the lexical index")?
+                > 0)
+        };
+        if held(word)? {
+            return Ok(None);
+        }
+        let ends: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
+        for cut in 1..=3.min(len - 3) {
+            let prefix = &word[..ends[len - cut]];
+            if !is_stop(prefix) && held(prefix)? {
+                return Ok(Some(prefix.to_string()));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The `k` best chunks for `query` by BM25, as (chunk id, score), best first. A
+    /// query word no chunk holds counts, at [`STEM_BOOST`], as its stem in the repository.
     pub fn search(
         &self,
         query: &str,
@@ -348,6 +384,15 @@ impl LexicalIndex {
         if terms.is_empty() || k == 0 {
             return Ok(Vec::new());
         }
+        let searcher = self.reader()?.searcher();
+        let mut weighted: Vec<(String, f32)> = terms.iter().map(|t| (t.clone(), 1.0)).collect();
+        for t in &terms {
+            if let Some(stem) = self.stem(&searcher, t)?
+                && !weighted.iter().any(|(w, _)| *w == stem)
+            {
+                weighted.push((stem, STEM_BOOST));
+            }
+        }
         let f = &self.fields;
         let field_of = |name: &str| match name {
             "symbol" => f.symbol,
@@ -356,13 +401,16 @@ impl LexicalIndex {
             _ => f.body,
         };
         let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for t in &terms {
+        for (t, weight) in &weighted {
             for (name, boost) in BOOSTS {
                 let q = TermQuery::new(
                     Term::from_field_text(field_of(name), t),
                     IndexRecordOption::WithFreqs,
                 );
-                should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
+                should.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(q), boost * weight)),
+                ));
             }
         }
         let text_query: Box<dyn Query> = Box::new(BooleanQuery::new(should));
@@ -379,7 +427,6 @@ impl LexicalIndex {
             ])),
             None => text_query,
         };
-        let searcher = self.reader()?.searcher();
         let filter = filter.clone();
         let collector = FilterCollector::new(
             "id".to_string(),
@@ -401,5 +448,58 @@ impl LexicalIndex {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_no_chunk_holds_also_matches_its_stem() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let w = LexicalWriter::open(dir.path(), true, 1)?;
+        let chunks = [
+            (
+                1,
+                "remove_extension",
+                "fn remove_extension(p: &Path) -> PathBuf { strip(p) }",
+            ),
+            (
+                2,
+                "render",
+                "fn render(page: &Page) -> String { page.title.clone() }",
+            ),
+            (3, "renders", "fn renders() -> usize { 3 }"),
+            (4, "database", "fn database() -> Db { connect() }"),
+        ];
+        for (id, symbol, body) in chunks {
+            w.add(&LexDoc {
+                id,
+                path: "src/lib.rs",
+                symbol,
+                doc: "",
+                body,
+                kind: "function",
+                lang: "rust",
+            })?;
+        }
+        w.commit(1)?;
+        let index = LexicalIndex::open(dir.path())?.context("the index")?;
+        let searcher = index.reader()?.searcher();
+        assert_eq!(index.stem(&searcher, "removes")?.as_deref(), Some("remove"));
+        assert_eq!(
+            index.stem(&searcher, "rendering")?.as_deref(),
+            Some("render")
+        );
+        // A word some chunk holds keeps to itself; no stem of four letters or more off
+        // ("databases" is not `data`), none under three letters, none of a stop word.
+        assert_eq!(index.stem(&searcher, "renders")?, None);
+        assert_eq!(index.stem(&searcher, "databasing")?, None);
+        assert_eq!(index.stem(&searcher, "fns")?, None);
+        // "removes" is in no chunk: only its stem finds remove_extension.
+        let hits = index.search("removes the suffix", 10, None, &IdFilter::default())?;
+        assert_eq!(hits.first().map(|h| h.0), Some(1), "{hits:?}");
+        Ok(())
     }
 }
