@@ -338,6 +338,15 @@ impl Intent {
         }
     }
 
+    /// Whether the intent is asked of a named thing and answered by the code graph:
+    /// callers, callees, a definition or imports.
+    pub fn is_structural(self) -> bool {
+        matches!(
+            self,
+            Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
+        )
+    }
+
     /// Parses [`Intent::as_str`].
     pub fn parse(s: &str) -> Option<Intent> {
         Intent::ALL.into_iter().find(|i| i.as_str() == s)

@@ -358,17 +358,11 @@ fn route(state: &mut State, config: &Config) -> Result<()> {
 /// none, its plain words that name a definition ("who calls urlparse").
 fn first_query(state: &mut State) -> Result<Query> {
     let mut targets = graph_targets(&state.classification);
-    let wants_names = state.classification.intents.iter().any(|i| {
-        matches!(
-            i,
-            Intent::Callers
-                | Intent::Callees
-                | Intent::Definition
-                | Intent::Imports
-                | Intent::History
-                | Intent::Compare
-        )
-    });
+    let wants_names = state
+        .classification
+        .intents
+        .iter()
+        .any(|&i| i.is_structural() || matches!(i, Intent::History | Intent::Compare));
     if targets.is_empty() && wants_names {
         let t = Instant::now();
         let mut named = Vec::new();

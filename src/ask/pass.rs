@@ -406,12 +406,7 @@ fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
     let mut out: Vec<Intent> = intents
         .iter()
         .copied()
-        .filter(|i| {
-            matches!(
-                i,
-                Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
-            )
-        })
+        .filter(|i| i.is_structural())
         .collect();
     if out.is_empty() {
         out.push(Intent::Definition);

@@ -82,7 +82,7 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
             "prototypes agree: {} (similarity {sim:.2})",
             intent.as_str()
         ));
-    } else if no_cue && needs_name(intent) {
+    } else if no_cue && intent.is_structural() {
         // Callers, callees, imports and definitions are asked of a name, and the question
         // names none: the rules' default (locate) stands.
         reasons.push(format!(
@@ -103,14 +103,6 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
             intent.as_str()
         ));
     }
-}
-
-/// Intents answered about a named thing.
-fn needs_name(intent: Intent) -> bool {
-    matches!(
-        intent,
-        Intent::Callers | Intent::Callees | Intent::Imports | Intent::Definition
-    )
 }
 
 #[cfg(test)]

@@ -132,16 +132,11 @@ pub fn read(state: &mut State) -> Result<()> {
 /// how something works, "the progress bar" is a topic, not a lookup of `ProgressBar`
 /// (the real set's out-of-scope questions abstain less often otherwise).
 fn joined_name(state: &mut State) -> Result<()> {
-    let about_a_name = state.classification.intents.iter().any(|i| {
-        matches!(
-            i,
-            Intent::Callers
-                | Intent::Callees
-                | Intent::Definition
-                | Intent::Imports
-                | Intent::History
-        )
-    });
+    let about_a_name = state
+        .classification
+        .intents
+        .iter()
+        .any(|&i| i.is_structural() || i == Intent::History);
     if !about_a_name {
         return Ok(());
     }
@@ -243,12 +238,11 @@ const JOIN_STOP: &[&str] = &[
 /// question gives and, for a question about names (callers, callees, a definition,
 /// imports) that gives none, its plain words.
 fn spelling(state: &mut State) -> Result<()> {
-    let structural = state.classification.intents.iter().any(|i| {
-        matches!(
-            i,
-            Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
-        )
-    });
+    let structural = state
+        .classification
+        .intents
+        .iter()
+        .any(|i| i.is_structural());
     let mut asked: Vec<(Option<usize>, String)> = state
         .classification
         .entities

@@ -217,12 +217,11 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
                 }
             }
             // The question's words: the defined names made of them.
-            let structural = state.classification.intents.iter().any(|i| {
-                matches!(
-                    i,
-                    Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports
-                )
-            });
+            let structural = state
+                .classification
+                .intents
+                .iter()
+                .any(|i| i.is_structural());
             let named = names_from_words(&state.terms, &vocab, 4);
             for n in named {
                 if !extra.contains(&n) {
