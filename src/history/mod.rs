@@ -23,6 +23,7 @@ use crate::progress::Progress;
 use crate::store::Store;
 use crate::syntax::defs;
 use crate::syntax::lang::{self, FileLang};
+use git::Hunk;
 use git::{Blobs, GitCommit, LogStream};
 use touch::Def;
 
@@ -433,10 +434,14 @@ impl SliceCtx<'_> {
             self.batch.set((self.batch.get() * 2).min(BATCH_MAX));
             // A safe point: the slice being written is rolled back.
             crate::interrupt::check()?;
-            let wanted: Vec<(Side, Side)> = batch
+            let wanted: Vec<Wanted> = batch
                 .iter()
                 .filter(|c| !is_boundary.contains(c.hash.as_str()))
-                .flat_map(|c| c.patches.iter().filter_map(move |p| patch_sides(c, p)))
+                .flat_map(|c| {
+                    c.patches.iter().filter_map(move |p| {
+                        patch_sides(c, p).map(|(old, new)| (old, new, p.hunks.as_slice()))
+                    })
+                })
                 .collect();
             cache.prefetch(blobs, &wanted)?;
             for c in batch.drain(..) {
@@ -858,6 +863,101 @@ struct Task<'p> {
     path: &'p str,
     bytes: Vec<u8>,
     base: Option<String>,
+    /// The `-U0` hunks from this version to `base`.
+    hunks: &'p [Hunk],
+}
+
+/// The line starts of `bytes`, and its length last: line `k` (from 0) is
+/// `starts[k]..starts[k + 1]`.
+fn line_starts(bytes: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    starts.extend(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' && i + 1 < bytes.len())
+            .map(|(i, _)| i + 1),
+    );
+    if !bytes.is_empty() {
+        starts.push(bytes.len());
+    }
+    starts
+}
+
+/// The edits that turn `new` back into `old`, one per hunk of the `-U0` diff from `old`
+/// to `new`, last first (so each is in the coordinates the ones before it left); `None`
+/// when the hunks do not describe these two texts (then one edit spans them all).
+///
+/// One edit from the first change to the last would have every reparse read all the
+/// lines between a commit's hunks again: on werkzeug those spans are six times the
+/// lines changed.
+fn edits_from_hunks(old: &[u8], new: &[u8], hunks: &[Hunk]) -> Option<Vec<tree_sitter::InputEdit>> {
+    let (ol, nl) = (line_starts(old), line_starts(new));
+    // A hunk's lines as a range of line indexes (a zero length is an insertion after its
+    // start line).
+    let lines = |start: u32, len: u32| {
+        let first = if len == 0 {
+            start
+        } else {
+            start.checked_sub(1)?
+        } as usize;
+        Some((first, first + len as usize))
+    };
+    let byte = |starts: &[usize], line: usize| {
+        // An empty text has no line, and any line of it starts at 0.
+        starts
+            .get(line)
+            .copied()
+            .or((starts.len() == 1).then_some(0))
+    };
+    let mut spans = Vec::with_capacity(hunks.len());
+    let (mut old_at, mut new_at) = (0usize, 0usize);
+    for h in hunks {
+        let (o0, o1) = lines(h.old_start, h.old_len)?;
+        let (n0, n1) = lines(h.new_start, h.new_len)?;
+        let (os, oe) = (byte(&ol, o0)?, byte(&ol, o1)?);
+        let (ns, ne) = (byte(&nl, n0)?, byte(&nl, n1)?);
+        // The unchanged text before the hunk is the same on both sides, and in order.
+        if os < old_at || ns < new_at || old[old_at..os] != new[new_at..ns] {
+            return None;
+        }
+        spans.push(((os, oe), (n0, ns, ne)));
+        (old_at, new_at) = (oe, ne);
+    }
+    if old[old_at..] != new[new_at..] {
+        return None;
+    }
+    // Rows and column of `to` in `bytes`, counted from `from` (a line start).
+    let span = |bytes: &[u8], from: usize, to: usize| {
+        let text = &bytes[from..to];
+        let rows = text.iter().filter(|&&b| b == b'\n').count();
+        let column = text.len() - text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        (rows, column)
+    };
+    Some(
+        spans
+            .into_iter()
+            .rev()
+            .map(|((os, oe), (row, ns, ne))| {
+                let (new_rows, new_col) = span(new, ns, ne);
+                let (old_rows, old_col) = span(old, os, oe);
+                tree_sitter::InputEdit {
+                    start_byte: ns,
+                    old_end_byte: ne,
+                    new_end_byte: ns + (oe - os),
+                    start_position: tree_sitter::Point { row, column: 0 },
+                    old_end_position: tree_sitter::Point {
+                        row: row + new_rows,
+                        column: new_col,
+                    },
+                    new_end_position: tree_sitter::Point {
+                        row: row + old_rows,
+                        column: old_col,
+                    },
+                }
+            })
+            .collect(),
+    )
 }
 
 /// The edit that turns `old` into `new`: the bytes between their common prefix and
@@ -899,6 +999,7 @@ fn parse_version(
     path: &str,
     bytes: Vec<u8>,
     base: Option<Held>,
+    hunks: &[Hunk],
     max: u64,
 ) -> (Vec<Def>, Option<Held>) {
     if too_big(&bytes, max) {
@@ -920,7 +1021,10 @@ fn parse_version(
         };
     };
     let old = base.filter(|b| b.lang == l).map(|mut b| {
-        b.tree.edit(&edit_between(&b.bytes, &bytes));
+        match edits_from_hunks(&bytes, &b.bytes, hunks) {
+            Some(edits) => edits.iter().for_each(|e| b.tree.edit(e)),
+            None => b.tree.edit(&edit_between(&b.bytes, &bytes)),
+        }
         b.tree
     });
     let Some((parsed, tree)) = defs::reparse(parser, l, text, old.as_ref()) else {
@@ -940,7 +1044,7 @@ impl DefCache<'_> {
     /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached and
     /// parses them in parallel: the versions of one file in order, newest first, each
     /// reparsed from the one after it.
-    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[(Side, Side)]) -> Result<()> {
+    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[Wanted]) -> Result<()> {
         // Made room for first, so nothing this batch needs is dropped after it is read.
         if self.map.len() + 2 * wanted.len() > DEF_CACHE_MAX {
             self.map.clear();
@@ -949,9 +1053,10 @@ impl DefCache<'_> {
         // The chain each blob of this batch is parsed in.
         let mut chain_of: HashMap<String, usize> = HashMap::new();
         let mut held = 0usize;
-        for &(old, new) in wanted {
+        for &(old, new, hunks) in wanted {
             // The newer version first: the older one is reparsed from it.
-            for (side, base) in [(new, None), (old, new.map(|(b, _)| b))] {
+            let no_hunks: &[Hunk] = &[];
+            for (side, base, hunks) in [(new, None, no_hunks), (old, new.map(|(b, _)| b), hunks)] {
                 let Some((blob, path)) = side else {
                     continue;
                 };
@@ -970,6 +1075,7 @@ impl DefCache<'_> {
                     path,
                     bytes,
                     base: base.map(str::to_string),
+                    hunks,
                 };
                 let k = match base.and_then(|b| chain_of.get(b)) {
                     Some(&k) => k,
@@ -1028,7 +1134,8 @@ impl DefCache<'_> {
                         // Taken: the next older version is reparsed from this one's tree
                         // in turn, and only the oldest of a chain is kept.
                         let base = t.base.as_ref().and_then(|b| trees.remove(b));
-                        let (defs, tree) = parse_version(&mut parser, t.path, t.bytes, base, max);
+                        let (defs, tree) =
+                            parse_version(&mut parser, t.path, t.bytes, base, t.hunks, max);
                         if let Some(h) = tree {
                             trees.insert(t.blob.clone(), h);
                         }
@@ -1065,7 +1172,7 @@ impl DefCache<'_> {
                 defs
             }
             (None, Some(bytes)) => std::rc::Rc::new(
-                parse_version(&mut self.parser, path, bytes, None, self.max_size).0,
+                parse_version(&mut self.parser, path, bytes, None, &[], self.max_size).0,
             ),
             (None, None) => std::rc::Rc::new(Vec::new()),
         };
@@ -1083,7 +1190,7 @@ fn too_big(bytes: &[u8], max: u64) -> bool {
 
 /// The definitions of one version of a file (none for a language llmc does not parse).
 pub fn definitions(parser: &mut tree_sitter::Parser, path: &str, bytes: &[u8]) -> Vec<Def> {
-    parse_version(parser, path, bytes.to_vec(), None, 0).0
+    parse_version(parser, path, bytes.to_vec(), None, &[], 0).0
 }
 
 /// A file's definitions as history compares them: from the first line of a definition's
@@ -1160,6 +1267,9 @@ fn insert_merge(
 
 /// A blob id and the path it is parsed as.
 type Side<'a> = Option<(&'a str, &'a str)>;
+
+/// A patch's two sides and its hunks.
+type Wanted<'a> = (Side<'a>, Side<'a>, &'a [Hunk]);
 
 /// For one file's patch in a commit: the versions before and after whose definitions the
 /// hunks are laid over (`None` for a side that does not exist or is no parsed language);
@@ -1305,6 +1415,105 @@ mod tests {
         assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (2, 2, 3));
     }
 
+    fn hunk(old_start: u32, old_len: u32, new_start: u32, new_len: u32) -> Hunk {
+        Hunk {
+            old_start,
+            old_len,
+            new_start,
+            new_len,
+        }
+    }
+
+    /// A point in `bytes` counted from its start.
+    fn point_at(bytes: &[u8], at: usize) -> tree_sitter::Point {
+        let before = &bytes[..at];
+        let row = before.iter().filter(|&&b| b == b'\n').count();
+        let column = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    }
+
+    /// The edits made from a patch's hunks, applied in order to the newer text, give the
+    /// older one back, with every position right in the text as it stands at that edit.
+    #[test]
+    fn edits_from_hunks_turn_the_newer_text_back_into_the_older() {
+        let cases: &[(&str, &str, &[Hunk])] = &[
+            // Two changes far apart, one of them growing.
+            (
+                "a\nb\nc\nd\ne\n",
+                "a\nB\nc\nd\nE\nf\n",
+                &[hunk(2, 1, 2, 1), hunk(5, 1, 5, 2)],
+            ),
+            // Lines inserted at the start, removed at the end.
+            ("x\ny\n", "z\nx\ny\n", &[hunk(0, 0, 1, 1)]),
+            ("x\ny\nz\n", "x\n", &[hunk(2, 2, 1, 0)]),
+            // A last line without a newline, changed.
+            ("x\ny", "x\nYy\n", &[hunk(2, 1, 2, 1)]),
+            ("x\ny\n", "x\ny", &[hunk(2, 1, 2, 1)]),
+            // From and to nothing.
+            ("", "a\nb\n", &[hunk(0, 0, 1, 2)]),
+            ("a\n", "", &[hunk(1, 1, 0, 0)]),
+            // Equal texts (a change of mode).
+            ("a\n", "a\n", &[]),
+        ];
+        for &(old, new, hunks) in cases {
+            let (old, new) = (old.as_bytes(), new.as_bytes());
+            let edits = edits_from_hunks(old, new, hunks).expect("hunks fit");
+            let mut doc = new.to_vec();
+            for e in &edits {
+                assert_eq!(point_at(&doc, e.start_byte), e.start_position, "{old:?}");
+                assert_eq!(
+                    point_at(&doc, e.old_end_byte),
+                    e.old_end_position,
+                    "{old:?}"
+                );
+                // What follows the edit is the older text's end already.
+                let tail = doc.len() - e.old_end_byte;
+                let from = old.len() - tail - (e.new_end_byte - e.start_byte);
+                let with = old[from..old.len() - tail].to_vec();
+                doc.splice(e.start_byte..e.old_end_byte, with);
+                assert_eq!(
+                    point_at(&doc, e.new_end_byte),
+                    e.new_end_position,
+                    "{old:?}"
+                );
+            }
+            assert_eq!(doc, old);
+        }
+        // Hunks of some other pair of texts are refused, not trusted.
+        assert!(edits_from_hunks(b"a\nb\n", b"a\nc\n", &[]).is_none());
+        assert!(edits_from_hunks(b"a\nb\nc\n", b"a\nb\nX\n", &[hunk(2, 1, 2, 1)]).is_none());
+        assert!(edits_from_hunks(b"a\n", b"a\nb\n", &[hunk(7, 1, 7, 2)]).is_none());
+    }
+
+    /// A reparse through the edits of a patch's hunks gives the tree a parse from scratch
+    /// gives.
+    #[test]
+    fn a_reparse_through_hunk_edits_gives_the_fresh_tree() {
+        let new = "import os\n\n\ndef load(p):\n    return open(p).read()\n\n\nclass Box:\n    def size(self):\n        return 3\n\n    def name(self):\n        return 'b'\n";
+        let old = "import os\nimport re\n\n\ndef load(p):\n    return open(p).read()\n\n\nclass Box:\n    def size(self):\n        return 2\n";
+        let hunks = [hunk(2, 1, 1, 0), hunk(11, 1, 10, 4)];
+        let mut parser = tree_sitter::Parser::new();
+        let (_, held) = parse_version(&mut parser, "m.py", new.as_bytes().to_vec(), None, &[], 0);
+        let (defs, held) = parse_version(
+            &mut parser,
+            "m.py",
+            old.as_bytes().to_vec(),
+            held,
+            &hunks,
+            0,
+        );
+        let fresh = parse_version(&mut parser, "m.py", old.as_bytes().to_vec(), None, &[], 0);
+        let tree = |h: Option<Held>| h.map(|h| h.tree.root_node().to_sexp());
+        assert_eq!(tree(held), tree(fresh.1));
+        let names: Vec<&str> = defs.iter().map(|d| d.qualname.as_str()).collect();
+        assert_eq!(names, ["load", "Box", "Box.size"]);
+        assert_eq!(defs[2].start_line, 10);
+    }
+
     /// Each older version reparsed from the tree of the one after it has the definitions
     /// a parse from scratch finds: a chain of edits that adds, renames, nests and removes.
     #[test]
@@ -1319,7 +1528,8 @@ mod tests {
         let mut parser = tree_sitter::Parser::new();
         let mut base: Option<Held> = None;
         for (i, v) in versions.iter().enumerate() {
-            let (defs, held) = parse_version(&mut parser, "m.py", v.as_bytes().to_vec(), base, 0);
+            let (defs, held) =
+                parse_version(&mut parser, "m.py", v.as_bytes().to_vec(), base, &[], 0);
             let fresh = definitions(&mut tree_sitter::Parser::new(), "m.py", v.as_bytes());
             let key = |d: &Vec<Def>| {
                 d.iter()
