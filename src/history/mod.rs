@@ -872,11 +872,9 @@ struct Task<'p> {
 fn line_starts(bytes: &[u8]) -> Vec<usize> {
     let mut starts = vec![0];
     starts.extend(
-        bytes
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b == b'\n' && i + 1 < bytes.len())
-            .map(|(i, _)| i + 1),
+        memchr::memchr_iter(b'\n', bytes)
+            .map(|i| i + 1)
+            .filter(|&i| i < bytes.len()),
     );
     if !bytes.is_empty() {
         starts.push(bytes.len());
@@ -1053,17 +1051,26 @@ impl DefCache<'_> {
         // The chain each blob of this batch is parsed in.
         let mut chain_of: HashMap<String, usize> = HashMap::new();
         let mut held = 0usize;
+        // Each version once, the newer of a patch first: the older is reparsed from it.
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut todo = Vec::new();
         for &(old, new, hunks) in wanted {
-            // The newer version first: the older one is reparsed from it.
             let no_hunks: &[Hunk] = &[];
             for (side, base, hunks) in [(new, None, no_hunks), (old, new.map(|(b, _)| b), hunks)] {
-                let Some((blob, path)) = side else {
-                    continue;
-                };
-                if self.map.contains_key(blob) || chain_of.contains_key(blob) {
-                    continue;
+                if let Some((blob, path)) = side
+                    && !self.map.contains_key(blob)
+                    && seen.insert(blob)
+                {
+                    todo.push((blob, path, base, hunks));
                 }
-                let bytes = blobs.get(blob)?.unwrap_or_default();
+            }
+        }
+        // Read from git a group at a time, so a huge batch is not all held at once.
+        for part in todo.chunks(256) {
+            let ids: Vec<&str> = part.iter().map(|t| t.0).collect();
+            let contents = blobs.get_many(&ids)?;
+            for (&(blob, path, base, hunks), bytes) in part.iter().zip(contents) {
+                let bytes = bytes.unwrap_or_default();
                 if let Some(defs) = self.seed.and_then(|s| s.get(path, &bytes)) {
                     self.map.insert(blob.to_string(), defs);
                     self.seeded += 1;
@@ -1103,7 +1110,7 @@ impl DefCache<'_> {
     fn parse_chains(&mut self, chains: Vec<Vec<Task>>) {
         let max = self.max_size;
         // A chain's first version may be reparsed from a tree an earlier batch kept.
-        let work: Vec<(Vec<Task>, Option<Kept>)> = chains
+        let mut work: Vec<(Vec<Task>, Option<Kept>)> = chains
             .into_iter()
             .map(|chain| {
                 let start = chain
@@ -1113,6 +1120,11 @@ impl DefCache<'_> {
                 (chain, start)
             })
             .collect();
+        // The longest chains first: one file's long run of versions is parsed in order on
+        // one thread, and started last it would leave the other threads idle at the end.
+        work.sort_by_cached_key(|(chain, _)| {
+            std::cmp::Reverse(chain.iter().map(|t| t.bytes.len()).sum::<usize>())
+        });
         use rayon::prelude::*;
         // The kept trees are handed over as each chain ends, so no more than the bound is
         // held at any time (a batch of thousands of files must not hold all their trees).

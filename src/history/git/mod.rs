@@ -208,7 +208,7 @@ pub const LOG_ARGS: &[&str] = &[
 /// A running `git log` whose commits are read one at a time, in the order given.
 pub struct LogStream {
     child: Child,
-    out: BufReader<ChildStdout>,
+    out: BufReader<ReadAhead>,
     /// Collects git's stderr (so warnings can never fill the pipe and stall git).
     stderr: Option<std::thread::JoinHandle<String>>,
     /// A header read ahead while finishing the previous commit.
@@ -240,7 +240,9 @@ impl LogStream {
         std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let out = BufReader::with_capacity(1 << 16, child.stdout.take().context("git log stdout")?);
+        let out = BufReader::new(ReadAhead::start(
+            child.stdout.take().context("git log stdout")?,
+        ));
         let stderr = drain(child.stderr.take());
         Ok(LogStream {
             child,
@@ -328,6 +330,68 @@ impl Drop for LogStream {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+/// A child's output read on a thread into memory, up to [`ReadAhead::CHUNKS`] chunks
+/// ahead: `git log` works out the next commits' diffs while this process is busy with
+/// the last ones, instead of waiting on a full pipe.
+struct ReadAhead {
+    rx: std::sync::mpsc::Receiver<std::io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl ReadAhead {
+    const CHUNK: usize = 1 << 16;
+    /// 16 MiB at most read ahead.
+    const CHUNKS: usize = 256;
+
+    fn start(mut from: ChildStdout) -> ReadAhead {
+        let (tx, rx) = std::sync::mpsc::sync_channel(Self::CHUNKS);
+        std::thread::spawn(move || {
+            loop {
+                let mut chunk = vec![0; Self::CHUNK];
+                let read = match from.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        chunk.truncate(n);
+                        Ok(chunk)
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let failed = read.is_err();
+                // The reader gone (the stream dropped) or the output broken: stop.
+                if tx.send(read).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        ReadAhead {
+            rx,
+            chunk: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl Read for ReadAhead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.chunk.len() {
+            match self.rx.recv() {
+                Ok(chunk) => {
+                    self.chunk = chunk?;
+                    self.at = 0;
+                }
+                // The thread ended: the output is at its end.
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.chunk.len() - self.at);
+        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
     }
 }
 
@@ -603,6 +667,31 @@ impl Blobs {
     pub fn get(&mut self, id: &str) -> Result<Option<Vec<u8>>> {
         writeln!(self.input, "{id}")?;
         self.input.flush().context("writing to git cat-file")?;
+        self.read_one()
+    }
+
+    /// The contents of blobs `ids`, in order, asked for a few dozen at a time: one round
+    /// trip to git for each group rather than for each blob.
+    pub fn get_many(&mut self, ids: &[&str]) -> Result<Vec<Option<Vec<u8>>>> {
+        // A group's requests (at most 65 bytes each) fit in the smallest pipe buffer a
+        // system gives (one 4 KiB page), so writing them all before reading can never
+        // block on git, whose own writes wait for our reads.
+        const GROUP: usize = 48;
+        let mut out = Vec::with_capacity(ids.len());
+        for group in ids.chunks(GROUP) {
+            for id in group {
+                writeln!(self.input, "{id}")?;
+            }
+            self.input.flush().context("writing to git cat-file")?;
+            for _ in group {
+                out.push(self.read_one()?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The next object git prints.
+    fn read_one(&mut self) -> Result<Option<Vec<u8>>> {
         let mut header = String::new();
         if self.out.read_line(&mut header)? == 0 {
             bail!("git cat-file ended early");
