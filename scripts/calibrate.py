@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the confidence of `llmc ask` on the tune half of the real-repository sets.
 
-    calibrate.py --llmc BIN [--checkouts DIR] [--write] [--abstain 0.90]
+    calibrate.py --llmc BIN [--checkouts DIR] [--dev DIR] [--write] [--abstain 0.90]
 
 Runs `llmc eval` on every `testdata/real/ask/<repo>.tune.jsonl` and the tune half of the
 callers sets (through ask_real.py --callers),
@@ -13,7 +13,8 @@ src/ask/calibration.rs.
 
 It also prints the abstention threshold: the lowest score below which at least
 `--abstain` of the out-of-scope questions fall (refitted weights, tune half), with the
-false abstention it costs; `ask.abstain_below` in src/config/sections.rs and
+false abstention it costs. `--dev DIR` adds every question of a development set (both
+halves, e.g. testdata/real/ask-dev, which is tuning data) to the fit; `ask.abstain_below` in src/config/sections.rs and
 llmc.toml.example is set to it by hand. The test half is never read here.
 """
 
@@ -37,15 +38,20 @@ SIGN = {"retrieval": 1, "coverage": 1, "grounding": 1, "margin": 1, "unknown": -
         "history": 1, "graph": 1, "absent": -1}
 
 
-def samples(llmc: str, checkouts: str) -> list[tuple[list[float], int]]:
+def samples(llmc: str, checkouts: str, dev: str | None) -> list[tuple[list[float], int]]:
+    runs = [["--split", "tune", "--callers"]]
+    if dev:
+        runs.append(["--split", "all", "--sets", dev])
+    results = []
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "tune.json"
-        subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "ask_real.py"), "--llmc", llmc,
-             "--checkouts", checkouts, "--split", "tune", "--callers", "--json", str(out)],
-            check=True, stdout=subprocess.DEVNULL,
-        )
-        results = json.loads(out.read_text())["results"]
+        for run in runs:
+            subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "ask_real.py"), "--llmc", llmc,
+                 "--checkouts", checkouts, *run, "--json", str(out)],
+                check=True, stdout=subprocess.DEVNULL,
+            )
+            results += json.loads(out.read_text())["results"]
     data = []
     for r in results:
         if r["answerable"] and r["reciprocal_rank"] is None:
@@ -148,9 +154,10 @@ def main() -> None:
     ap.add_argument("--checkouts", default="/work/real")
     ap.add_argument("--abstain", type=float, default=0.90,
                     help="share of out-of-scope questions to abstain on")
+    ap.add_argument("--dev", help="a development set's folder, fitted on whole")
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
-    data = samples(args.llmc, args.checkouts)
+    data = samples(args.llmc, args.checkouts, args.dev)
     w, b = fit(data)
     raw = [sigmoid(b + sum(wi * xi for wi, xi in zip(w, x))) for x, _, _ in data]
     ys = [y for _, y, _ in data]
