@@ -15,7 +15,7 @@ use super::{
 };
 use crate::model::Memory;
 use crate::search::ChunkLoc;
-use crate::search::fuse::{Fused, RankedList, rrf};
+use crate::search::fuse::{Fused, RankedList, by_score, rrf};
 
 /// What one retrieval pass searched for.
 #[derive(Debug, Clone, PartialEq)]
@@ -176,25 +176,31 @@ fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Can
     let cfg = &state.memories.config.ask;
     let (candidates_n, use_fuse, rrf_k) = (cfg.candidates.max(1), cfg.fuse, cfg.rrf_k);
     let keep = candidates_n.max(cfg.k);
-    let (fused, decision) = if use_fuse {
-        (
-            rrf(lists, rrf_k),
-            format!("weighted reciprocal rank fusion, k = {rrf_k}"),
-        )
-    } else {
-        let heaviest = lists
-            .iter()
-            .filter(|l| !l.hits.is_empty())
-            .max_by(|a, b| a.weight.total_cmp(&b.weight))
-            .cloned();
-        (
-            rrf(heaviest.as_slice(), rrf_k),
-            format!(
-                "fusion off (ask.fuse = false): only the {} list",
-                heaviest.as_ref().map_or("empty", |l| l.route.as_str())
-            ),
-        )
-    };
+    let (fused, decision) =
+        if use_fuse && super::route::fused_by_score(lists.iter().map(|l| (l.route, l.weight))) {
+            (
+                by_score(lists),
+                "weighted fusion of scores scaled to 0..1 in each list".to_string(),
+            )
+        } else if use_fuse {
+            (
+                rrf(lists, rrf_k),
+                format!("weighted reciprocal rank fusion, k = {rrf_k}"),
+            )
+        } else {
+            let heaviest = lists
+                .iter()
+                .filter(|l| !l.hits.is_empty())
+                .max_by(|a, b| a.weight.total_cmp(&b.weight))
+                .cloned();
+            (
+                rrf(heaviest.as_slice(), rrf_k),
+                format!(
+                    "fusion off (ask.fuse = false): only the {} list",
+                    heaviest.as_ref().map_or("empty", |l| l.route.as_str())
+                ),
+            )
+        };
     let mut candidates = Vec::new();
     let (mut stale, mut outside) = (0, 0);
     // Narrowed by --path/--lang/--no-tests: read on until enough hits are in scope.

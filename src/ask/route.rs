@@ -26,6 +26,22 @@ pub struct Plan {
     pub widened: bool,
 }
 
+/// Whether a plan of these (retriever, weight) steps is led by the text retrievers and
+/// consults no history: its lists are then fused by their scores
+/// ([`crate::search::fuse::by_score`]), the others by their ranks.
+pub fn fused_by_score(steps: impl Iterator<Item = (Memory, f64)>) -> bool {
+    let mut heaviest: Option<(Memory, f64)> = None;
+    for (memory, weight) in steps {
+        if memory == Memory::History {
+            return false;
+        }
+        if heaviest.is_none_or(|(_, w)| weight > w) {
+            heaviest = Some((memory, weight));
+        }
+    }
+    matches!(heaviest, Some((Memory::Lexical | Memory::Semantic, _)))
+}
+
 /// Parses one route-table entry: `"graph=1.0 lexical=0.3"` (the configuration does, when
 /// it loads: see [`RouteEntry::parse`]).
 pub fn parse_entry(entry: &str) -> Result<Vec<(Memory, f32)>, String> {
@@ -122,6 +138,17 @@ mod tests {
         let memories: Vec<Memory> = p.steps.iter().map(|s| s.memory).collect();
         assert_eq!(memories.len(), 3, "{memories:?}");
         assert!(!memories.contains(&Memory::History), "{memories:?}");
+    }
+
+    #[test]
+    fn text_led_plans_fuse_by_score() {
+        let fused = |q: &str| {
+            let p = route(&classify(q), &RouteConfig::default()).expect("plan");
+            fused_by_score(p.steps.iter().map(|s| (s.memory, f64::from(s.weight))))
+        };
+        assert!(fused("where is the usage message printed?"));
+        assert!(!fused("who calls parse_config"));
+        assert!(!fused("when was shelf_weight last changed"));
     }
 
     #[test]

@@ -97,7 +97,12 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         .iter()
         .map(|s| f64::from(s.weight))
         .fold(0.0, f64::max);
-    let ideal = heaviest / (rrf_k + 1.0);
+    let steps = pass.query.plan.steps.iter();
+    let ideal = if super::route::fused_by_score(steps.map(|s| (s.memory, f64::from(s.weight)))) {
+        heaviest
+    } else {
+        heaviest / (rrf_k + 1.0)
+    };
     let top = pass.candidates.first().map_or(0.0, |c| c.score);
     let second = pass.candidates.get(1).map_or(0.0, |c| c.score);
     let strength = if ideal > 0.0 {

@@ -612,7 +612,10 @@ fn every_stage_after_routing_can_be_switched_off() {
             .map(|t| t["decision"].as_str().unwrap_or("").to_string())
             .unwrap_or_default()
     };
-    assert!(stage(&on, "fuse").starts_with("weighted reciprocal rank fusion"));
+    assert!(stage(&on, "fuse").starts_with("weighted fusion of scores"));
+    // A question for the graph first fuses by ranks.
+    let (graph_led, _) = ask_json(s.path(), &["who calls shelf_weight?"]);
+    assert!(stage(&graph_led, "fuse").starts_with("weighted reciprocal rank fusion"));
     for (key, name) in [
         ("ask.fuse=false", "fuse"),
         ("ask.expand=false", "expand"),
