@@ -131,12 +131,20 @@ pub fn read(state: &mut State) -> Result<()> {
 /// definition, imports, history) that names no identifier or path: in a question about
 /// how something works, "the progress bar" is a topic, not a lookup of `ProgressBar`
 /// (the real set's out-of-scope questions abstain less often otherwise).
+///
+/// "where is the priority queue implemented?" asks for a definition in words too: a
+/// locate question with a definition's verb ([`DEFINITION_WORDS`]) looks for a joined
+/// name, and one found makes it a definition question.
 fn joined_name(state: &mut State) -> Result<()> {
-    let about_a_name = state
-        .classification
-        .intents
-        .iter()
-        .any(|&i| i.is_structural() || i == Intent::History);
+    let lower = state.question.to_lowercase();
+    let asks_definition = state.classification.intents == [Intent::Locate]
+        && DEFINITION_WORDS.iter().any(|w| lower.contains(w));
+    let about_a_name = asks_definition
+        || state
+            .classification
+            .intents
+            .iter()
+            .any(|&i| i.is_structural() || i == Intent::History);
     if !about_a_name {
         return Ok(());
     }
@@ -173,12 +181,24 @@ fn joined_name(state: &mut State) -> Result<()> {
                 state.readings.push(format!(
                     "read `{written}` as `{name}`, a name this repository defines"
                 ));
+                if asks_definition {
+                    state.classification.intents = vec![Intent::Definition];
+                }
                 return Ok(());
             }
         }
     }
     Ok(())
 }
+
+/// What a question asking where something is defined says (`where is the X implemented?`).
+const DEFINITION_WORDS: &[&str] = &[
+    "implemented",
+    "implementation of",
+    "defined",
+    "definition of",
+    "declared",
+];
 
 /// Words never part of a name written as words: what a question says around the name.
 const JOIN_STOP: &[&str] = &[

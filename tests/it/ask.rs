@@ -385,6 +385,15 @@ fn refine_recovers_a_misspelled_or_restyled_name() {
     );
     assert!(rows(&v, "callers").contains(&"app/report.py:19 shelf_report".to_string()));
 
+    // "Where is X implemented?" with X in words is a definition question once X is a
+    // defined name; without such a name it stays a question to locate.
+    let (v, code) = ask_json(s.path(), &["where is the shelf report implemented?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["definition"]), "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "shelf_report", "{v}");
+    let (v, _) = ask_json(s.path(), &["where is the payment refund implemented?"]);
+    assert_eq!(v["intents"], serde_json::json!(["locate"]), "{v}");
+
     // camelCase for a snake_case name: split-identifiers finds it.
     let (v, code) = ask_json(s.path(), &["who calls shelfWeight?"]);
     assert_eq!(code, 0, "{v}");
