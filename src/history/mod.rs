@@ -958,6 +958,18 @@ fn edits_from_hunks(old: &[u8], new: &[u8], hunks: &[Hunk]) -> Option<Vec<tree_s
     )
 }
 
+/// The row and column (bytes) of offset `at` in `bytes`.
+fn point(bytes: &[u8], at: usize) -> tree_sitter::Point {
+    let before = &bytes[..at];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let column = at
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+    tree_sitter::Point { row, column }
+}
+
 /// The edit that turns `old` into `new`: the bytes between their common prefix and
 /// common suffix replaced.
 fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
@@ -970,16 +982,6 @@ fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
         .take(room)
         .take_while(|(a, b)| a == b)
         .count();
-    let point = |bytes: &[u8], at: usize| {
-        let before = &bytes[..at];
-        let row = before.iter().filter(|&&b| b == b'\n').count();
-        let column = at
-            - before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
-    };
     tree_sitter::InputEdit {
         start_byte: prefix,
         old_end_byte: old.len() - suffix,
@@ -1436,18 +1438,6 @@ mod tests {
         }
     }
 
-    /// A point in `bytes` counted from its start.
-    fn point_at(bytes: &[u8], at: usize) -> tree_sitter::Point {
-        let before = &bytes[..at];
-        let row = before.iter().filter(|&&b| b == b'\n').count();
-        let column = at
-            - before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
-    }
-
     /// The edits made from a patch's hunks, applied in order to the newer text, give the
     /// older one back, with every position right in the text as it stands at that edit.
     #[test]
@@ -1476,22 +1466,14 @@ mod tests {
             let edits = edits_from_hunks(old, new, hunks).expect("hunks fit");
             let mut doc = new.to_vec();
             for e in &edits {
-                assert_eq!(point_at(&doc, e.start_byte), e.start_position, "{old:?}");
-                assert_eq!(
-                    point_at(&doc, e.old_end_byte),
-                    e.old_end_position,
-                    "{old:?}"
-                );
+                assert_eq!(point(&doc, e.start_byte), e.start_position, "{old:?}");
+                assert_eq!(point(&doc, e.old_end_byte), e.old_end_position, "{old:?}");
                 // What follows the edit is the older text's end already.
                 let tail = doc.len() - e.old_end_byte;
                 let from = old.len() - tail - (e.new_end_byte - e.start_byte);
                 let with = old[from..old.len() - tail].to_vec();
                 doc.splice(e.start_byte..e.old_end_byte, with);
-                assert_eq!(
-                    point_at(&doc, e.new_end_byte),
-                    e.new_end_position,
-                    "{old:?}"
-                );
+                assert_eq!(point(&doc, e.new_end_byte), e.new_end_position, "{old:?}");
             }
             assert_eq!(doc, old);
         }
