@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 
 pub use load::{known_keys, load, load_with_sources};
 pub use sections::{
-    AskConfig, EmbedConfig, EmbedProvider, GraphConfig, IndexConfig, LlmConfig, LlmProvider,
-    MAX_THREADS_PER_CORE, PreciseMode, RouteConfig, RouteEntry, SearchConfig, SearchMode,
+    AskConfig, EmbedConfig, EmbedProvider, Fusion, GraphConfig, IndexConfig, LlmConfig,
+    LlmProvider, MAX_THREADS_PER_CORE, PreciseMode, RouteConfig, RouteEntry, SearchConfig,
+    SearchMode,
 };
 pub use validate::{MAX_CANDIDATES, MAX_FILE_SIZE, MAX_K};
 

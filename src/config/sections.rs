@@ -61,6 +61,16 @@ choice! {
     }
 }
 
+choice! {
+    /// `search.fusion`: how a hybrid search merges its lexical and semantic lists.
+    pub enum Fusion ("scores or ranks") {
+        /// Each list's scores scaled to 0..1, times its weight, summed.
+        Scores = "scores",
+        /// Weighted reciprocal rank fusion with constant `rrf_k`.
+        Ranks = "ranks",
+    }
+}
+
 impl SearchMode {
     /// Parses `--mode`: `lexical`, `semantic` or `hybrid`.
     pub fn parse(s: &str) -> Result<SearchMode, LlmcError> {
@@ -384,7 +394,10 @@ pub struct SearchConfig {
     pub mode: SearchMode,
     /// Hits to show when `--k` is not given.
     pub k: usize,
-    /// The constant of reciprocal rank fusion: a hit at rank r scores weight / (rrf_k + r).
+    /// How hybrid search fuses its lists: by their scaled scores or by their ranks.
+    pub fusion: Fusion,
+    /// The constant of reciprocal rank fusion (`fusion = "ranks"`): a hit at rank r
+    /// scores weight / (rrf_k + r).
     pub rrf_k: f64,
     /// The weight of the lexical (BM25) list in hybrid fusion.
     pub lexical_weight: f64,
@@ -405,6 +418,7 @@ impl Default for SearchConfig {
         SearchConfig {
             mode: SearchMode::Hybrid,
             k: 10,
+            fusion: Fusion::Scores,
             rrf_k: 60.0,
             lexical_weight: 2.0,
             semantic_weight: 1.0,

@@ -286,7 +286,10 @@ fn search_once(
         step("semantic", t);
     }
     let t = Instant::now();
-    let fused = fuse::rrf(&lists, config.search.rrf_k);
+    let fused = match config.search.fusion {
+        crate::config::Fusion::Scores => fuse::by_score(&lists),
+        crate::config::Fusion::Ranks => fuse::rrf(&lists, config.search.rrf_k),
+    };
     let mut hits = Vec::new();
     let mut stale_hits = 0;
     for f in fused {

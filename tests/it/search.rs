@@ -411,3 +411,39 @@ fn no_tests_leaves_tests_and_fixtures_out_of_search() {
     assert!(!text.contains("tests/test_billing.py"), "{text}");
     assert!(!text.contains("billing_test.go"), "{text}");
 }
+
+/// Hybrid search fuses by scaled scores unless `search.fusion = "ranks"`; a hit both
+/// lists put first scores the sum of the weights by scores, and a rank fusion's share by
+/// ranks; an unknown fusion is refused with the choices.
+#[test]
+fn hybrid_search_fuses_by_scores_or_by_ranks_as_configured() {
+    let s = Scratch::fixture("c");
+    s.llmc(&["index", "-q"]);
+    let mut cfg = Config::default();
+    let run = |cfg: &Config| {
+        search::search(s.path(), cfg, &req("stack_push", Mode::Hybrid, 5))
+            .expect("search runs")
+            .hits
+    };
+    let by_scores = run(&cfg);
+    let (lw, sw) = (cfg.search.lexical_weight, cfg.search.semantic_weight);
+    assert!(
+        by_scores[0].score > 1.0 && by_scores[0].score <= lw + sw + 1e-9,
+        "{by_scores:?}"
+    );
+    cfg.search.fusion = llmc::config::Fusion::Ranks;
+    let by_ranks = run(&cfg);
+    let k = cfg.search.rrf_k;
+    assert!(
+        by_ranks[0].score <= (lw + sw) / (k + 1.0) + 1e-9,
+        "{by_ranks:?}"
+    );
+    assert_eq!(by_scores[0].loc.symbol, by_ranks[0].loc.symbol);
+    let out = s.llmc(&["search", "--config", "search.fusion=votes", "stack_push"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        crate::util::stderr(&out).contains("expected `scores` or `ranks`"),
+        "{}",
+        crate::util::stderr(&out)
+    );
+}
