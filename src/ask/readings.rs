@@ -156,7 +156,7 @@ fn joined_name(state: &mut State) -> Result<()> {
     if names_code {
         return Ok(());
     }
-    let words = question_words(&state.question.to_lowercase());
+    let words = question_words(&lower);
     let plain = |w: &String| {
         w.chars().all(|c| c.is_ascii_alphanumeric())
             && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())

@@ -926,31 +926,26 @@ fn edits_from_hunks(old: &[u8], new: &[u8], hunks: &[Hunk]) -> Option<Vec<tree_s
         return None;
     }
     // Rows and column of `to` in `bytes`, counted from `from` (a line start).
-    let span = |bytes: &[u8], from: usize, to: usize| {
-        let text = &bytes[from..to];
-        let rows = text.iter().filter(|&&b| b == b'\n').count();
-        let column = text.len() - text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        (rows, column)
-    };
+    let span = |bytes: &[u8], from: usize, to: usize| point(&bytes[from..to], to - from);
     Some(
         spans
             .into_iter()
             .rev()
             .map(|((os, oe), (row, ns, ne))| {
-                let (new_rows, new_col) = span(new, ns, ne);
-                let (old_rows, old_col) = span(old, os, oe);
+                let new_end = span(new, ns, ne);
+                let old_end = span(old, os, oe);
                 tree_sitter::InputEdit {
                     start_byte: ns,
                     old_end_byte: ne,
                     new_end_byte: ns + (oe - os),
                     start_position: tree_sitter::Point { row, column: 0 },
                     old_end_position: tree_sitter::Point {
-                        row: row + new_rows,
-                        column: new_col,
+                        row: row + new_end.row,
+                        column: new_end.column,
                     },
                     new_end_position: tree_sitter::Point {
-                        row: row + old_rows,
-                        column: old_col,
+                        row: row + old_end.row,
+                        column: old_end.column,
                     },
                 }
             })
