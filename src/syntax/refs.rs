@@ -51,9 +51,9 @@ pub(in crate::syntax) struct Walker<'s> {
     /// Rust type parameters read so far with their first trait bound (`M: Matcher`): a value
     /// of type `M` is typed as the trait, whose methods its calls reach.
     pub(in crate::syntax) generic_bounds: HashMap<String, String>,
-    /// The names written just before a `:` or an `=` in the file, read on first need (see
-    /// [`Walker::written_as_value`]).
-    #[cfg(feature = "lang-kotlin")]
+    /// The names written just before a `:` or an `=` in the file (in Scala also before `=>`,
+    /// `,` and `)`), read on first need (see [`Walker::written_as_value`]).
+    #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
     value_names: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
 }
 
@@ -77,7 +77,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             .collect(),
         imported: (0, std::collections::HashSet::new()),
         generic_bounds: HashMap::new(),
-        #[cfg(feature = "lang-kotlin")]
+        #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
         value_names: std::cell::OnceCell::new(),
     };
     let mut cursor = tree.walk();
@@ -349,11 +349,20 @@ impl<'s> Walker<'s> {
     /// Whether `name` is written just before a `:` or an `=` (not `::`, `==`, `=>`)
     /// somewhere in the file: a typed parameter or property (`block: () -> Unit`) or an
     /// initialized one (`val f = { … }`) is written so. A quick test that spares walking
-    /// the scopes around every call for a declaration the file cannot hold.
-    #[cfg(feature = "lang-kotlin")]
+    /// the scopes around every call for a declaration the file cannot hold. In Scala a
+    /// lambda's parameters are written before `=>`, `,` or `)` (`(acc, f) => f(acc)`), and
+    /// a name the test cannot read (`` `type` ``, an operator) may always be a value.
+    #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
     pub(in crate::syntax) fn written_as_value(&self, name: &str) -> bool {
+        #[cfg(feature = "lang-scala")]
+        let scala = self.lang == Lang::Scala;
+        #[cfg(not(feature = "lang-scala"))]
+        let scala = false;
+        if scala && !name.bytes().all(is_ident_byte) {
+            return true;
+        }
         self.value_names
-            .get_or_init(|| value_names(self.src))
+            .get_or_init(|| value_names(self.src, scala))
             .contains(name)
     }
 
@@ -1200,30 +1209,38 @@ pub(in crate::syntax) fn literal_type(lang: Lang, kind: &str) -> Option<&'static
 /// How many collection layers a type keeps (`Item[][]`); deeper ones are cut.
 const MAX_LAYERS: usize = 4;
 
+#[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
 /// The identifiers of `src` followed, past spaces, by a `:` or an `=` that is not `::`,
-/// `==` or `=>`.
-#[cfg(feature = "lang-kotlin")]
-fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+/// `==` or `=>`; with `lambdas` (Scala), also by `=>`, `,` or `)`, past line breaks too.
+#[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
+fn value_names(src: &[u8], lambdas: bool) -> std::collections::HashSet<&str> {
     let mut names = std::collections::HashSet::new();
     let mut i = 0;
     while i < src.len() {
-        if !is_ident(src[i]) {
+        if !is_ident_byte(src[i]) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < src.len() && is_ident(src[i]) {
+        while i < src.len() && is_ident_byte(src[i]) {
             i += 1;
         }
         let mut j = i;
-        while j < src.len() && matches!(src[j], b' ' | b'\t') {
+        while j < src.len()
+            && (matches!(src[j], b' ' | b'\t') || lambdas && src[j].is_ascii_whitespace())
+        {
             j += 1;
         }
         let next = src.get(j + 1).copied();
         let value = match src.get(j) {
             Some(b':') => next != Some(b':'),
+            Some(b'=') if lambdas => next != Some(b'='),
             Some(b'=') => !matches!(next, Some(b'=') | Some(b'>')),
+            Some(b',' | b')') => lambdas,
             _ => false,
         };
         if value && let Ok(name) = std::str::from_utf8(&src[start..i]) {
@@ -1236,15 +1253,29 @@ fn value_names(src: &[u8]) -> std::collections::HashSet<&str> {
 #[cfg(test)]
 mod tests {
     #[test]
-    #[cfg(feature = "lang-kotlin")]
+    #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
     fn names_written_as_values() {
-        let names = super::value_names(
-            b"val f: () -> Unit = {}\nfun g(block : Int) = h(x == y, a=>b, M::n, k = 1)",
-        );
+        let src = b"val f: () -> Unit = {}\nfun g(block : Int) = h(x == y, a=>b, M::n, k = 1)";
+        let names = super::value_names(src, false);
         for n in ["f", "block", "k"] {
             assert!(names.contains(n), "{n}");
         }
         for n in ["g", "h", "x", "a", "M", "Int"] {
+            assert!(!names.contains(n), "{n}");
+        }
+    }
+
+    /// Scala's lambda parameters, untyped, come before `=>`, `,` or `)`, and a `val` may be
+    /// split over lines; a called name is still not a value.
+    #[test]
+    #[cfg(feature = "lang-scala")]
+    fn scala_lambda_parameters_are_values() {
+        let src = b"xs.foldLeft(z)((acc, f) => f(acc))\nys.map(g =>\n g(1))\nval h\n  = k(2)";
+        let names = super::value_names(src, true);
+        for n in ["acc", "f", "g", "h", "z"] {
+            assert!(names.contains(n), "{n}");
+        }
+        for n in ["xs", "foldLeft", "ys", "map", "k"] {
             assert!(!names.contains(n), "{n}");
         }
     }

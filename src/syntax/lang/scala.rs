@@ -144,6 +144,7 @@ impl Walker<'_> {
                 // of a definition named so (recorded by the call shape: taken back).
                 if let Some(f) = node.child_by_field_name("function")
                     && f.kind() == "identifier"
+                    && self.written_as_value(self.text(f))
                     && self.scala_is_local(node, self.text(f))
                     && self
                         .calls
