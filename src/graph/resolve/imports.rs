@@ -286,15 +286,10 @@ impl Graph {
     /// The Scala files of package `pkg`: those in its folder ([`scala_in_package`]).
     #[cfg(feature = "lang-scala")]
     pub(super) fn scala_package(&self, pkg: &str) -> Vec<usize> {
-        let mut files: Vec<usize> = self
-            .by_dir
-            .iter()
-            .filter(|(d, _)| scala_in_package(d, pkg))
-            .flat_map(|(_, v)| v.iter().copied())
-            .filter(|&f| self.lang(f) == Some(Lang::Scala))
-            .collect();
-        files.sort_unstable();
-        files
+        self.scala_packages
+            .get(&pkg.replace('.', "/"))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// A Kotlin import: `import a.b.*` (the package's files), `import a.b.C [as D]` (the
@@ -1096,6 +1091,35 @@ fn scala_in_package(dir: &str, pkg: &str) -> bool {
     dir == rel || dir.ends_with(&format!("/{rel}"))
 }
 
+/// The Scala files by each package their folder holds by [`scala_in_package`]'s
+/// convention: a folder `a/b/c` (or its `src…` child) may hold `a.b.c`, `b.c` and `c`, keyed
+/// `a/b/c`, `b/c` and `c`; a file at the root (or in a top-level `src…`) holds the empty
+/// package. Built once, so a call's qualifier is looked up rather than matched against
+/// every folder.
+#[cfg(feature = "lang-scala")]
+pub(super) fn scala_packages(files: &[File]) -> HashMap<String, Vec<usize>> {
+    let mut packages: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, f) in files.iter().enumerate() {
+        if f.lang != Some(Lang::Scala) {
+            continue;
+        }
+        let dir = f.dir.as_str();
+        let dir = match dir.rsplit_once('/') {
+            Some((parent, last)) if last.starts_with("src") => parent,
+            None if dir.starts_with("src") => "",
+            _ => dir,
+        };
+        packages.entry(dir.to_string()).or_default().push(i);
+        for (at, _) in dir.match_indices('/') {
+            packages
+                .entry(dir[at + 1..].to_string())
+                .or_default()
+                .push(i);
+        }
+    }
+    packages
+}
+
 /// `a/./b/../c` → `a/c`.
 pub(super) fn normalize_path(p: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
@@ -1135,4 +1159,57 @@ pub(super) fn swift_module_root(path: &str) -> &str {
         return &path[..start + name.len()];
     }
     if dirs > 0 { segs[0].1 } else { "" }
+}
+
+#[cfg(all(test, feature = "lang-scala"))]
+mod tests {
+    use super::*;
+
+    /// The package table answers as matching `scala_in_package` against every folder did.
+    #[test]
+    fn scala_package_table_matches_the_folder_convention() {
+        let dirs = [
+            "",
+            "src",
+            "core/src/main/scala/cats/syntax",
+            "os/src",
+            "os/src-jvm",
+            "a/b",
+            "b",
+            "scala-2.13/cats",
+        ];
+        let files: Vec<File> = dirs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| File {
+                id: i as i64,
+                path: format!("{d}/F{i}.scala"),
+                lang: Some(Lang::Scala),
+                family: 0,
+                dir: d.to_string(),
+            })
+            .collect();
+        let table = scala_packages(&files);
+        for pkg in [
+            "",
+            "cats.syntax",
+            "syntax",
+            "os",
+            "a.b",
+            "b",
+            "cats",
+            "scala-2.13.cats",
+            "x",
+        ] {
+            let want: Vec<usize> = (0..files.len())
+                .filter(|&f| scala_in_package(&files[f].dir, pkg))
+                .collect();
+            let got = table
+                .get(&pkg.replace('.', "/"))
+                .cloned()
+                .unwrap_or_default();
+            assert_eq!(got, want, "package {pkg:?}");
+        }
+        assert_eq!(table.get("os"), Some(&vec![3, 4]));
+    }
 }

@@ -264,6 +264,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             *crates.entry(crate_root(&f.path, &f.dir).0).or_insert(n)
         })
         .collect();
+    #[cfg(feature = "lang-scala")]
+    let scala_packages = super::imports::scala_packages(&files);
     Ok(Graph {
         crate_of,
         files,
@@ -283,6 +285,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         go_modules,
         #[cfg(feature = "lang-swift")]
         swift_modules,
+        #[cfg(feature = "lang-scala")]
+        scala_packages,
         packages: HashMap::new(),
         param_types: param_types_by_id,
         rust_crates,

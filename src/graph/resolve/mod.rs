@@ -300,6 +300,10 @@ struct Graph {
     /// Swift modules by their folder ([`imports::swift_module_root`]): their files.
     #[cfg(feature = "lang-swift")]
     swift_modules: HashMap<String, Vec<usize>>,
+    /// Scala files by each package path their folder may hold ([`imports::scala_packages`]),
+    /// written with `/` (`cats/syntax`), the files in order.
+    #[cfg(feature = "lang-scala")]
+    scala_packages: HashMap<String, Vec<usize>>,
     /// Files by the namespace they declare (imports of kind [`ImportKind::Package`]: C#).
     packages: HashMap<String, Vec<usize>>,
     /// The parameters' types of definitions (by store id) where the language overloads
