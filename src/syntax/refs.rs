@@ -55,10 +55,13 @@ pub(in crate::syntax) struct Walker<'s> {
     /// `,` and `)`), read on first need (see [`Walker::written_as_value`]).
     #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
     value_names: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
+    /// The nodes the walk is inside, outermost first: the last is the parent of the node
+    /// visited ([`Walker::ancestors`]).
+    ancestors: Vec<Node<'s>>,
 }
 
 /// Extracts call sites and imports. `symbols` are the file's definitions (for callers).
-pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileRefs {
+pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symbol]) -> FileRefs {
     let mut w = Walker {
         lang,
         spec: lang.spec(),
@@ -79,6 +82,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
         generic_bounds: HashMap::new(),
         #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
         value_names: std::cell::OnceCell::new(),
+        ancestors: Vec::new(),
     };
     let mut cursor = tree.walk();
     let mut depth = 0usize;
@@ -91,6 +95,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
             deep_subtrees += 1;
         } else if descend && cursor.goto_first_child() {
             depth += 1;
+            w.ancestors.push(node);
             continue;
         }
         loop {
@@ -101,6 +106,7 @@ pub fn extract(lang: Lang, tree: &Tree, text: &str, symbols: &[Symbol]) -> FileR
                 break 'walk;
             }
             depth -= 1;
+            w.ancestors.pop();
         }
     }
     let Walker {
@@ -364,6 +370,14 @@ impl<'s> Walker<'s> {
         self.value_names
             .get_or_init(|| value_names(self.src, scala))
             .contains(name)
+    }
+
+    /// The nodes around the node being visited, innermost first: what `parent()` would
+    /// give, step by step, without its walk down from the root at each step. Only for the
+    /// node the walk is visiting.
+    #[cfg(feature = "lang-scala")]
+    pub(in crate::syntax) fn ancestors(&self) -> impl Iterator<Item = Node<'s>> + '_ {
+        self.ancestors.iter().rev().copied()
     }
 
     pub(in crate::syntax) fn text(&self, n: Node) -> &'s str {

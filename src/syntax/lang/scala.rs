@@ -214,16 +214,17 @@ impl Walker<'_> {
         {
             return;
         }
-        if let Some(p) = node.parent() {
+        if let Some(p) = self.ancestors().next() {
             // An argument (`xs.foreach(Obj.check)`) may be a method passed on rather than
             // called: a use, recorded as one by the walk when it may name a function.
             if p.kind() == "arguments" {
                 return;
             }
+            let is_node = |n: Option<Node>| n.is_some_and(|n| n.id() == node.id());
             let called = matches!(p.kind(), "call_expression" | "generic_function")
-                && p.child_by_field_name("function") == Some(node);
+                && is_node(p.child_by_field_name("function"));
             let assigned =
-                p.kind() == "assignment_expression" && p.child_by_field_name("left") == Some(node);
+                p.kind() == "assignment_expression" && is_node(p.child_by_field_name("left"));
             if called || assigned {
                 return;
             }
@@ -233,11 +234,10 @@ impl Walker<'_> {
 
     /// Whether `name` at `from` is a parameter (of an enclosing `def`, lambda or class) or
     /// a `val`/`var` of an enclosing block written before it. Members of a class or
-    /// object are not locals: the walk up stops there.
+    /// object are not locals: the walk up stops there. `from` is the node being visited.
     fn scala_is_local(&self, from: Node, name: &str) -> bool {
-        let mut child = from;
-        let mut cur = from.parent();
-        while let Some(n) = cur {
+        let mut child = from.id();
+        for n in self.ancestors() {
             match n.kind() {
                 "function_definition" | "lambda_expression" | "class_definition" => {
                     let mut c = n.walk();
@@ -278,7 +278,7 @@ impl Walker<'_> {
                     let mut c = n.walk();
                     let before: Vec<Node> = n
                         .named_children(&mut c)
-                        .take_while(|stmt| *stmt != child)
+                        .take_while(|stmt| stmt.id() != child)
                         .collect();
                     let declared = before.iter().rev().take(MAX_LOCALS_SCANNED).any(|stmt| {
                         matches!(stmt.kind(), "val_definition" | "var_definition")
@@ -292,8 +292,7 @@ impl Walker<'_> {
                 }
                 _ => {}
             }
-            child = n;
-            cur = n.parent();
+            child = n.id();
         }
         false
     }
