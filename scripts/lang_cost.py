@@ -11,6 +11,15 @@ runs are interleaved (tree 1, tree 2, ..., tree 1, ...) and each is a cold
 memories). Printed per tree: files, MB of source, median CPU (user + system) and wall
 seconds, CPU seconds per MB, and the ratio to the first tree's CPU s/MB (put the
 reference language, Python, first).
+
+A run's cost is partly fixed (starting the process, compiling the language's queries,
+creating the stores), and on a small tree that part weighs on every MB. Trees labelled
+`LANG/NAME` of one language at two sizes or more also give the marginal cost: the CPU
+seconds one more MB of that language adds, the slope between its smallest and largest
+tree, with its ratio to the first language's:
+
+    scripts/lang_cost.py --llmc BIN python/s=werkzeug:py python/l=werkzeug+jinja+click:py \
+        scala/s=os-lib:scala scala/l=cats:scala
 """
 
 import argparse
@@ -107,6 +116,21 @@ def main():
         first = first or per
         print(f"{label:<12} {files:>6} {mb:>6.2f} {cpu:>7.3f} {wall:>7.3f} "
               f"{per:>9.3f} {per / first:>8.2f}")
+    groups = {}
+    for label, _, _, size in trees:
+        if "/" in label:
+            cpu = statistics.median(r[0] for r in results[label])
+            groups.setdefault(label.split("/", 1)[0], []).append((size / 1e6, cpu))
+    groups = {g: sorted(v) for g, v in groups.items() if len(v) >= 2}
+    if groups:
+        print(f"\n{'language':<12} {'MB':>13} {'CPU s':>15} {'marginal CPU s/MB':>18} {'x first':>8}")
+        first = None
+        for g, v in groups.items():
+            (mb0, cpu0), (mb1, cpu1) = v[0], v[-1]
+            slope = (cpu1 - cpu0) / (mb1 - mb0)
+            first = first or slope
+            print(f"{g:<12} {mb0:>5.2f} → {mb1:>5.2f} {cpu0:>6.3f} → {cpu1:>6.3f} "
+                  f"{slope:>18.3f} {slope / first:>8.2f}")
     shutil.rmtree(work)
 
 
