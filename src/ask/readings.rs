@@ -77,6 +77,7 @@ pub fn read(state: &mut State) -> Result<()> {
     // After the authors: "David Lord" is never corrected into `load`.
     joined_name(state)?;
     spelling(state)?;
+    named_alone(state)?;
     let window = state.author.is_some() || state.since.is_some() || state.until.is_some();
     let names_code = state
         .classification
@@ -189,6 +190,83 @@ fn joined_name(state: &mut State) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// "what does `Eval.defer` do?", "how does NonEmptyList.fromList work?", "explain
+/// `_fetch`": a question about how something works that is only a form around one name the
+/// repository defines asks what "what is X?" asks, its definition. Left a concept
+/// question, the text retrievers lead and the name's definition loses to chunks that
+/// resemble the name (`NonEmptyList.of` above `NonEmptyList.fromList`). A question with
+/// words of its own ("how does `Group` look up subcommands?") stays a concept question.
+fn named_alone(state: &mut State) -> Result<()> {
+    if state.classification.intents != [Intent::Concept] {
+        return Ok(());
+    }
+    let named: Vec<&super::classify::Entity> = state
+        .classification
+        .entities
+        .iter()
+        .filter(|e| e.kind != EntityKind::Date)
+        .collect();
+    let [entity] = named.as_slice() else {
+        return Ok(());
+    };
+    if entity.kind != EntityKind::Identifier || !only_a_form_around(&state.question, &entity.text) {
+        return Ok(());
+    }
+    let name = entity.text.clone();
+    if !state.memories.read(|c| lookups::is_defined(c, &name))? {
+        return Ok(());
+    }
+    state.classification.intents = vec![Intent::Definition];
+    state.readings.push(format!(
+        "read as: the definition of `{name}`, which the question names alone"
+    ));
+    Ok(())
+}
+
+/// Whether `question` is one of the forms of "what does X do?" around `name` (written
+/// plain or in backticks, with an optional "the" before it and a kind after it).
+fn only_a_form_around(question: &str, name: &str) -> bool {
+    const FORMS: &[(&str, &str)] = &[
+        ("what does ", " do"),
+        ("how does ", " work"),
+        ("explain ", ""),
+        ("describe ", ""),
+        ("what is ", " for"),
+        ("what's ", " for"),
+        ("what is the purpose of ", ""),
+    ];
+    const KINDS: &[&str] = &[
+        " function",
+        " method",
+        " class",
+        " type",
+        " struct",
+        " trait",
+        " interface",
+        " module",
+        " object",
+        " macro",
+    ];
+    let masked = question
+        .replace(&format!("`{name}`"), " \u{0} ")
+        .replace(name, " \u{0} ")
+        .to_lowercase();
+    let q = masked.split_whitespace().collect::<Vec<_>>().join(" ");
+    let q = q.trim_end_matches(['?', '.', '!']).trim_end();
+    FORMS.iter().any(|(before, after)| {
+        q.strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+            .is_some_and(|mid| {
+                let mid = mid.strip_prefix("the ").unwrap_or(mid);
+                let mid = KINDS
+                    .iter()
+                    .find_map(|k| mid.strip_suffix(k))
+                    .unwrap_or(mid);
+                mid == "\u{0}"
+            })
+    })
 }
 
 /// What a question asking where something is defined says (`where is the X implemented?`).
@@ -382,6 +460,36 @@ fn asks_introduction(lower: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_alone_in_a_form_of_what_does_it_do() {
+        for (q, name) in [
+            ("what does Eval.defer do?", "Eval.defer"),
+            (
+                "how does NonEmptyList.fromList work?",
+                "NonEmptyList.fromList",
+            ),
+            ("What does the `parse_args` function do?", "parse_args"),
+            ("explain `_fetch`", "_fetch"),
+            ("what is the purpose of HelpFormatter", "HelpFormatter"),
+        ] {
+            assert!(only_a_form_around(q, name), "{q}");
+        }
+        for (q, name) in [
+            (
+                "how does a `Group` that looks up subcommands on other groups work?",
+                "Group",
+            ),
+            (
+                "how does the inferred return type of `produce` work?",
+                "produce",
+            ),
+            ("what does parse_args do with an empty list?", "parse_args"),
+            ("how does caching work?", "cache"),
+        ] {
+            assert!(!only_a_form_around(q, name), "{q}");
+        }
+    }
 
     #[test]
     fn introductions_are_told_from_other_history_questions() {

@@ -401,6 +401,30 @@ fn refine_recovers_a_misspelled_or_restyled_name() {
     assert!(v["refine"].as_array().is_some_and(|a| !a.is_empty()));
 }
 
+#[test]
+fn a_name_asked_about_alone_is_answered_by_its_definition() {
+    let s = python();
+    // "what does X do?" around one defined name asks what "what is X?" asks, and says so.
+    let (v, code) = ask_json(s.path(), &["what does `shelf_weight` do?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["definition"]), "{v}");
+    assert_eq!(
+        v["readings"],
+        serde_json::json!([
+            "read as: the definition of `shelf_weight`, which the question names alone"
+        ])
+    );
+    assert_eq!(v["sources"][0]["symbol"], "shelf_weight", "{v}");
+    // A question with words of its own, or a name nothing defines, stays a concept question.
+    for q in [
+        "what does shelf_weight do with an empty shelf?",
+        "how does frobnicate_all work?",
+    ] {
+        let (v, _) = ask_json(s.path(), &[q]);
+        assert_eq!(v["intents"], serde_json::json!(["concept"]), "{q}: {v}");
+    }
+}
+
 /// The labelled set: routing accuracy, abstention on out-of-scope questions and false
 /// abstention on answerable ones, over the nine fixtures, through the library.
 #[test]
