@@ -216,7 +216,7 @@ impl Graph {
                 return (None, Vec::new());
             }
             if imp.kind == ImportKind::Static {
-                return (None, self.scala_defining(pkg, obj));
+                return (None, self.scala_defining(imp.file, pkg, obj));
             }
             return (None, self.scala_package(module));
         }
@@ -233,14 +233,14 @@ impl Graph {
             return (Some((local, Binding::External(full))), Vec::new());
         }
         if imp.kind == ImportKind::Static {
-            let files = self.scala_defining(pkg, obj);
+            let files = self.scala_defining(imp.file, pkg, obj);
             if files.is_empty() {
                 return (Some((local, Binding::External(full))), Vec::new());
             }
             let b = Binding::Member(files.clone(), obj.to_string(), name);
             return (Some((local, b)), files);
         }
-        let files = self.scala_defining(module, &name);
+        let files = self.scala_defining(imp.file, module, &name);
         if !files.is_empty() {
             return (Some((local, Binding::Symbol(files.clone(), name))), files);
         }
@@ -257,8 +257,11 @@ impl Graph {
     /// path names a segment of the package (`com/acme/…` for `com.acme.util`), never a
     /// file elsewhere: an import from another library is not a same-named definition of
     /// this repository.
+    ///
+    /// A relative import names no package (`import Chain.{empty, one}`): the name is then
+    /// looked for in the importing file `from`'s own folder, its package by convention.
     #[cfg(feature = "lang-scala")]
-    pub(super) fn scala_defining(&self, pkg: &str, name: &str) -> Vec<usize> {
+    pub(super) fn scala_defining(&self, from: usize, pkg: &str, name: &str) -> Vec<usize> {
         let Some(syms) = self.named(name) else {
             return Vec::new();
         };
@@ -268,6 +271,17 @@ impl Graph {
             .filter(|&f| self.lang(f) == Some(Lang::Scala))
             .collect();
         files.dedup();
+        if pkg.is_empty() {
+            let dir = &self.files[from].dir;
+            let beside: Vec<usize> = files
+                .iter()
+                .copied()
+                .filter(|&f| self.files[f].dir == *dir)
+                .collect();
+            if !beside.is_empty() {
+                return beside;
+            }
+        }
         let near: Vec<usize> = files
             .iter()
             .copied()
@@ -678,7 +692,7 @@ impl Graph {
             #[cfg(feature = "lang-scala")]
             Lang::Scala => {
                 let (pkg, obj) = module.rsplit_once('.').unwrap_or(("", module));
-                let files = self.scala_defining(pkg, obj);
+                let files = self.scala_defining(imp.file, pkg, obj);
                 (!files.is_empty()).then(|| Binding::Symbol(files, obj.to_string()))
             }
             // `using static A.B.C;`: class `C` of namespace `A.B`.

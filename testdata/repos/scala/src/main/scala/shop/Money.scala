@@ -15,3 +15,11 @@ object Money {
   /** `amount` with tax, rounded down. */
   def withTax(amount: Double): Double = math.floor(amount * (1 + Rate))
 }
+
+/** A till, which reads `Money`'s members through a relative import. */
+class Till {
+  import Money.withTax
+
+  /** The price of one, with tax. */
+  def ring(amount: Double): Double = withTax(amount)
+}
