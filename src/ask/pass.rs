@@ -105,6 +105,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                     &mut state.memories,
                     &intents,
                     &query.targets,
+                    &state.terms,
                     importers,
                     200,
                 )?;

@@ -278,6 +278,7 @@ pub fn graph_facts(
     m: &mut Memories,
     intents: &[Intent],
     targets: &[String],
+    terms: &[String],
     importers: bool,
     limit: usize,
 ) -> Result<(Vec<GraphFact>, Hits)> {
@@ -322,9 +323,12 @@ pub fn graph_facts(
                     min_resolution: None,
                 },
             )?;
+            let mut answer = answer;
             let mut rows = answer.results;
             if relation == Relation::Defs {
                 rows.clear();
+                let others: Vec<&String> = targets.iter().filter(|t| *t != target).collect();
+                order_by_context(&mut answer.candidates, &others, terms, target);
             }
             // The code's own call sites and importers before those in tests, fixtures and
             // examples (each group in path order): a newcomer asking who calls `load` wants
@@ -378,6 +382,61 @@ pub fn graph_facts(
         }
     }
     Ok((facts, ranked))
+}
+
+/// Several definitions of one name ("where is tailRecM implemented for Option?"): those
+/// the question's other names and words name come first, in their order otherwise. A word
+/// that is the file's stem or a whole segment of the qualified name (`option.scala`,
+/// `Option.tailRecM`) counts 3; one that is only a word inside them (`OptionT.scala`,
+/// `OptionInstances`) counts 1.
+fn order_by_context(
+    defs: &mut [graph::query::Def],
+    others: &[&String],
+    terms: &[String],
+    target: &str,
+) {
+    if defs.len() < 2 {
+        return;
+    }
+    let own = super::text::split_identifier(target);
+    let mut words: Vec<String> = others
+        .iter()
+        .map(|t| t.to_lowercase())
+        .chain(terms.iter().map(|t| t.to_lowercase()))
+        .filter(|w| w.len() >= 3 && !own.contains(w) && *w != target.to_lowercase())
+        .collect();
+    words.sort();
+    words.dedup();
+    if words.is_empty() {
+        return;
+    }
+    let score = |d: &graph::query::Def| -> u32 {
+        let file = d.path.rsplit('/').next().unwrap_or(&d.path);
+        let stem = file.split('.').next().unwrap_or(file).to_lowercase();
+        let segments: Vec<String> = d
+            .symbol
+            .split(['.', ':'])
+            .filter(|s| !s.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let parts: Vec<String> = super::text::split_identifier(&stem)
+            .into_iter()
+            .chain(super::text::split_identifier(&d.symbol))
+            .collect();
+        words
+            .iter()
+            .map(|w| {
+                if stem == *w || segments.contains(w) {
+                    3
+                } else if parts.contains(w) {
+                    1
+                } else {
+                    0
+                }
+            })
+            .sum()
+    };
+    defs.sort_by_key(|d| std::cmp::Reverse(score(d)));
 }
 
 /// Whether an imports question asks who imports the file (rather than what it imports).

@@ -425,6 +425,25 @@ fn a_name_asked_about_alone_is_answered_by_its_definition() {
     }
 }
 
+#[test]
+fn a_name_defined_twice_is_answered_first_where_the_question_places_it() {
+    let s = python();
+    // `describe` is a method of Item (line 23) and of Shelf (line 45): the question says which.
+    for (q, first) in [
+        ("where is `describe` defined for Shelf?", "Shelf.describe"),
+        ("where is `describe` defined for Item?", "Item.describe"),
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{q}: {v}");
+        assert_eq!(v["sources"][0]["symbol"], first, "{q}: {v}");
+        let text = v["answer"]["text"].as_str().unwrap_or_default();
+        assert!(
+            text.starts_with(&format!("{first} is a method")),
+            "{q}: {text}"
+        );
+    }
+}
+
 /// The labelled set: routing accuracy, abstention on out-of-scope questions and false
 /// abstention on answerable ones, over the nine fixtures, through the library.
 #[test]
