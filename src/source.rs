@@ -235,6 +235,7 @@ pub fn is_test_path(path: &str) -> bool {
                 seg,
                 "test"
                     | "tests"
+                    | "Tests"
                     | "testing"
                     | "__tests__"
                     | "spec"
@@ -243,21 +244,43 @@ pub fn is_test_path(path: &str) -> bool {
                     | "test_data"
                     | "fixtures"
                     | "__fixtures__"
-            ) {
+            ) || test_source_set(seg)
+            {
                 return true;
             }
             continue;
         }
         let stem = seg.split('.').next().unwrap_or(seg);
+        let ext = seg.rsplit_once('.').map_or("", |(_, e)| e);
+        // JVM, .NET, Swift and PHP name a test class after what it tests (`BufferTest.kt`,
+        // `ChainSuite.scala`, `LoggerTests.cs`); Ruby's RSpec files end in `_spec`.
+        let class_named = matches!(
+            ext,
+            "java" | "kt" | "kts" | "scala" | "groovy" | "cs" | "swift" | "php"
+        ) && ["Test", "Tests", "Spec", "Suite"]
+            .iter()
+            .any(|s| stem.len() > s.len() && stem.ends_with(s));
         return seg == "conftest.py"
             || stem.starts_with("test_")
             || stem.ends_with("_test")
             || stem.ends_with("_tests")
+            || stem.ends_with("_spec")
             || seg.contains(".test.")
             || seg.contains(".spec.")
-            || (seg.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")));
+            || class_named;
     }
     false
+}
+
+/// A folder of tests by a build tool's naming: Gradle's and Kotlin Multiplatform's source
+/// sets (`jvmTest`, `commonTest`, `androidUnitTest`, `testFixtures`) and .NET's test
+/// projects (`Serilog.Tests`).
+fn test_source_set(seg: &str) -> bool {
+    let camel = ["Test", "Tests", "UnitTest"].iter().any(|s| {
+        seg.strip_suffix(s)
+            .is_some_and(|head| head.ends_with(|c: char| c.is_ascii_lowercase()))
+    });
+    camel || seg == "testFixtures" || seg.ends_with(".Tests") || seg.ends_with(".Test")
 }
 
 /// A file's content hash as the store keeps it (`files.hash`): xxh3-128 of the raw bytes,

@@ -491,6 +491,17 @@ mod tests {
             "src/test/java/org/AppTest.java",
             "testdata/real/a.jsonl",
             "__tests__/x.js",
+            "okio/src/jvmTest/kotlin/okio/SocketTest.kt",
+            "okio/src/commonTest/kotlin/okio/Helpers.kt",
+            "src/BufferTest.kt",
+            "tests/shared/src/test/scala/cats/tests/ChainSuite.scala",
+            "core/ChainSpec.scala",
+            "test/Serilog.Tests/Core/LoggerTests.cs",
+            "Serilog.Tests/Support/Some.cs",
+            "Tests/ArgumentParserTests/HelpTests.swift",
+            "spec/models/user_spec.rb",
+            "lib/user_spec.rb",
+            "tests/Unit/RouterTest.php",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -501,6 +512,13 @@ mod tests {
             "src/contest/run.go",
             "docs/testing.md",
             "src/Tester.java",
+            "okio/src/jvmMain/kotlin/okio/Buffer.kt",
+            "core/src/main/scala/cats/Test.scala",
+            "src/Latest.kt",
+            "src/Contest.cs",
+            "Sources/ArgumentParser/Parsable.swift",
+            "src/Contest/Run.kt",
+            "lib/inspect.rb",
         ] {
             assert!(!is_test_path(p), "{p}");
         }
