@@ -56,7 +56,7 @@ pub(in crate::syntax) struct Walker<'s> {
     #[cfg(any(feature = "lang-kotlin", feature = "lang-scala"))]
     value_names: std::cell::OnceCell<std::collections::HashSet<&'s str>>,
     /// The nodes the walk is inside, outermost first: the last is the parent of the node
-    /// visited ([`Walker::ancestors`]).
+    /// visited, and how many there are is the walk's depth.
     ancestors: Vec<Node<'s>>,
 }
 
@@ -85,16 +85,14 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
         ancestors: Vec::new(),
     };
     let mut cursor = tree.walk();
-    let mut depth = 0usize;
     let mut deep_subtrees = 0u32;
     'walk: loop {
         let node = cursor.node();
         // Anonymous nodes are the grammar's literal tokens: nothing to record or enter.
         let descend = node.is_named() && w.visit(node);
-        if descend && depth >= MAX_WALK_DEPTH && node.child_count() > 0 {
+        if descend && w.ancestors.len() >= MAX_WALK_DEPTH && node.child_count() > 0 {
             deep_subtrees += 1;
         } else if descend && cursor.goto_first_child() {
-            depth += 1;
             w.ancestors.push(node);
             continue;
         }
@@ -105,7 +103,6 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
             if !cursor.goto_parent() {
                 break 'walk;
             }
-            depth -= 1;
             w.ancestors.pop();
         }
     }
