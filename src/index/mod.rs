@@ -135,6 +135,13 @@ impl IndexStats {
     }
 }
 
+/// What this build reads from code, as a version: change it (to the day's date) in any
+/// commit after which parsing, extraction or resolution give other rows for the same files.
+/// An index written with another value reads every file again on its next run, its history
+/// kept, instead of answering from rows an older llmc made (the store's format version
+/// covers its tables, not what is in them).
+pub const EXTRACTION_VERSION: &str = "2026-11-26";
+
 /// The wall-clock seconds of an index run's stages, in the order they run.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct StageSeconds {
@@ -226,6 +233,9 @@ pub struct Known {
     files: Vec<(PathBuf, u64, i64)>,
     /// The directories of the stored files, joined to the root.
     dirs: Vec<PathBuf>,
+    /// The files were read by an llmc that reads code differently
+    /// ([`EXTRACTION_VERSION`]): the index is stale whatever the files say.
+    read_otherwise: bool,
 }
 
 impl Known {
@@ -250,8 +260,11 @@ impl Known {
         }
         let mut dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
         dirs.sort_unstable();
+        let generation = store.generation()?;
         Ok(Known {
-            generation: store.generation()?,
+            generation,
+            read_otherwise: generation > 0
+                && store.meta(meta::EXTRACTION)?.as_deref() != Some(EXTRACTION_VERSION),
             checked: store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0),
             files: files
                 .into_iter()
@@ -290,9 +303,10 @@ impl FreshnessCheck {
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .is_some_and(|d| d.as_secs() as i64 >= known.checked)
         };
-        let changed = [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"]
-            .iter()
-            .any(|git| newer(&root.join(git)))
+        let changed = known.read_otherwise
+            || [".git/HEAD", ".git/logs/HEAD", ".git/packed-refs"]
+                .iter()
+                .any(|git| newer(&root.join(git)))
             || newer(root)
             || known.dirs.iter().any(|d| newer(d));
         FreshnessCheck {
@@ -436,10 +450,16 @@ pub fn run_with(
     // search: the lexical and vector indexes follow the store; when they cannot
     // (missing, out of step, another embedder) everything is indexed again.
     let search = SearchSync::new(config)?;
-    let search_stale = if switched.is_empty() {
-        search.stale_reason(root, old_generation)?
-    } else {
+    // Files read by an llmc that reads code differently (its parsing, extraction or
+    // resolution since changed) are read again: the history is kept.
+    let extraction_stale =
+        old_generation > 0 && store.meta(meta::EXTRACTION)?.as_deref() != Some(EXTRACTION_VERSION);
+    let search_stale = if !switched.is_empty() {
         Some(switched.join(", "))
+    } else if extraction_stale {
+        Some("this llmc reads code differently from the one that built the index".to_string())
+    } else {
+        search.stale_reason(root, old_generation)?
     };
     let rebuild = opts.rebuild || search_stale.is_some();
     let mut search_writer = search.writer(root, old_generation, rebuild || old_generation == 0)?;
@@ -668,6 +688,7 @@ pub fn run_with(
     writer.set_meta(meta::CHECKED_AT, &now.to_string())?;
     writer.set_meta(meta::SKIPPED, &serde_json::to_string(&stats.skipped)?)?;
     writer.set_meta(meta::LLMC_VERSION, env!("CARGO_PKG_VERSION"))?;
+    writer.set_meta(meta::EXTRACTION, EXTRACTION_VERSION)?;
     // The last safe point: past it the run completes.
     crate::interrupt::check()?;
     let t = Instant::now();

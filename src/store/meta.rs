@@ -9,6 +9,8 @@ use super::Store;
 
 /// The generation of the last complete index run.
 pub const GENERATION: &str = "generation";
+/// The [`crate::index::EXTRACTION_VERSION`] the files were read with.
+pub const EXTRACTION: &str = "extraction";
 /// When the last generation was committed (seconds since the epoch).
 pub const INDEXED_AT: &str = "indexed_at";
 /// When an index run last checked the tree, whether or not it changed anything.

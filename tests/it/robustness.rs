@@ -188,6 +188,42 @@ fn an_index_of_an_older_llmc_is_rebuilt_by_the_next_index_or_question() {
     assert!(repo.llmc(&["status"]).status.success());
 }
 
+/// Files an llmc that read code differently indexed (another extraction version, after
+/// an upgrade) are read again by the next question: the answer comes from this llmc's
+/// reading, not from the rows the index holds.
+#[test]
+fn an_index_read_by_an_llmc_that_reads_code_differently_is_read_again() {
+    let repo = Scratch::fixture("python");
+    assert!(repo.llmc(&["index", "-q"]).status.success());
+    // A second run a second later, so that the tree looks unchanged since the last check
+    // (which compares modification times in seconds).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert!(repo.llmc(&["index", "-q"]).status.success());
+    let db = repo.path().join(".llmc/index.db");
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    // What an older llmc might have left: no call of shelf_weight read.
+    conn.execute_batch(
+        "DELETE FROM calls WHERE name = 'shelf_weight';
+         UPDATE meta SET value = '2000-01-01' WHERE key = 'extraction';",
+    )
+    .expect("age the index");
+    drop(conn);
+    let ask = repo.llmc(&["ask", "who calls shelf_weight?"]);
+    assert!(ask.status.success(), "{}", stderr(&ask));
+    assert!(
+        stdout(&ask).contains("app/report.py:19"),
+        "{}",
+        stdout(&ask)
+    );
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    let version: String = conn
+        .query_row("SELECT value FROM meta WHERE key = 'extraction'", [], |r| {
+            r.get(0)
+        })
+        .expect("extraction version");
+    assert_eq!(version, llmc::index::EXTRACTION_VERSION);
+}
+
 #[test]
 fn a_missing_index_exits_3() {
     let repo = Scratch::fixture("c");
