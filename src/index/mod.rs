@@ -142,6 +142,12 @@ impl IndexStats {
 /// covers its tables, not what is in them).
 pub const EXTRACTION_VERSION: &str = "2026-11-26";
 
+/// Whether the files of `store`'s `generation` were read with another
+/// [`EXTRACTION_VERSION`] (an empty store was read by no one).
+fn read_otherwise(store: &Store, generation: u64) -> Result<bool> {
+    Ok(generation > 0 && store.meta(meta::EXTRACTION)?.as_deref() != Some(EXTRACTION_VERSION))
+}
+
 /// The wall-clock seconds of an index run's stages, in the order they run.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct StageSeconds {
@@ -263,8 +269,7 @@ impl Known {
         let generation = store.generation()?;
         Ok(Known {
             generation,
-            read_otherwise: generation > 0
-                && store.meta(meta::EXTRACTION)?.as_deref() != Some(EXTRACTION_VERSION),
+            read_otherwise: read_otherwise(store, generation)?,
             checked: store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0),
             files: files
                 .into_iter()
@@ -452,8 +457,7 @@ pub fn run_with(
     let search = SearchSync::new(config)?;
     // Files read by an llmc that reads code differently (its parsing, extraction or
     // resolution since changed) are read again: the history is kept.
-    let extraction_stale =
-        old_generation > 0 && store.meta(meta::EXTRACTION)?.as_deref() != Some(EXTRACTION_VERSION);
+    let extraction_stale = read_otherwise(&store, old_generation)?;
     let search_stale = if !switched.is_empty() {
         Some(switched.join(", "))
     } else if extraction_stale {
