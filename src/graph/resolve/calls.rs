@@ -1029,10 +1029,10 @@ impl Graph {
                 let files = self.scala_package(q);
                 if !files.is_empty() {
                     let last = q.rsplit('.').next().unwrap_or(q);
-                    let mut hits = self.members_of(f, last, name, &files);
+                    let mut hits = self.members_of(f, last, name, files);
                     hits.retain(|&s| files.contains(&self.syms[s].file()));
                     if hits.is_empty() {
-                        hits = self.top_level(&files, name);
+                        hits = self.top_level(files, name);
                         hits.retain(|&s| self.syms[s].kind != Some(SymbolKind::Module));
                     }
                     if let Some(h) = self.pick(f, &hits) {

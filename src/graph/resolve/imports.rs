@@ -218,7 +218,7 @@ impl Graph {
             if imp.kind == ImportKind::Static {
                 return (None, self.scala_defining(imp.file, pkg, obj));
             }
-            return (None, self.scala_package(module));
+            return (None, self.scala_package(module).to_vec());
         }
         let Some(name) = imp.name.clone() else {
             return (None, Vec::new());
@@ -244,7 +244,7 @@ impl Graph {
         if !files.is_empty() {
             return (Some((local, Binding::Symbol(files.clone(), name))), files);
         }
-        let files = self.scala_package(&full);
+        let files = self.scala_package(&full).to_vec();
         if !files.is_empty() {
             return (Some((local, Binding::Module(files.clone()))), files);
         }
@@ -299,11 +299,10 @@ impl Graph {
 
     /// The Scala files of package `pkg`: those in its folder ([`scala_in_package`]).
     #[cfg(feature = "lang-scala")]
-    pub(super) fn scala_package(&self, pkg: &str) -> Vec<usize> {
+    pub(super) fn scala_package(&self, pkg: &str) -> &[usize] {
         self.scala_packages
             .get(&pkg.replace('.', "/"))
-            .cloned()
-            .unwrap_or_default()
+            .map_or(&[], Vec::as_slice)
     }
 
     /// A Kotlin import: `import a.b.*` (the package's files), `import a.b.C [as D]` (the
@@ -1097,12 +1096,19 @@ pub(super) fn common_prefix(a: &str, b: &str) -> usize {
 #[cfg(feature = "lang-scala")]
 fn scala_in_package(dir: &str, pkg: &str) -> bool {
     let rel = pkg.replace('.', "/");
-    let dir = match dir.rsplit_once('/') {
+    let dir = scala_package_dir(dir);
+    dir == rel || dir.ends_with(&format!("/{rel}"))
+}
+
+/// The folder whose path names a Scala file's package: its own, or its parent for a
+/// `src…` folder (Mill's `a/b/src`, `a/b/src-jvm`; a top-level `src` is the root).
+#[cfg(feature = "lang-scala")]
+fn scala_package_dir(dir: &str) -> &str {
+    match dir.rsplit_once('/') {
         Some((parent, last)) if last.starts_with("src") => parent,
         None if dir.starts_with("src") => "",
         _ => dir,
-    };
-    dir == rel || dir.ends_with(&format!("/{rel}"))
+    }
 }
 
 /// The Scala files by each package their folder holds by [`scala_in_package`]'s
@@ -1117,12 +1123,7 @@ pub(super) fn scala_packages(files: &[File]) -> HashMap<String, Vec<usize>> {
         if f.lang != Some(Lang::Scala) {
             continue;
         }
-        let dir = f.dir.as_str();
-        let dir = match dir.rsplit_once('/') {
-            Some((parent, last)) if last.starts_with("src") => parent,
-            None if dir.starts_with("src") => "",
-            _ => dir,
-        };
+        let dir = scala_package_dir(&f.dir);
         packages.entry(dir.to_string()).or_default().push(i);
         for (at, _) in dir.match_indices('/') {
             packages
