@@ -109,6 +109,43 @@ fn line_count(text: &str) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::{FileOptions, chunk::ChunkConfig, parse_file};
+
+    /// In a `use` block of many lines, each import is on the line that names it, where
+    /// a reader looks for it.
+    #[test]
+    fn a_rust_import_is_on_the_line_that_names_it() {
+        let src = "use std::fs;\nuse {\n    semver::{Version, VersionReq},\n    std::{\n        io,\n        sync::Arc,\n    },\n};\n";
+        let opts = FileOptions {
+            chunks: ChunkConfig {
+                window_lines: 40,
+                max_chunk_lines: 200,
+                text: false,
+            },
+            refs: true,
+        };
+        let rows = parse_file("src/lib.rs", src.as_bytes().to_vec(), opts);
+        let lines: Vec<(String, u32)> = rows
+            .refs
+            .imports
+            .iter()
+            .map(|i| {
+                let name = i.name.as_deref().unwrap_or("");
+                (format!("{}::{name}", i.module), i.line)
+            })
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("std::fs".to_string(), 1),
+                ("semver::Version".to_string(), 3),
+                ("semver::VersionReq".to_string(), 3),
+                ("std::io".to_string(), 5),
+                ("std::sync::Arc".to_string(), 6),
+            ]
+        );
+    }
+
     #[test]
     fn line_count_agrees_with_str_lines() {
         for text in [

@@ -180,8 +180,7 @@ impl Walker<'_> {
             }
             "use_declaration" => {
                 if let Some(arg) = node.child_by_field_name("argument") {
-                    let line = node.start_position().row as u32 + 1;
-                    self.rust_use(arg, "", line);
+                    self.rust_use(arg, "");
                 }
                 return false;
             }
@@ -267,20 +266,22 @@ impl Walker<'_> {
         }
     }
 
-    pub(in crate::syntax) fn rust_use(&mut self, node: Node, prefix: &str, line: u32) {
+    pub(in crate::syntax) fn rust_use(&mut self, node: Node, prefix: &str) {
         let mut stack = vec![(node, prefix.to_string())];
         while let Some((node, prefix)) = stack.pop() {
-            self.rust_use_one(node, &prefix, line, &mut stack);
+            self.rust_use_one(node, &prefix, &mut stack);
         }
     }
 
+    /// One item of a `use` tree. Each import is on the line of its own item, so that in a
+    /// `use {` block of many lines it points at the line that names it.
     pub(in crate::syntax) fn rust_use_one<'t>(
         &mut self,
         node: Node<'t>,
         prefix: &str,
-        line: u32,
         stack: &mut Vec<(Node<'t>, String)>,
     ) {
+        let line = node.start_position().row as u32 + 1;
         let join = |a: &str, b: &str| {
             if a.is_empty() {
                 b.to_string()
