@@ -64,6 +64,8 @@ pub fn classify(question: &str) -> Classification {
         " {} ",
         masked
             .to_lowercase()
+            // A keyword left in backticks ("in `use` declarations") reads as a word.
+            .replace('`', " ")
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ")
@@ -135,8 +137,16 @@ pub fn classify(question: &str) -> Classification {
                 | "imported"
         )
     };
+    // "where is X used in `use` declarations": X's uses are its imports.
+    let import_statement = snapshot.iter().any(|h| {
+        h.1 == Intent::Imports
+            && ["use ", "using ", "require "]
+                .iter()
+                .any(|k| h.3.starts_with(k))
+    });
     hits.retain(|&(_, intent, _, phrase)| match intent {
         Intent::Callers | Intent::Imports if !named && passive(phrase) => false,
+        Intent::Callers if import_statement => false,
         Intent::Callers => {
             !(has(Intent::Callees) && (phrase == "called by" || named_after_by))
                 && !(matches!(phrase, "used by" | "is used") && used_by_name.is_some())
@@ -334,6 +344,15 @@ mod tests {
         );
         assert_eq!(intents("where is `parse_config` used?"), ["callers"]);
         assert_eq!(intents("which files include rpn.h"), ["imports"]);
+        // The import statement named by its keyword is a cue, not a name.
+        assert_eq!(
+            intents("where is `semver` used in `use` declarations?"),
+            ["imports"]
+        );
+        assert_eq!(
+            intents("which using directives name System.IO?"),
+            ["imports"]
+        );
         // "modified" as an adjective is no history question.
         assert_eq!(
             intents(

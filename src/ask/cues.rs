@@ -100,6 +100,16 @@ pub const CUES: &[Cue] = &[
             "dependencies of",
             "which modules",
             "what modules",
+            // The statement named by its keyword ("where is `semver` used in `use`
+            // declarations?").
+            "use declaration",
+            "use declarations",
+            "use statement",
+            "use statements",
+            "using directive",
+            "using directives",
+            "require statement",
+            "require statements",
         ],
         strong: true,
     },

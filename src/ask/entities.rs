@@ -40,6 +40,14 @@ pub fn entities(question: &str) -> Vec<Entity> {
                 let inner = &after[..close];
                 masked.push_str(&rest[..open]);
                 masked.push(' ');
+                // "`use` declarations", "`import` statements": the language's keyword
+                // for an import, named as such, is a word of the question, not a name.
+                if quote == '`' && names_import_form(inner, &after[close + 1..]) {
+                    masked.push_str(inner);
+                    masked.push(' ');
+                    rest = &after[close + 1..];
+                    continue;
+                }
                 let kind = if quote == '`' || is_identifier_like(inner) {
                     if looks_like_path(inner) {
                         EntityKind::Path
@@ -79,6 +87,19 @@ pub fn entities(question: &str) -> Vec<Entity> {
         push(&phrase, EntityKind::Date);
     }
     out
+}
+
+/// Whether `word`, followed by `after`, names a kind of import statement: `use`,
+/// `import`, `require`, `include`, `using` or `from` before "declaration(s)",
+/// "statement(s)", "directive(s)" or "clause(s)".
+fn names_import_form(word: &str, after: &str) -> bool {
+    let next = after.trim_start().to_lowercase();
+    matches!(
+        word,
+        "use" | "import" | "require" | "include" | "#include" | "using" | "from"
+    ) && ["declaration", "statement", "directive", "clause"]
+        .iter()
+        .any(|w| next.starts_with(w))
 }
 
 fn is_identifier_like(s: &str) -> bool {
@@ -288,6 +309,12 @@ mod tests {
             ["load", "app/cli.py"]
         );
         assert_eq!(ents("where is Scheduler::plan used"), ["Scheduler::plan"]);
+        // An import keyword named as the statement is a word; `use` alone is a name.
+        assert_eq!(
+            ents("where is `std::io` used in `use` declarations?"),
+            ["std::io"]
+        );
+        assert_eq!(ents("where is `use` defined?"), ["use"]);
         assert_eq!(ents("what calls os.path.join"), ["os.path.join"]);
         // A bare file name of any language the index knows is a path.
         assert_eq!(ents("who changed LogEvent.cs last?"), ["LogEvent.cs"]);

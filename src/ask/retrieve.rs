@@ -354,6 +354,11 @@ pub fn graph_facts(
                         sites.push(lookups::line_chunk(c, p, l)?);
                     }
                 }
+                // The files that import a module are the whole answer; the module's own
+                // chunk, which shares its words, would only stand before them.
+                if relation == Relation::Importers && !sites.is_empty() {
+                    defs.clear();
+                }
                 let (first, then) = if sites_first {
                     (sites, defs)
                 } else {
@@ -441,7 +446,7 @@ fn order_by_context(
 
 /// Whether an imports question asks who imports the file (rather than what it imports).
 pub fn asks_importers(question: &str) -> bool {
-    let q = question.to_lowercase();
+    let q = question.to_lowercase().replace('`', "");
     [
         "who imports",
         "what imports",
@@ -465,6 +470,11 @@ pub fn asks_importers(question: &str) -> bool {
         "uses it",
         "who uses",
         "which files use",
+        // "where is `semver` used in `use` declarations?"
+        "used in use ",
+        "used in import ",
+        "used in using ",
+        "used in require ",
     ]
     .iter()
     .any(|p| q.contains(p))

@@ -184,6 +184,18 @@ const SUBJECT_IN_PROSE: &[&str] = &[
     "modules", "touched",
 ];
 
+/// Words that name the import statement itself. Sorted.
+const IMPORT_FORM: &[&str] = &[
+    "clause",
+    "clauses",
+    "declaration",
+    "declarations",
+    "directive",
+    "directives",
+    "statement",
+    "statements",
+];
+
 /// Whether a lower-case word is a stop word.
 pub fn is_stop(word: &str) -> bool {
     STOP.binary_search(&word).is_ok()
@@ -234,11 +246,14 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
     // In a question about how something works, the words that cue other intents are
     // its subject: "how does it reload when files change?", "how are imports resolved?".
     let prose = matches!(c.intents.first(), Some(Intent::Concept | Intent::Howto));
+    // In an imports question, the statement's name is no subject ("`use` declarations").
+    let imports = c.intents.contains(&Intent::Imports);
     let mut out: Vec<String> = Vec::new();
     for w in words(question) {
         let lower = w.to_lowercase();
-        let stop =
-            is_stop(&lower) && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok());
+        let stop = (is_stop(&lower)
+            && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok()))
+            || (imports && IMPORT_FORM.binary_search(&lower.as_str()).is_ok());
         if lower.len() < 2 || stop || dates.contains(&lower) {
             continue;
         }
@@ -280,7 +295,7 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        for list in [STOP, SUBJECT_IN_PROSE] {
+        for list in [STOP, SUBJECT_IN_PROSE, IMPORT_FORM] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();
             sorted.dedup();
@@ -301,6 +316,17 @@ mod tests {
         let q = "who changed the server files?";
         let c = super::super::classify::classify(q);
         assert_eq!(content_terms(q, &c), ["server"]);
+    }
+
+    #[test]
+    fn the_name_of_an_import_statement_is_no_subject() {
+        let q = "where is `semver` used in `use` declarations?";
+        let c = super::super::classify::classify(q);
+        assert_eq!(content_terms(q, &c), ["semver"]);
+        // Elsewhere it is: a parser's declarations are its subject.
+        let q = "how does the parser read variable declarations?";
+        let c = super::super::classify::classify(q);
+        assert!(content_terms(q, &c).contains(&"declarations".to_string()));
     }
 
     #[test]

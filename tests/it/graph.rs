@@ -579,3 +579,23 @@ fn importers_of_a_module_written_as_code_or_of_a_package_outside_the_repository(
         "{text}"
     );
 }
+
+/// Rust's import is asked for by its keyword: "used in `use` declarations" asks who
+/// imports the module, not who calls it.
+#[test]
+fn a_module_used_in_use_declarations_is_asked_for_its_importers() {
+    let repo = Scratch::git_fixture("rust");
+    repo.index();
+    let j = json(&repo.llmc(&[
+        "ask",
+        "where is `std::fs` used in `use` declarations?",
+        "--json",
+    ]));
+    assert_eq!(j["intents"], serde_json::json!(["imports"]), "{j}");
+    assert_eq!(j["sources"][0]["path"], "src/config.rs", "{j}");
+    let text = j["answer"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("imported by 1 line(s) in 1 file(s)"),
+        "{text}"
+    );
+}
