@@ -144,8 +144,11 @@ pub fn classify(question: &str) -> Classification {
                 .iter()
                 .any(|k| h.3.starts_with(k))
     });
+    // So does one in a statement, as a doc comment reads ("MatcherFunc is the function
+    // signature used by custom matchers."), where a question asks.
+    let described = describes(question);
     hits.retain(|&(_, intent, _, phrase)| match intent {
-        Intent::Callers | Intent::Imports if !named && passive(phrase) => false,
+        Intent::Callers | Intent::Imports if (!named || described) && passive(phrase) => false,
         Intent::Callers if import_statement => false,
         Intent::Callers => {
             !(has(Intent::Callees) && (phrase == "called by" || named_after_by))
@@ -270,6 +273,28 @@ pub fn classify(question: &str) -> Classification {
     }
 }
 
+/// Whether the text is a statement of six words or more, not a question or a request:
+/// no question mark, and its first word neither asks ("where", "is", "does"…) nor bids
+/// ("show", "find", "list"…).
+fn describes(text: &str) -> bool {
+    const ASKS_OR_BIDS: &[&str] = &[
+        "are", "can", "could", "describe", "did", "display", "do", "does", "explain", "find",
+        "get", "give", "has", "have", "how", "is", "list", "locate", "print", "search", "should",
+        "show", "tell", "trace", "was", "were", "what", "what's", "when", "where", "where's",
+        "which", "who", "who's", "whom", "whose", "why", "will", "would",
+    ];
+    let text = text.trim();
+    let first = text
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+        .to_lowercase();
+    !text.ends_with('?')
+        && text.split_whitespace().count() >= 6
+        && !ASKS_OR_BIDS.contains(&first.as_str())
+}
+
 fn has_and(lower: &str) -> bool {
     lower.contains(" and ") || lower.contains(", ") || lower.contains("; ")
 }
@@ -343,6 +368,17 @@ mod tests {
             ["locate"]
         );
         assert_eq!(intents("where is `parse_config` used?"), ["callers"]);
+        // A statement that names something describes it, as a doc comment does; the same
+        // words asked, or short, still ask.
+        assert_eq!(
+            intents("MatcherFunc is the function signature used by custom matchers."),
+            ["locate"]
+        );
+        assert_eq!(
+            intents("is MatcherFunc the function signature used by custom matchers"),
+            ["callers"]
+        );
+        assert_eq!(intents("MatcherFunc used by"), ["callers"]);
         assert_eq!(intents("which files include rpn.h"), ["imports"]);
         // The import statement named by its keyword is a cue, not a name.
         assert_eq!(
