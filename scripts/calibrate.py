@@ -6,7 +6,7 @@
 Runs `llmc eval` on every `testdata/real/ask/<repo>.tune.jsonl` and the tune half of the
 callers sets (through ask_real.py --callers),
 takes each question's signals (`results[].signals`: retrieval, coverage, grounding,
-margin, unknown, agree, history, graph, absent) and whether its first source, commit or (callers answers) first call site is gold
+margin, unknown, agree, history, graph, absent, verbatim) and whether its first source, commit or (callers answers) first call site is gold
 (an out-of-scope question never is), and fits a logistic regression (L2, gradient
 descent, no randomness). With `--write` the weights replace the fitted block of
 src/ask/calibration.rs.
@@ -32,10 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "src" / "ask" / "calibration.rs"
 FEATURES = ["retrieval", "coverage", "grounding", "margin", "unknown", "agree", "history", "graph",
-            "absent"]
+            "absent", "verbatim"]
 # +1: evidence for the answer; -1: evidence against it.
 SIGN = {"retrieval": 1, "coverage": 1, "grounding": 1, "margin": 1, "unknown": -1, "agree": 1,
-        "history": 1, "graph": 1, "absent": -1}
+        "history": 1, "graph": 1, "absent": -1, "verbatim": 1}
 
 
 def samples(llmc: str, checkouts: str, dev: str | None) -> list[tuple[list[float], int]]:

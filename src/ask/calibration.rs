@@ -7,7 +7,7 @@
 use super::Confidence;
 
 /// The signals, in the order of [`WEIGHTS`].
-pub const FEATURES: [&str; 9] = [
+pub const FEATURES: [&str; 10] = [
     "retrieval",
     "coverage",
     "grounding",
@@ -17,25 +17,27 @@ pub const FEATURES: [&str; 9] = [
     "history",
     "graph",
     "absent",
+    "verbatim",
 ];
 
 // BEGIN fitted by scripts/calibrate.py
-pub const WEIGHTS: [f64; 9] = [
-    0.0000, 1.0253, 1.9860, 0.0000, -0.5119, 0.0000, 0.5950, 0.5058, -1.5644,
+pub const WEIGHTS: [f64; 10] = [
+    0.0778, 0.8537, 1.8924, 0.0000, -0.4533, 0.0000, 0.7104, 0.3499, -1.3644, 0.8233,
 ];
-pub const BIAS: f64 = -1.2167;
-pub const KNOTS: [(f64, f64); 6] = [
-    (0.1670, 0.0167),
-    (0.7002, 0.2188),
-    (0.8220, 0.8246),
-    (0.8680, 0.9085),
-    (0.9090, 0.9545),
-    (0.9160, 0.9545),
+pub const BIAS: f64 = -0.6312;
+pub const KNOTS: [(f64, f64); 7] = [
+    (0.2736, 0.0172),
+    (0.6901, 0.2667),
+    (0.8117, 0.3793),
+    (0.8662, 0.7973),
+    (0.9099, 0.9590),
+    (0.9304, 0.9792),
+    (0.9523, 0.9945),
 ];
 // END fitted by scripts/calibrate.py
 
 /// The signals of a confidence as numbers, in the order of [`FEATURES`].
-pub fn features(c: &Confidence) -> [f64; 9] {
+pub fn features(c: &Confidence) -> [f64; 10] {
     [
         c.retrieval,
         c.coverage,
@@ -46,6 +48,7 @@ pub fn features(c: &Confidence) -> [f64; 9] {
         c.history,
         c.graph,
         c.absent,
+        c.verbatim,
     ]
 }
 
@@ -100,6 +103,7 @@ mod tests {
             history: 0.0,
             graph: 0.0,
             absent: 0.0,
+            verbatim: 0.0,
         }
     }
 

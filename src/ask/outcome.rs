@@ -235,6 +235,9 @@ pub struct Confidence {
     /// the repository (1 from a few thousand chunks up); else 0.
     #[serde(default)]
     pub absent: f64,
+    /// 1 when the first source holds the question's sentence as written.
+    #[serde(default)]
+    pub verbatim: f64,
 }
 
 /// Why llmc did not answer.

@@ -54,6 +54,9 @@ pub struct Pass {
     pub confidence: Confidence,
     /// Whether verification found the evidence weak, and why.
     pub weak: Vec<String>,
+    /// The candidate that holds the question's sentence as written, if one of the first
+    /// does ([`lift_written_as_asked`] put it first).
+    pub written: Option<i64>,
 }
 
 /// What the retrieve stage found: one ranked list per memory of the plan, and the facts
@@ -75,6 +78,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
+    let written = lift_written_as_asked(state, &mut candidates);
     let mut pass = Pass {
         query,
         candidates,
@@ -82,6 +86,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
         history: found.history,
         confidence: verify::unverified(),
         weak: Vec::new(),
+        written,
     };
     verify(state, &mut pass, stage(Stage::Verify))?;
     Ok(pass)
@@ -390,6 +395,73 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     }
 }
 
+/// A sentence to locate that a chunk of code holds as written (a doc comment or a message
+/// pasted into the question: "Remove the converter from the path.") puts that chunk first:
+/// no ranking of words says more than the words themselves, in order. Only the first
+/// [`LIFT_AMONG`] candidates are read, only code (not tests, examples or documentation),
+/// and only a sentence of four words or more.
+/// Returns the chunk id of that candidate.
+fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Option<i64> {
+    if state.classification.intents.first() != Some(&Intent::Locate) {
+        return None;
+    }
+    let sentence = flatten(&state.question);
+    let sentence = sentence.trim_end_matches(['.', '?', '!', ':', ';']);
+    if sentence.split(' ').count() < 4 {
+        return None;
+    }
+    let holder = candidates.iter().take(LIFT_AMONG).position(|c| {
+        !is_test_or_example(&c.loc.path)
+            && !is_prose(&c.loc.path)
+            && flatten(
+                &state
+                    .text
+                    .text(&c.loc.path, c.loc.start_line, c.loc.end_line),
+            )
+            .contains(sentence)
+    });
+    let at = holder?;
+    if at == 0 {
+        return Some(candidates[0].loc.chunk_id);
+    }
+    candidates[at].score = candidates[0].score;
+    candidates[..=at].rotate_right(1);
+    let c = &candidates[0].loc;
+    if let Some(last) = state.trace.last_mut() {
+        last.reasons.push(format!(
+            "{}:{}-{} first: it holds the question's sentence as written",
+            c.path, c.start_line, c.end_line
+        ));
+    }
+    Some(c.chunk_id)
+}
+
+/// How many of the best candidates [`lift_written_as_asked`] reads.
+const LIFT_AMONG: usize = 10;
+
+/// Text as one line of lower-case words: comment leaders at the start of each line
+/// (`///`, `//`, `#`, `*`, `--`), backticks and runs of blanks dropped.
+fn flatten(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = line
+            .trim_start()
+            .trim_start_matches(['/', '#', '*', '-', '!'])
+            .trim_start_matches("\"\"\"");
+        for word in line.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.extend(
+                word.chars()
+                    .filter(|&c| c != '`')
+                    .flat_map(char::to_lowercase),
+            );
+        }
+    }
+    out
+}
+
 /// Prose documentation: Markdown, reStructuredText, AsciiDoc and plain text files.
 fn is_prose(path: &str) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
@@ -433,4 +505,20 @@ fn semantic_text(question: &str, lexical: &str) -> String {
 /// Ids of a pass's candidates.
 pub fn ids(p: &Pass) -> HashSet<i64> {
     p.candidates.iter().map(|c| c.loc.chunk_id).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A doc comment over several lines reads as the sentence it is, in any comment style.
+    #[test]
+    fn flattened_comments_read_as_one_sentence() {
+        let rust = "    /// Inspect the original `io::Error`\n    /// if there is one.\n    pub fn io_error(&self) {";
+        assert!(super::flatten(rust).contains("inspect the original io::error if there is one."));
+        let python = "def strip(t):\n    \"\"\"Remove the converter\n    from the path.\"\"\"";
+        assert!(super::flatten(python).contains("remove the converter from the path."));
+        let js = "/**\n * Wrapper for non-Error values\n * that were thrown.\n */";
+        assert!(super::flatten(js).contains("wrapper for non-error values that were thrown."));
+        // Words apart stay apart.
+        assert!(!super::flatten("# Remove the\n\n# converter").contains("theconverter"));
+    }
 }

@@ -34,6 +34,7 @@ pub struct Signals {
     pub history: f64,
     pub graph: f64,
     pub absent: f64,
+    pub verbatim: f64,
 }
 
 fn confidence(s: Signals) -> Confidence {
@@ -49,6 +50,7 @@ fn confidence(s: Signals) -> Confidence {
         history: s.history,
         graph: s.graph,
         absent: s.absent,
+        verbatim: s.verbatim,
     };
     let score = if s.retrieval == 0.0 && s.grounding == 0.0 {
         0.0
@@ -292,6 +294,13 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
             Intent::Callers | Intent::Callees | Intent::Imports
         ) && !f.definitions.is_empty()
     })));
+    // The first source holds the question's sentence as written (a doc comment, a message).
+    let verbatim = f64::from(u8::from(
+        pass.written.is_some() && pass.written == pass.candidates.first().map(|c| c.loc.chunk_id),
+    ));
+    if verbatim > 0.0 {
+        reasons.push("verbatim: the first source holds the question's sentence as written".into());
+    }
     pass.confidence = confidence(Signals {
         retrieval,
         coverage,
@@ -302,6 +311,7 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         history,
         graph,
         absent,
+        verbatim,
     });
     if pass.candidates.is_empty() {
         pass.weak.push("nothing retrieved".into());

@@ -221,7 +221,7 @@ impl Default for AskConfig {
             refine: true,
             max_refine: 2,
             refine_below: 0.6,
-            abstain_below: 0.2,
+            abstain_below: 0.3,
             cache: true,
         }
     }

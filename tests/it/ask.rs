@@ -318,6 +318,44 @@ fn concept_howto_and_locate_questions_rank_the_right_code_first() {
     }
 }
 
+/// A sentence pasted into the question (a doc comment, a message) finds the code that
+/// holds it as written, above a chunk whose words match it more often.
+#[test]
+fn a_sentence_held_as_written_is_the_first_source() {
+    let s = Scratch::empty();
+    s.write(
+        "conv.py",
+        r#""""Paths of routes and their converters."""
+
+CONVERTER_PATTERN = "{name:converter}"
+
+
+def remove_converter_from_path_pattern(path, converter):
+    # The converter of a path pattern: remove it from the path, converter by converter.
+    for part in path.split("/"):
+        if converter in part:
+            path = path.replace(part, part.split(":")[0])
+    return path
+
+
+def strip_param(template):
+    """Remove the converter from the path."""
+    return template.split(":")[0] + "}"
+"#,
+    );
+    s.git(&["init", "-q"]);
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "routes"]);
+    s.index();
+    let (v, code) = ask_json(s.path(), &["Remove the converter from the path."]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(source_symbols(&v)[0], "strip_param", "{v}");
+    assert_eq!(v["confidence"]["verbatim"], 1.0, "{v}");
+    // Words that only resemble it do not count.
+    let (v, _) = ask_json(s.path(), &["remove a converter from some path"]);
+    assert_eq!(v["confidence"]["verbatim"], 0.0, "{v}");
+}
+
 #[test]
 fn a_comparison_covers_both_sides() {
     let s = python();
