@@ -440,7 +440,8 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
 const LIFT_AMONG: usize = 10;
 
 /// Text as one line of lower-case words: comment leaders at the start of each line
-/// (`///`, `//`, `#`, `*`, `--`), backticks and runs of blanks dropped.
+/// (`///`, `//`, `#`, `*`, `--`), backticks, the brackets of doc links (``[`io::Error`]``)
+/// and runs of blanks dropped.
 fn flatten(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
@@ -454,7 +455,7 @@ fn flatten(text: &str) -> String {
             }
             out.extend(
                 word.chars()
-                    .filter(|&c| c != '`')
+                    .filter(|c| !matches!(c, '`' | '[' | ']'))
                     .flat_map(char::to_lowercase),
             );
         }
@@ -512,7 +513,7 @@ mod tests {
     /// A doc comment over several lines reads as the sentence it is, in any comment style.
     #[test]
     fn flattened_comments_read_as_one_sentence() {
-        let rust = "    /// Inspect the original `io::Error`\n    /// if there is one.\n    pub fn io_error(&self) {";
+        let rust = "    /// Inspect the original [`io::Error`]\n    /// if there is one.\n    pub fn io_error(&self) {";
         assert!(super::flatten(rust).contains("inspect the original io::error if there is one."));
         let python = "def strip(t):\n    \"\"\"Remove the converter\n    from the path.\"\"\"";
         assert!(super::flatten(python).contains("remove the converter from the path."));
