@@ -329,24 +329,7 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
         Some(Intent::Howto | Intent::Locate | Intent::Concept)
     );
     let lower = state.question.to_lowercase();
-    let asks_tests = lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        matches!(
-            w,
-            "test"
-                | "tests"
-                | "tested"
-                | "testing"
-                | "fixture"
-                | "fixtures"
-                | "spec"
-                | "specs"
-                | "mock"
-                | "mocks"
-                | "conftest"
-                | "example"
-                | "examples"
-        )
-    });
+    let asks_tests = asks_about_tests(&state.question);
     // "Where is X handled?" asks for code: prose documentation ranks below it unless the
     // question asks about documentation. (How and why questions keep the docs where
     // their words put them: a guide may answer them best.)
@@ -370,7 +353,9 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     }
     let (mut demoted, mut docs) = (0, 0);
     for c in candidates.iter_mut() {
-        if !asks_tests && is_test_or_example(&c.loc.path) {
+        let test_code =
+            is_test_or_example(&c.loc.path) || c.loc.symbol.as_deref().is_some_and(is_test_symbol);
+        if !asks_tests && test_code {
             c.score *= TEST_DEMOTION;
             demoted += 1;
         } else if locate && !asks_docs && is_prose(&c.loc.path) {
@@ -481,6 +466,42 @@ fn is_test_or_example(path: &str) -> bool {
             .any(|seg| matches!(seg, "example" | "examples" | "_examples"))
 }
 
+/// Whether the question is about tests, fixtures, mocks or examples.
+pub(super) fn asks_about_tests(question: &str) -> bool {
+    question
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| {
+            matches!(
+                w,
+                "test"
+                    | "tests"
+                    | "tested"
+                    | "testing"
+                    | "fixture"
+                    | "fixtures"
+                    | "spec"
+                    | "specs"
+                    | "mock"
+                    | "mocks"
+                    | "conftest"
+                    | "example"
+                    | "examples"
+            )
+        })
+}
+
+/// A test written beside the code it tests: a function named `test_…` (Rust's `#[test]`
+/// functions in a source file, pytest's) or anything inside a `tests` module
+/// (`tests::parses_empty_input`).
+pub(super) fn is_test_symbol(symbol: &str) -> bool {
+    let segments: Vec<&str> = symbol.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+    let Some((last, outer)) = segments.split_last() else {
+        return false;
+    };
+    last.starts_with("test_") || outer.iter().any(|s| matches!(*s, "tests" | "test"))
+}
+
 /// The intents the graph retriever answers: structural ones, or definitions.
 fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
     let mut out: Vec<Intent> = intents
@@ -510,6 +531,26 @@ pub fn ids(p: &Pass) -> HashSet<i64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tests_beside_the_code_are_known_by_name() {
+        for t in [
+            "test_detect_outliers",
+            "tests::parses_empty_input",
+            "Parser.tests.test_x",
+        ] {
+            assert!(super::is_test_symbol(t), "{t}");
+        }
+        for t in [
+            "num_outliers",
+            "Scheduler::run",
+            "attest",
+            "latest_tests",
+            "testing",
+        ] {
+            assert!(!super::is_test_symbol(t), "{t}");
+        }
+    }
+
     /// A doc comment over several lines reads as the sentence it is, in any comment style.
     #[test]
     fn flattened_comments_read_as_one_sentence() {

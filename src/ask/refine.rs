@@ -222,7 +222,12 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
                 .intents
                 .iter()
                 .any(|i| i.is_structural());
-            let named = names_from_words(&state.terms, &vocab, 4);
+            let mut named = names_from_words(&state.terms, &vocab, 4);
+            // A test's name is made of the words of what it tests: it is no subject for a
+            // question that is not about tests.
+            if !super::pass::asks_about_tests(&state.question) {
+                named.retain(|n| !super::pass::is_test_symbol(n));
+            }
             for n in named {
                 if !extra.contains(&n) {
                     extra.push(n.clone());

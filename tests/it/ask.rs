@@ -356,6 +356,55 @@ def strip_param(template):
     assert_eq!(v["confidence"]["verbatim"], 0.0, "{v}");
 }
 
+/// A Rust `#[test]` function in a source file is a test though its path is not: a
+/// question about how the code works is answered by the code first.
+#[test]
+fn a_test_beside_the_code_ranks_below_it() {
+    let s = Scratch::empty();
+    s.write(
+        "src/outliers.rs",
+        r#"/// The number of outliers detected among the samples: values far from the rest.
+pub fn num_outliers(xs: &[f64]) -> usize {
+    let m = median(xs);
+    xs.iter().filter(|x| (*x - m).abs() > 3.0 * spread(xs)).count()
+}
+
+fn median(xs: &[f64]) -> f64 {
+    xs[xs.len() / 2]
+}
+
+fn spread(xs: &[f64]) -> f64 {
+    xs.iter().map(|x| (x - median(xs)).abs()).sum::<f64>() / xs.len() as f64
+}
+
+#[test]
+fn test_detect_outliers() {
+    // Outliers are detected in a sample with one far value; no outliers are detected
+    // in a flat sample.
+    assert_eq!(num_outliers(&[1.0, 1.0, 1.0, 50.0]), 1);
+    assert_eq!(num_outliers(&[1.0, 1.0, 1.0]), 0);
+}
+"#,
+    );
+    s.git(&["init", "-q"]);
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "outliers"]);
+    s.index();
+    let (v, code) = ask_json(s.path(), &["how are outliers detected?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        source_symbols(&v)[..2],
+        ["num_outliers", "test_detect_outliers"],
+        "{v}"
+    );
+    // Asked about the tests, the test comes first.
+    let (v, _) = ask_json(
+        s.path(),
+        &["how do the tests check that outliers are detected?"],
+    );
+    assert_eq!(source_symbols(&v)[0], "test_detect_outliers", "{v}");
+}
+
 #[test]
 fn a_comparison_covers_both_sides() {
     let s = python();
