@@ -322,8 +322,7 @@ fn concept_howto_and_locate_questions_rank_the_right_code_first() {
 /// holds it as written, above a chunk whose words match it more often.
 #[test]
 fn a_sentence_held_as_written_is_the_first_source() {
-    let s = Scratch::empty();
-    s.write(
+    let s = Scratch::indexed_file(
         "conv.py",
         r#""""Paths of routes and their converters."""
 
@@ -343,10 +342,6 @@ def strip_param(template):
     return template.split(":")[0] + "}"
 "#,
     );
-    s.git(&["init", "-q"]);
-    s.git(&["add", "-A"]);
-    s.git(&["commit", "-qm", "routes"]);
-    s.index();
     let (v, code) = ask_json(s.path(), &["Remove the converter from the path."]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(source_symbols(&v)[0], "strip_param", "{v}");
@@ -360,8 +355,7 @@ def strip_param(template):
 /// question about how the code works is answered by the code first.
 #[test]
 fn a_test_beside_the_code_ranks_below_it() {
-    let s = Scratch::empty();
-    s.write(
+    let s = Scratch::indexed_file(
         "src/outliers.rs",
         r#"/// The number of outliers detected among the samples: values far from the rest.
 pub fn num_outliers(xs: &[f64]) -> usize {
@@ -386,10 +380,6 @@ fn test_detect_outliers() {
 }
 "#,
     );
-    s.git(&["init", "-q"]);
-    s.git(&["add", "-A"]);
-    s.git(&["commit", "-qm", "outliers"]);
-    s.index();
     let (v, code) = ask_json(s.path(), &["how are outliers detected?"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(

@@ -83,6 +83,17 @@ impl Scratch {
         Scratch::git_copy(&testdata().join("repos").join(lang))
     }
 
+    /// A fresh git repository holding one file, committed and indexed.
+    pub fn indexed_file(rel: &str, content: &str) -> Scratch {
+        let s = Scratch::empty();
+        s.write(rel, content);
+        s.git(&["init", "-q"]);
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", "one file"]);
+        s.index();
+        s
+    }
+
     /// A copy of `dir` inside a fresh git repository.
     fn git_copy(dir: &Path) -> Scratch {
         let s = Scratch::empty();
