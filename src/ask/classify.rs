@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::cues::{CUES, find_cue};
+use super::cues::{CUES, IMPORT_STATEMENTS, find_cue};
 pub use super::entities::{MAX_ENTITIES, entities};
 // Intent lives in `model` so that the configuration (the `[route]` table) can name it
 // without importing `ask`; `ask::classify::Intent` stays its usual path.
@@ -138,12 +138,7 @@ pub fn classify(question: &str) -> Classification {
         )
     };
     // "where is X used in `use` declarations": X's uses are its imports.
-    let import_statement = snapshot.iter().any(|h| {
-        h.1 == Intent::Imports
-            && ["use ", "using ", "require "]
-                .iter()
-                .any(|k| h.3.starts_with(k))
-    });
+    let import_statement = snapshot.iter().any(|h| IMPORT_STATEMENTS.contains(&h.3));
     // So does one in a statement, as a doc comment reads ("MatcherFunc is the function
     // signature used by custom matchers."), where a question asks.
     let described = describes(question);

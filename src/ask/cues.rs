@@ -10,6 +10,19 @@ pub struct Cue {
     pub strong: bool,
 }
 
+/// An import statement named by its keyword ("where is `semver` used in `use`
+/// declarations?"): an imports cue, and the name's uses it asks for are its imports.
+pub const IMPORT_STATEMENTS: &[&str] = &[
+    "use declaration",
+    "use declarations",
+    "use statement",
+    "use statements",
+    "using directive",
+    "using directives",
+    "require statement",
+    "require statements",
+];
+
 pub const CUES: &[Cue] = &[
     Cue {
         intent: Intent::Compare,
@@ -100,17 +113,12 @@ pub const CUES: &[Cue] = &[
             "dependencies of",
             "which modules",
             "what modules",
-            // The statement named by its keyword ("where is `semver` used in `use`
-            // declarations?").
-            "use declaration",
-            "use declarations",
-            "use statement",
-            "use statements",
-            "using directive",
-            "using directives",
-            "require statement",
-            "require statements",
         ],
+        strong: true,
+    },
+    Cue {
+        intent: Intent::Imports,
+        phrases: IMPORT_STATEMENTS,
         strong: true,
     },
     Cue {

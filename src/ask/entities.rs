@@ -93,13 +93,15 @@ pub fn entities(question: &str) -> Vec<Entity> {
 /// `import`, `require`, `include`, `using` or `from` before "declaration(s)",
 /// "statement(s)", "directive(s)" or "clause(s)".
 fn names_import_form(word: &str, after: &str) -> bool {
-    let next = after.trim_start().to_lowercase();
+    let next = after
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_lowercase();
     matches!(
         word,
         "use" | "import" | "require" | "include" | "#include" | "using" | "from"
-    ) && ["declaration", "statement", "directive", "clause"]
-        .iter()
-        .any(|w| next.starts_with(w))
+    ) && super::text::is_import_form(&next)
 }
 
 fn is_identifier_like(s: &str) -> bool {

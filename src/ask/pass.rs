@@ -390,7 +390,7 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
     if state.classification.intents.first() != Some(&Intent::Locate) {
         return None;
     }
-    let sentence = flatten(&state.question);
+    let sentence = flatten(state.question.lines());
     let sentence = sentence.trim_end_matches(['.', '?', '!', ':', ';']);
     if sentence.split(' ').count() < 4 {
         return None;
@@ -399,9 +399,11 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
         !is_test_or_example(&c.loc.path)
             && !is_prose(&c.loc.path)
             && flatten(
-                &state
+                state
                     .text
-                    .text(&c.loc.path, c.loc.start_line, c.loc.end_line),
+                    .lines(&c.loc.path, c.loc.start_line, c.loc.end_line)
+                    .iter()
+                    .map(String::as_str),
             )
             .contains(sentence)
     });
@@ -424,12 +426,12 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
 /// How many of the best candidates [`lift_written_as_asked`] reads.
 const LIFT_AMONG: usize = 10;
 
-/// Text as one line of lower-case words: comment leaders at the start of each line
+/// Lines of text as one line of lower-case words: comment leaders at the start of each line
 /// (`///`, `//`, `#`, `*`, `--`), backticks, the brackets of doc links (``[`io::Error`]``)
 /// and runs of blanks dropped.
-fn flatten(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
+fn flatten<'a>(lines: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for line in lines {
         let line = line
             .trim_start()
             .trim_start_matches(['/', '#', '*', '-', '!'])
@@ -555,12 +557,17 @@ mod tests {
     #[test]
     fn flattened_comments_read_as_one_sentence() {
         let rust = "    /// Inspect the original [`io::Error`]\n    /// if there is one.\n    pub fn io_error(&self) {";
-        assert!(super::flatten(rust).contains("inspect the original io::error if there is one."));
+        assert!(
+            super::flatten(rust.lines())
+                .contains("inspect the original io::error if there is one.")
+        );
         let python = "def strip(t):\n    \"\"\"Remove the converter\n    from the path.\"\"\"";
-        assert!(super::flatten(python).contains("remove the converter from the path."));
+        assert!(super::flatten(python.lines()).contains("remove the converter from the path."));
         let js = "/**\n * Wrapper for non-Error values\n * that were thrown.\n */";
-        assert!(super::flatten(js).contains("wrapper for non-error values that were thrown."));
+        assert!(
+            super::flatten(js.lines()).contains("wrapper for non-error values that were thrown.")
+        );
         // Words apart stay apart.
-        assert!(!super::flatten("# Remove the\n\n# converter").contains("theconverter"));
+        assert!(!super::flatten("# Remove the\n\n# converter".lines()).contains("theconverter"));
     }
 }

@@ -196,6 +196,11 @@ const IMPORT_FORM: &[&str] = &[
     "statements",
 ];
 
+/// Whether a lower-case word names an import statement itself ("declarations").
+pub fn is_import_form(word: &str) -> bool {
+    IMPORT_FORM.binary_search(&word).is_ok()
+}
+
 /// Whether a lower-case word is a stop word.
 pub fn is_stop(word: &str) -> bool {
     STOP.binary_search(&word).is_ok()
@@ -253,7 +258,7 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
         let lower = w.to_lowercase();
         let stop = (is_stop(&lower)
             && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok()))
-            || (imports && IMPORT_FORM.binary_search(&lower.as_str()).is_ok());
+            || (imports && is_import_form(&lower));
         if lower.len() < 2 || stop || dates.contains(&lower) {
             continue;
         }
