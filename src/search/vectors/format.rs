@@ -144,8 +144,18 @@ impl QVec {
             };
         }
         let scale = max / 127.0;
+        let inverse = 127.0 / max;
         QVec {
-            values: v.iter().map(|x| (x / scale).round() as i8).collect(),
+            // Rounded half away from zero, as `f32::round` does, but without its call to
+            // libm (baseline x86-64 has no rounding instruction), once per dimension of
+            // every chunk's vector.
+            values: v
+                .iter()
+                .map(|x| {
+                    let y = x * inverse;
+                    (y + 0.5f32.copysign(y)) as i8
+                })
+                .collect(),
             scale,
         }
     }
@@ -198,4 +208,20 @@ pub(super) fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quantized_value_is_rounded_half_away_from_zero() {
+        let q = QVec::new(&[127.0, -127.0, 2.5, -2.5, 0.49, -0.51, 0.0]);
+        assert_eq!(q.values, vec![127, -127, 3, -3, 0, -1, 0]);
+        assert_eq!(q.scale, 1.0);
+        // The largest magnitude maps to ±127 whatever the scale.
+        let q = QVec::new(&[0.003, -0.001]);
+        assert_eq!(q.values, vec![127, -42]);
+        assert_eq!(QVec::new(&[0.0, 0.0]).values, vec![0, 0]);
+    }
 }
