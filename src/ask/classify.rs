@@ -271,7 +271,7 @@ pub fn classify(question: &str) -> Classification {
 /// Whether the text is a statement of six words or more, not a question or a request:
 /// no question mark, and its first word neither asks ("where", "is", "does"…) nor bids
 /// ("show", "find", "list"…).
-fn describes(text: &str) -> bool {
+pub(crate) fn describes(text: &str) -> bool {
     const ASKS_OR_BIDS: &[&str] = &[
         "are", "can", "could", "describe", "did", "display", "do", "does", "explain", "find",
         "get", "give", "has", "have", "how", "is", "list", "locate", "print", "search", "should",

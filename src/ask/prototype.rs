@@ -82,6 +82,13 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
             "prototypes agree: {} (similarity {sim:.2})",
             intent.as_str()
         ));
+    } else if no_cue && super::classify::describes(question) {
+        // A statement ("A frozen instance has been attempted to be modified.") describes
+        // code, as a doc comment does: it is located, whatever question it resembles.
+        reasons.push(format!(
+            "prototypes lean {} (similarity {sim:.2}), but a statement describes code",
+            intent.as_str()
+        ));
     } else if no_cue && intent.is_structural() {
         // Callers, callees, imports and definitions are asked of a name, and the question
         // names none: the rules' default (locate) stands.
@@ -125,5 +132,10 @@ mod tests {
             [Intent::Locate]
         );
         assert_eq!(decided("how does the retry logic work"), [Intent::Concept]);
+        // Nearest to "when was the parser modified", but a statement, not a question.
+        assert_eq!(
+            decided("A frozen instance has been attempted to be modified."),
+            [Intent::Locate]
+        );
     }
 }
