@@ -142,7 +142,13 @@ pub fn classify(question: &str) -> Classification {
     // So does one in a statement, as a doc comment reads ("MatcherFunc is the function
     // signature used by custom matchers."), where a question asks.
     let described = describes(question);
+    // "how does marshmallow return the fields declared on the class?" asks how: a
+    // participle in what it describes ("declared", "defined") asks for no definition.
+    let asks_how = snapshot
+        .iter()
+        .any(|h| h.1 == Intent::Concept && h.0 <= 1 && matches!(h.3, "how does" | "how do "));
     hits.retain(|&(_, intent, _, phrase)| match intent {
+        Intent::Definition if asks_how && DESCRIBING_PARTICIPLES.contains(&phrase) => false,
         Intent::Callers | Intent::Imports if (!named || described) && passive(phrase) => false,
         Intent::Callers if import_statement => false,
         Intent::Callers => {
@@ -268,6 +274,9 @@ pub fn classify(question: &str) -> Classification {
     }
 }
 
+/// Definition cues that, inside a "how does …" question, describe the thing asked about.
+const DESCRIBING_PARTICIPLES: &[&str] = &["defined", "declared", "implemented"];
+
 /// Whether the text is a statement of six words or more, not a question or a request:
 /// no question mark, and its first word neither asks ("where", "is", "does"…) nor bids
 /// ("show", "find", "list"…).
@@ -300,6 +309,19 @@ mod tests {
 
     fn intents(q: &str) -> Vec<&'static str> {
         classify(q).intents.iter().map(|i| i.as_str()).collect()
+    }
+
+    #[test]
+    fn a_how_question_about_declared_things_asks_how() {
+        assert_eq!(
+            intents("how does marshmallow return the `Field` pairs declared on the class?"),
+            ["concept"]
+        );
+        assert_eq!(intents("where is `Field` declared?"), ["definition"]);
+        assert_eq!(
+            intents("how does `load` work and where is it defined?"),
+            ["concept", "definition"]
+        );
     }
 
     #[test]
