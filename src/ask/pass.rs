@@ -392,6 +392,12 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
     }
     let sentence = flatten(state.question.lines());
     let sentence = sentence.trim_end_matches(['.', '?', '!', ':', ';']);
+    // "where is the code for a class decorator that adds …" asks for the chunk that says
+    // "A class decorator that adds …".
+    let sentence = WHERE_IS_THE_CODE
+        .iter()
+        .find_map(|lead| sentence.strip_prefix(lead))
+        .unwrap_or(sentence);
     if sentence.split(' ').count() < 4 {
         return None;
     }
@@ -424,7 +430,17 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
 }
 
 /// How many of the best candidates [`lift_written_as_asked`] reads.
-const LIFT_AMONG: usize = 10;
+const LIFT_AMONG: usize = 30;
+
+/// The openings of a locate question around a sentence the code holds, flattened.
+const WHERE_IS_THE_CODE: &[&str] = &[
+    "where is the code for ",
+    "where is the code that ",
+    "where's the code for ",
+    "where's the code that ",
+    "find the code for ",
+    "find the code that ",
+];
 
 /// Lines of text as one line of lower-case words: comment leaders at the start of each line
 /// (`///`, `//`, `#`, `*`, `--`), backticks, the brackets of doc links (``[`io::Error`]``)

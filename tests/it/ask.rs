@@ -340,6 +340,11 @@ def remove_converter_from_path_pattern(path, converter):
 def strip_param(template):
     """Remove the converter from the path."""
     return template.split(":")[0] + "}"
+
+
+def converter_names(path):
+    """The names of the converters in a path pattern, in order."""
+    return [part.split(":")[1] for part in path.split("/") if ":" in part]
 "#,
     );
     let (v, code) = ask_json(s.path(), &["Remove the converter from the path."]);
@@ -349,6 +354,13 @@ def strip_param(template):
     // Words that only resemble it do not count.
     let (v, _) = ask_json(s.path(), &["remove a converter from some path"]);
     assert_eq!(v["confidence"]["verbatim"], 0.0, "{v}");
+    // Asked for "the code for" what the sentence names.
+    let (v, _) = ask_json(
+        s.path(),
+        &["where is the code for the names of the converters in a path pattern, in order?"],
+    );
+    assert_eq!(source_symbols(&v)[0], "converter_names", "{v}");
+    assert_eq!(v["confidence"]["verbatim"], 1.0, "{v}");
 }
 
 /// A Rust `#[test]` function in a source file is a test though its path is not: a
