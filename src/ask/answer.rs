@@ -252,22 +252,48 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
             );
             s.push_str(&set_aside_text(&f.target, f.set_aside));
         }
-        Intent::Callees if f.rows.is_empty() => {
+        Intent::Callees if f.rows.is_empty() && f.nested.is_empty() => {
             let _ = writeln!(s, "{what} calls nothing.");
         }
         Intent::Callees => {
-            let _ = writeln!(
-                s,
-                "{what} makes {} call(s){}:",
-                f.rows.len(),
-                provenance(&f.rows)
-            );
-            for r in f.rows.iter().take(ROWS_SHOWN) {
+            let (rows, nested) = if f.rows.is_empty() {
+                (&f.nested, true)
+            } else {
+                (&f.rows, false)
+            };
+            if nested {
+                let mut inner: Vec<&str> = Vec::new();
+                for r in rows {
+                    if !inner.contains(&r.target_symbol()) {
+                        inner.push(r.target_symbol());
+                    }
+                }
+                let _ = writeln!(
+                    s,
+                    "{what} makes no call itself; the function(s) defined in it ({}) make {} \
+                     call(s){}:",
+                    inner
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    rows.len(),
+                    provenance(rows)
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "{what} makes {} call(s){}:",
+                    rows.len(),
+                    provenance(rows)
+                );
+            }
+            for r in rows.iter().take(ROWS_SHOWN) {
                 let at = r
                     .defined_at
                     .as_deref()
                     .map_or_else(|| format!(" ({})", r.resolution), |d| format!(" → {d}"));
-                let mark = precise_mark(&f.rows, r);
+                let mark = precise_mark(rows, r);
                 let _ = writeln!(
                     s,
                     "  {}:{}  {}{at}{mark}{}",
@@ -277,7 +303,7 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                     code(r)
                 );
             }
-            s.push_str(&more(f.rows.len()));
+            s.push_str(&more(rows.len()));
         }
         Intent::Imports
             if f.importers

@@ -365,6 +365,11 @@ pub struct GraphFact {
     /// implements (dispatch may reach it or another implementation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub through_trait: Vec<Row>,
+    /// For callees of a definition that makes no call itself: the calls of the functions
+    /// defined in it (a closure it returns or registers), each row's `target` naming the
+    /// nested function.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nested: Vec<Row>,
     /// For imports: the rows are the lines that import the target (who imports it), not
     /// the lines the target imports.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

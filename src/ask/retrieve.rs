@@ -335,6 +335,29 @@ pub fn graph_facts(
             // the server's call before thirty tests', and a cut list must not hide it.
             rows.sort_by_key(|r| crate::source::is_test_path(&r.path));
             rows.truncate(limit);
+            // "What does `Command.action` call?" of a method whose calls are all in the
+            // closure it builds: "nothing" is true of its own body and useless; the
+            // closure's calls are told apart.
+            let mut nested = Vec::new();
+            if relation == Relation::Callees && rows.is_empty() && !off {
+                let inner = m.read(|c| {
+                    let mut inner = Vec::new();
+                    for d in &answer.candidates {
+                        inner.extend(lookups::nested_functions(c, d.id)?);
+                    }
+                    Ok(inner)
+                })?;
+                for t in inner {
+                    let query = GraphQuery {
+                        relation: Relation::Callees,
+                        target: t,
+                        depth: 1,
+                        min_resolution: None,
+                    };
+                    nested.extend(graph::query(&m.indexes.store, &query)?.results);
+                }
+                nested.truncate(limit);
+            }
             // For callers the call sites are the answer and come first; otherwise the
             // definitions the question names do.
             let sites_first = matches!(relation, Relation::Callers | Relation::Importers);
@@ -348,7 +371,7 @@ pub fn graph_facts(
                     });
                 }
                 let mut sites = Vec::new();
-                for r in &rows {
+                for r in rows.iter().chain(&nested) {
                     sites.push(lookups::line_chunk(c, &r.path, r.line)?);
                     if let Some((p, l)) = r.defined_at.as_deref().and_then(split_at_line) {
                         sites.push(lookups::line_chunk(c, p, l)?);
@@ -381,6 +404,7 @@ pub fn graph_facts(
                     set_aside: answer.set_aside,
                     references: answer.references,
                     through_trait: answer.through_trait,
+                    nested,
                     importers: relation == Relation::Importers,
                 });
             }

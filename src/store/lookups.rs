@@ -130,13 +130,22 @@ pub fn neighbours(c: &Connection, symbol_id: i64) -> rusqlite::Result<(Vec<i64>,
     Ok((ids, edges))
 }
 
+/// The functions defined directly inside the definition `symbol_id` (a nested `def`, a
+/// closure bound to a name), as `path:qualname`, in the order they are written.
+pub fn nested_functions(c: &Connection, symbol_id: i64) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path || ':' || s.qualname FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.parent_id = ?1 AND s.kind IN ('function', 'method') ORDER BY s.start_line",
+    )?;
+    stmt.query_map([symbol_id], |r| r.get(0))?.collect()
+}
+
 /// Every distinct definition name in the index: the repository's vocabulary.
 pub fn vocabulary(c: &Connection) -> rusqlite::Result<Vec<String>> {
     let mut stmt = c.prepare_cached("SELECT DISTINCT name FROM symbols")?;
     stmt.query_map([], |r| r.get(0))?.collect()
 }
 
-/// Whether some definition has exactly this name.
 /// Whether some import line names `module` as its module (`import strconv`, `use serde`).
 pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
     c.prepare_cached("SELECT 1 FROM imports WHERE module = ?1 LIMIT 1")?
@@ -145,6 +154,7 @@ pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
         .map(|o| o.is_some())
 }
 
+/// Whether some definition has exactly this name.
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
     c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?

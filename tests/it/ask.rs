@@ -1185,3 +1185,41 @@ fn a_test_helper_does_not_outrank_the_implementation() {
         v["sources"]
     );
 }
+
+/// A function whose calls are all in the function it defines (a decorator's wrapper, a
+/// registered closure): "calls nothing" is true of its own body, so the answer lists the
+/// nested function's calls and says whose they are.
+#[test]
+fn the_callees_of_a_function_that_only_defines_one_are_the_nested_calls() {
+    let s = Scratch::indexed_file(
+        "deco.py",
+        r#"def logged(f):
+    def wrapper(*args):
+        record(args)
+        return f(*args)
+    return wrapper
+
+
+def record(args):
+    print(args)
+
+
+def plain():
+    return 1
+"#,
+    );
+    let (v, code) = ask_json(s.path(), &["what does `logged` call?"]);
+    assert_eq!(code, 0, "{v}");
+    let text = answer_text(&v);
+    assert!(text.contains("makes no call itself"), "{text}");
+    assert!(text.contains("`logged.wrapper`"), "{text}");
+    assert!(text.contains("deco.py:3  record → deco.py:8"), "{text}");
+    let fact = &v["graph"][0];
+    assert_eq!(fact["rows"].as_array().map(Vec::len), Some(0), "{v}");
+    assert_eq!(fact["nested"][0]["symbol"], "record", "{v}");
+    // A function that defines nothing and calls nothing still calls nothing.
+    let (v, _) = ask_json(s.path(), &["what does `plain` call?"]);
+    let text = answer_text(&v);
+    assert!(text.ends_with("calls nothing."), "{text}");
+    assert!(v["graph"][0].get("nested").is_none(), "{v}");
+}
