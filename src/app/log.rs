@@ -98,6 +98,7 @@ pub fn filter(
         limit: None,
         offset: 0,
         oldest_first,
+        words: Vec::new(),
     })
 }
 

@@ -457,7 +457,14 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
         let _ = writeln!(s, "No commit touched {what}{window}.");
         return s;
     }
-    if h.oldest_first {
+    if !h.message_words.is_empty() {
+        let _ = writeln!(
+            s,
+            "{total} commit(s){window} whose message holds words of the question ({}), best \
+             match first:",
+            h.message_words.join(", ")
+        );
+    } else if h.oldest_first {
         let c = &h.commits[0];
         let _ = writeln!(s, "{what} was introduced in {}", commit_line_words(c));
         if total > 1 {

@@ -396,4 +396,8 @@ pub struct HistoryFact {
     #[serde(default)]
     pub total: usize,
     pub commits: Vec<LogCommit>,
+    /// For a "why" question that names nothing: the question's words the commits'
+    /// messages hold (two or more each), best match first; the target is then `*`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub message_words: Vec<String>,
 }

@@ -67,6 +67,29 @@ struct Retrieved {
     history: Vec<HistoryFact>,
 }
 
+/// The subject words of a "why" question that names no definition or file, as written
+/// and as stems, for the commit messages that hold them ("why was the remote config
+/// support moved?").
+fn why_words(state: &State) -> Vec<(String, String)> {
+    let names = state.classification.entities.iter().any(|e| {
+        matches!(
+            e.kind,
+            super::classify::EntityKind::Identifier | super::classify::EntityKind::Path
+        )
+    });
+    if !state.why || names || state.grep.is_some() {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for t in &state.terms {
+        let stem = super::text::stem(t);
+        if stem.len() >= 3 && !out.iter().any(|(_, s)| *s == stem) {
+            out.push((t.to_lowercase(), stem));
+        }
+    }
+    out
+}
+
 /// One pass: retrieve with every memory of the plan, fuse, expand, verify. `strategy` is
 /// the refine attempt that runs it (`None` for the first pass).
 pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> Result<Pass> {
@@ -125,6 +148,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                 hits
             }
             Memory::History => {
+                let message_words = why_words(state);
                 let ask = retrieve::HistoryAsk {
                     targets: &query.targets,
                     terms: &state.terms,
@@ -133,6 +157,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                     oldest_first: state.introduced,
                     grep: state.grep.as_deref(),
                     until: state.until,
+                    message_words: &message_words,
                 };
                 let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
                 history = facts;

@@ -270,7 +270,13 @@ pub struct HistoryAsk<'q> {
     pub oldest_first: bool,
     /// Commits whose message holds this text come first (a message the question quotes).
     pub grep: Option<&'q str>,
+    /// A "why" question that names nothing: its subject words, as written and as stems.
+    /// The commits whose messages hold two of them or more come first.
+    pub message_words: &'q [(String, String)],
 }
+
+/// Commits listed for the words of a "why" question.
+const COMMITS_BY_WORDS: usize = 5;
 
 /// The graph retriever: definitions, callers, callees or imports of each target, as
 /// facts and as one ranked list of chunks (definitions first, then call sites).
@@ -607,6 +613,30 @@ pub fn history_facts(
     }
     let window = q.since.is_some() || q.until.is_some() || filter.author.is_some();
     let mut ranked: Vec<(i64, f32)> = Vec::new();
+    // "why was the remote config support moved?": the commits that say so in their
+    // message, before those that only touched a definition one of the words names.
+    if q.message_words.len() >= 2 && q.grep.is_none() {
+        let wanted = LogFilter {
+            words: q.message_words.iter().map(|(_, s)| s.clone()).collect(),
+            limit: Some(COMMITS_BY_WORDS),
+            offset: 0,
+            ..filter.clone()
+        };
+        let log = m.read(|c| Ok(hq::log(c, &Target::All, &wanted)))??;
+        if !log.commits.is_empty() {
+            m.read(|c| rank_commit_chunks(c, &log.commits, &mut ranked))?;
+            facts.push(HistoryFact {
+                target: "*".to_string(),
+                author: filter.author.clone(),
+                since: q.since.map(day),
+                until: q.until.map(day),
+                total: log.commits.len(),
+                oldest_first: false,
+                commits: log.commits,
+                message_words: q.message_words.iter().map(|(w, _)| w.clone()).collect(),
+            });
+        }
+    }
     for (name, target) in conn_targets {
         let mut log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
         if let Some(text) = q.grep {
@@ -628,28 +658,7 @@ pub fn history_facts(
         if log.commits.is_empty() && !window {
             continue;
         }
-        m.read(|c| {
-            for (i, commit) in log.commits.iter().enumerate() {
-                let score = 1.0 / (1.0 + i as f32);
-                for s in &commit.symbols {
-                    if let Some(id) = lookups::qualname_chunk(c, &s.path, &s.symbol)?
-                        && !ranked.iter().any(|(r, _)| *r == id)
-                    {
-                        ranked.push((id, score));
-                    }
-                }
-                if commit.symbols.is_empty() {
-                    for f in &commit.files {
-                        if let Some(id) = lookups::first_chunk(c, &f.path)?
-                            && !ranked.iter().any(|(r, _)| *r == id)
-                        {
-                            ranked.push((id, score));
-                        }
-                    }
-                }
-            }
-            Ok(())
-        })?;
+        m.read(|c| rank_commit_chunks(c, &log.commits, &mut ranked))?;
         facts.push(HistoryFact {
             target: name,
             author: filter.author.clone(),
@@ -658,9 +667,39 @@ pub fn history_facts(
             total: log.total,
             oldest_first: q.oldest_first,
             commits: log.commits,
+            message_words: Vec::new(),
         });
     }
     Ok((facts, ranked))
+}
+
+/// Adds to `ranked` the chunks of what each commit changed (its definitions, else its
+/// files' first chunks), the first commit's first, each chunk once.
+fn rank_commit_chunks(
+    c: &Connection,
+    commits: &[hq::LogCommit],
+    ranked: &mut Vec<(i64, f32)>,
+) -> rusqlite::Result<()> {
+    for (i, commit) in commits.iter().enumerate() {
+        let score = 1.0 / (1.0 + i as f32);
+        for s in &commit.symbols {
+            if let Some(id) = lookups::qualname_chunk(c, &s.path, &s.symbol)?
+                && !ranked.iter().any(|(r, _)| *r == id)
+            {
+                ranked.push((id, score));
+            }
+        }
+        if commit.symbols.is_empty() {
+            for f in &commit.files {
+                if let Some(id) = lookups::first_chunk(c, &f.path)?
+                    && !ranked.iter().any(|(r, _)| *r == id)
+                {
+                    ranked.push((id, score));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A Unix time as its UTC date, YYYY-MM-DD.

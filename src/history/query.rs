@@ -41,6 +41,10 @@ pub struct LogFilter {
     pub offset: usize,
     /// Oldest first (the introducing commit at the top) instead of newest first.
     pub oldest_first: bool,
+    /// Stems of which a commit's message must hold at least two, each at the start of a
+    /// word, any case (a "why" question in words); for the whole repository, the commits
+    /// holding more of them come first.
+    pub words: Vec<String>,
 }
 
 /// One commit of a log.
@@ -247,8 +251,25 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                 "{COMMIT_COLUMNS} ORDER BY commit_time {order}, id {order}"
             ))?;
             let mut rows = stmt.query([])?;
+            let by_words = !filter.words.is_empty();
+            // Per commit that holds enough of the words: where it holds each (see
+            // `word_places`); and in how many messages each word is, to weigh the rare ones.
+            let mut held = Vec::new();
+            let mut messages = vec![0usize; filter.words.len()];
+            let mut all = 0usize;
             while let Some(r) = rows.next()? {
                 let (id, time, c) = commit_row(r)?;
+                if by_words {
+                    let places = word_places(&c, &filter.words);
+                    all += 1;
+                    for (n, p) in messages.iter_mut().zip(&places) {
+                        *n += usize::from(*p > 0);
+                    }
+                    if keep(&c, time, filter) {
+                        held.push((places, time, id, c));
+                    }
+                    continue;
+                }
                 if !keep(&c, time, filter) {
                     continue;
                 }
@@ -257,6 +278,33 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                 if total > filter.offset && filter.limit.is_none_or(|l| commits.len() < l) {
                     commits.push((time, id, c));
                 }
+            }
+            if by_words {
+                // Each word held weighs its rarity among the messages (inverse document
+                // frequency), twice in the subject; the order of the log among equals.
+                let weight: Vec<f64> = messages
+                    .iter()
+                    .map(|&n| ((all as f64 + 1.0) / (n as f64 + 0.5)).ln())
+                    .collect();
+                let score = |places: &[u8]| -> f64 {
+                    places
+                        .iter()
+                        .zip(&weight)
+                        .map(|(&p, w)| f64::from(p) * w)
+                        .sum()
+                };
+                let mut scored: Vec<(f64, i64, i64, LogCommit)> = held
+                    .into_iter()
+                    .map(|(places, time, id, c)| (score(&places), time, id, c))
+                    .collect();
+                scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+                total = scored.len();
+                commits = scored
+                    .into_iter()
+                    .skip(filter.offset)
+                    .take(filter.limit.unwrap_or(usize::MAX))
+                    .map(|(_, time, id, c)| (time, id, c))
+                    .collect();
             }
         }
         Some(hits) => {
@@ -384,7 +432,37 @@ fn keep(c: &LogCommit, author_time: i64, f: &LogFilter) -> bool {
             return false;
         }
     }
+    if !f.words.is_empty() {
+        let held = word_places(c, &f.words).iter().filter(|&&p| p > 0).count();
+        if held < f.words.len().min(2) {
+            return false;
+        }
+    }
     true
+}
+
+/// Where the commit's message holds each of `stems`, at the start of a word (so `mov` is
+/// in "move" and "moved", not in "remove"): 2 in the subject, 1 in the body only, 0 not.
+fn word_places(c: &LogCommit, stems: &[String]) -> Vec<u8> {
+    let holds = |text: &str, stem: &str| {
+        text.match_indices(stem).any(|(at, _)| {
+            text[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|p| !p.is_alphanumeric())
+        })
+    };
+    let (subject, body) = (c.subject.to_lowercase(), c.body.to_lowercase());
+    stems
+        .iter()
+        .map(|s| {
+            if holds(&subject, s) {
+                2
+            } else {
+                u8::from(holds(&body, s))
+            }
+        })
+        .collect()
 }
 
 const SYMBOL_COLUMNS: &str = "SELECT commit_id, path, qualname, name, kind, change, added, removed, start_line, end_line, hunks FROM commit_symbols";

@@ -1223,3 +1223,51 @@ def plain():
     assert!(text.ends_with("calls nothing."), "{text}");
     assert!(v["graph"][0].get("nested").is_none(), "{v}");
 }
+
+/// "why was the remote config support moved?" names no definition: its words are looked
+/// for in the commit messages, the rarest weighing most, before the commits that only
+/// touched a definition one word names (`config`).
+#[test]
+fn a_why_question_in_words_finds_the_commit_that_says_so() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    s.write("config.py", "def config():\n    return {}\n");
+    commit("add config loading");
+    s.write("yaml.py", "def load_yaml():\n    return {}\n");
+    commit("support yaml config");
+    s.write("toml.py", "def load_toml():\n    return {}\n");
+    commit("support toml config");
+    s.write(
+        "config.py",
+        "def config():\n    return {}\n\n\ndef remote():\n    return 'etcd'\n",
+    );
+    commit("support remote config stores\n\nAdds etcd support to config.");
+    s.write("config.py", "def config():\n    return {}\n");
+    s.write("remote.py", "def remote():\n    return 'etcd'\n");
+    commit("refactor: move remote code to its own file");
+    s.write("config.py", "def config():\n    return {'a': 1}\n");
+    commit("fix config default");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["why was the remote config support moved?"]);
+    assert_eq!(code, 0, "{v}");
+    let text = answer_text(&v);
+    assert!(
+        text.contains("whose message holds words of the question"),
+        "{text}"
+    );
+    assert_eq!(
+        v["history"][0]["commits"][0]["subject"], "refactor: move remote code to its own file",
+        "{v}"
+    );
+    // A "why" question that names its definition keeps to that definition's commits.
+    let (v, _) = ask_json(s.path(), &["why did `config` change?"]);
+    assert!(v["history"][0].get("message_words").is_none(), "{v}");
+    assert_eq!(
+        v["history"][0]["commits"][0]["subject"], "fix config default",
+        "{v}"
+    );
+}
