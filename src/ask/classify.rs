@@ -32,6 +32,13 @@ pub struct Entity {
     pub kind: EntityKind,
 }
 
+impl Entity {
+    /// Whether the entity names code: an identifier or a path.
+    pub fn names_code(&self) -> bool {
+        matches!(self.kind, EntityKind::Identifier | EntityKind::Path)
+    }
+}
+
 /// The classifier's answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Classification {
@@ -115,9 +122,7 @@ pub fn classify(question: &str) -> Classification {
     let called_by = find_cue(&lower, "called by");
     // (Named things are masked as ` x ` in `lower`.)
     let named_after_by = called_by.is_some_and(|at| lower[at..].contains(" x "));
-    let named = entities
-        .iter()
-        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
+    let named = entities.iter().any(Entity::names_code);
     // A passive cue in a sentence that names nothing ("a base class that is used to
     // provide ...", "an uploaded file included as part of the request") describes code;
     // it does not ask for a name's callers or importers.
@@ -234,10 +239,7 @@ pub fn classify(question: &str) -> Classification {
             }
         }
     }
-    let identifiers = entities
-        .iter()
-        .filter(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path))
-        .count();
+    let identifiers = entities.iter().filter(|e| e.names_code()).count();
     // Words besides the names: a name with a word or two ("the `Lexer` struct") is a
     // lookup of the name; a sentence that mentions one ("Add a `--version` option whose
     // output is produced by `callback`") describes code to locate.

@@ -497,7 +497,7 @@ pub fn lexical_text(c: &Classification, terms: &[String]) -> String {
 pub fn graph_targets(c: &Classification) -> Vec<String> {
     c.entities
         .iter()
-        .filter(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path))
+        .filter(|e| e.names_code())
         .map(|e| e.text.clone())
         .collect()
 }

@@ -71,12 +71,11 @@ struct Retrieved {
 /// and as stems, for the commit messages that hold them ("why was the remote config
 /// support moved?").
 fn why_words(state: &State) -> Vec<(String, String)> {
-    let names = state.classification.entities.iter().any(|e| {
-        matches!(
-            e.kind,
-            super::classify::EntityKind::Identifier | super::classify::EntityKind::Path
-        )
-    });
+    let names = state
+        .classification
+        .entities
+        .iter()
+        .any(super::classify::Entity::names_code);
     if !state.why || names || state.grep.is_some() {
         return Vec::new();
     }

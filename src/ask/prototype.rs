@@ -69,12 +69,7 @@ pub fn second_opinion(question: &str, c: &mut Classification, reasons: &mut Vec<
         return;
     };
     // The rules' default for a bare name (a definition) stands: a name is not a sentence.
-    let named = c.entities.iter().any(|e| {
-        matches!(
-            e.kind,
-            super::classify::EntityKind::Identifier | super::classify::EntityKind::Path
-        )
-    });
+    let named = c.entities.iter().any(super::classify::Entity::names_code);
     let no_cue = c.confidence <= 0.3 && !named;
     if c.intents.contains(&intent) {
         c.confidence = (c.confidence + 0.1).min(0.95);

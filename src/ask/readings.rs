@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::classify::{EntityKind, Intent};
+use super::classify::{Entity, EntityKind, Intent};
 use super::{Stage, State};
 use crate::store::lookups;
 
@@ -79,11 +79,7 @@ pub fn read(state: &mut State) -> Result<()> {
     spelling(state)?;
     named_alone(state)?;
     let window = state.author.is_some() || state.since.is_some() || state.until.is_some();
-    let names_code = state
-        .classification
-        .entities
-        .iter()
-        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
+    let names_code = state.classification.entities.iter().any(Entity::names_code);
     if window && !names_code {
         state.classification.intents = vec![Intent::History];
         state.classification.confidence = state.classification.confidence.max(0.9);
@@ -149,11 +145,7 @@ fn joined_name(state: &mut State) -> Result<()> {
     if !about_a_name {
         return Ok(());
     }
-    let names_code = state
-        .classification
-        .entities
-        .iter()
-        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path));
+    let names_code = state.classification.entities.iter().any(Entity::names_code);
     if names_code {
         return Ok(());
     }
