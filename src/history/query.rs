@@ -265,7 +265,7 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
                     for (n, p) in messages.iter_mut().zip(&places) {
                         *n += usize::from(*p > 0);
                     }
-                    if keep(&c, time, filter) {
+                    if keep_but_words(&c, time, filter) && enough_words(&places) {
                         held.push((places, time, id, c));
                     }
                     continue;
@@ -417,6 +417,12 @@ fn commit_row(r: &rusqlite::Row) -> rusqlite::Result<(i64, i64, LogCommit)> {
 }
 
 fn keep(c: &LogCommit, author_time: i64, f: &LogFilter) -> bool {
+    keep_but_words(c, author_time, f)
+        && (f.words.is_empty() || enough_words(&word_places(c, &f.words)))
+}
+
+/// [`keep`] without the `words` test, for a caller that has the word places already.
+fn keep_but_words(c: &LogCommit, author_time: i64, f: &LogFilter) -> bool {
     if f.since.is_some_and(|s| author_time < s) || f.until.is_some_and(|u| author_time > u) {
         return false;
     }
@@ -432,13 +438,12 @@ fn keep(c: &LogCommit, author_time: i64, f: &LogFilter) -> bool {
             return false;
         }
     }
-    if !f.words.is_empty() {
-        let held = word_places(c, &f.words).iter().filter(|&&p| p > 0).count();
-        if held < f.words.len().min(2) {
-            return false;
-        }
-    }
     true
+}
+
+/// Whether a message holds enough of the words: two, or every one when fewer are asked.
+fn enough_words(places: &[u8]) -> bool {
+    places.iter().filter(|&&p| p > 0).count() >= places.len().min(2)
 }
 
 /// Where the commit's message holds each of `stems`, at the start of a word (so `mov` is
