@@ -422,6 +422,10 @@ impl SliceCtx<'_> {
     ) -> Result<usize> {
         let is_boundary = &self.todo.boundary;
         let mut merges: HashMap<String, i64> = HashMap::new();
+        // Merges: only what they changed beyond taking one parent's version (conflict
+        // resolutions, evil merges), from git's dense combined diff. Each batch's are read
+        // on a thread while the batch is parsed.
+        let mut merge_runs = Vec::new();
         let mut batch: Vec<GitCommit> = Vec::new();
         let mut n = 0usize;
         loop {
@@ -434,6 +438,17 @@ impl SliceCtx<'_> {
             self.batch.set((self.batch.get() * 2).min(BATCH_MAX));
             // A safe point: the slice being written is rolled back.
             crate::interrupt::check()?;
+            let batch_merges: Vec<String> = batch
+                .iter()
+                .filter(|c| c.parents.len() > 1 && !is_boundary.contains(c.hash.as_str()))
+                .map(|c| c.hash.clone())
+                .collect();
+            if !batch_merges.is_empty() {
+                let root = self.root.to_path_buf();
+                merge_runs.push(std::thread::spawn(move || {
+                    git::merge_changes(&root, &batch_merges)
+                }));
+            }
             let wanted: Vec<Wanted> = batch
                 .iter()
                 .filter(|c| !is_boundary.contains(c.hash.as_str()))
@@ -461,20 +476,20 @@ impl SliceCtx<'_> {
                 break;
             }
         }
-        // Merges: only what they changed beyond taking one parent's version (conflict
-        // resolutions, evil merges), from git's dense combined diff.
-        let hashes: Vec<String> = merges.keys().cloned().collect();
-        let changes = match git::merge_changes(self.root, &hashes) {
-            Ok(c) => c,
-            // A merge whose versions are missing (a partial clone, a lost object) keeps its
-            // commit without its own changes, as a commit with a lost blob keeps its files;
-            // the history reads on.
-            Err(e) if objects_missing(&e) => Vec::new(),
-            Err(e) => return Err(e),
-        };
-        for m in changes {
-            if let Some(&id) = merges.get(&m.hash) {
-                insert_merge(conn, id, &m, blobs, cache)?;
+        for run in merge_runs {
+            let changes = match run.join() {
+                Ok(Ok(c)) => c,
+                // A merge whose versions are missing (a partial clone, a lost object) keeps
+                // its commit without its own changes, as a commit with a lost blob keeps its
+                // files; the history reads on.
+                Ok(Err(e)) if objects_missing(&e) => Vec::new(),
+                Ok(Err(e)) => return Err(e),
+                Err(_) => anyhow::bail!("reading the merges' changes stopped"),
+            };
+            for m in changes {
+                if let Some(&id) = merges.get(&m.hash) {
+                    insert_merge(conn, id, &m, blobs, cache)?;
+                }
             }
         }
         Ok(n)
@@ -812,6 +827,8 @@ struct Held {
     lang: lang::Lang,
     tree: tree_sitter::Tree,
     bytes: Vec<u8>,
+    /// What the walk for definitions found in the tree's larger nodes.
+    memo: defs::Memo,
 }
 
 /// A tree kept, by blob.
@@ -865,6 +882,8 @@ struct Task<'p> {
     base: Option<String>,
     /// The `-U0` hunks from this version to `base`.
     hunks: &'p [Hunk],
+    /// Its place in the batch, newest first: how near in history two versions are.
+    order: usize,
 }
 
 /// The line starts of `bytes`, and its length last: line `k` (from 0) is
@@ -883,13 +902,18 @@ fn line_starts(bytes: &[u8]) -> Vec<usize> {
 }
 
 /// The edits that turn `new` back into `old`, one per hunk of the `-U0` diff from `old`
-/// to `new`, last first (so each is in the coordinates the ones before it left); `None`
-/// when the hunks do not describe these two texts (then one edit spans them all).
+/// to `new`, last first (so each is in the coordinates the ones before it left), and the
+/// same changes in order, from `new`'s bytes to `old`'s; `None` when the hunks do not
+/// describe these two texts (then one edit spans them all).
 ///
 /// One edit from the first change to the last would have every reparse read all the
 /// lines between a commit's hunks again: on werkzeug those spans are six times the
 /// lines changed.
-fn edits_from_hunks(old: &[u8], new: &[u8], hunks: &[Hunk]) -> Option<Vec<tree_sitter::InputEdit>> {
+fn edits_from_hunks(
+    old: &[u8],
+    new: &[u8],
+    hunks: &[Hunk],
+) -> Option<(Vec<tree_sitter::InputEdit>, Vec<defs::Changed>)> {
     let (ol, nl) = (line_starts(old), line_starts(new));
     // A hunk's lines as a range of line indexes (a zero length is an insertion after its
     // start line).
@@ -927,30 +951,36 @@ fn edits_from_hunks(old: &[u8], new: &[u8], hunks: &[Hunk]) -> Option<Vec<tree_s
     }
     // Rows and column of `to` in `bytes`, counted from `from` (a line start).
     let span = |bytes: &[u8], from: usize, to: usize| point(&bytes[from..to], to - from);
-    Some(
-        spans
-            .into_iter()
-            .rev()
-            .map(|((os, oe), (row, ns, ne))| {
-                let new_end = span(new, ns, ne);
-                let old_end = span(old, os, oe);
-                tree_sitter::InputEdit {
-                    start_byte: ns,
-                    old_end_byte: ne,
-                    new_end_byte: ns + (oe - os),
-                    start_position: tree_sitter::Point { row, column: 0 },
-                    old_end_position: tree_sitter::Point {
-                        row: row + new_end.row,
-                        column: new_end.column,
-                    },
-                    new_end_position: tree_sitter::Point {
-                        row: row + old_end.row,
-                        column: old_end.column,
-                    },
-                }
-            })
-            .collect(),
-    )
+    let changed = spans
+        .iter()
+        .map(|&((os, oe), (_, ns, ne))| defs::Changed {
+            old: (ns, ne),
+            new: (os, oe),
+        })
+        .collect();
+    let edits = spans
+        .into_iter()
+        .rev()
+        .map(|((os, oe), (row, ns, ne))| {
+            let new_end = span(new, ns, ne);
+            let old_end = span(old, os, oe);
+            tree_sitter::InputEdit {
+                start_byte: ns,
+                old_end_byte: ne,
+                new_end_byte: ns + (oe - os),
+                start_position: tree_sitter::Point { row, column: 0 },
+                old_end_position: tree_sitter::Point {
+                    row: row + new_end.row,
+                    column: new_end.column,
+                },
+                new_end_position: tree_sitter::Point {
+                    row: row + old_end.row,
+                    column: old_end.column,
+                },
+            }
+        })
+        .collect();
+    Some((edits, changed))
 }
 
 /// The row and column (bytes) of offset `at` in `bytes`.
@@ -1016,13 +1046,24 @@ fn parse_version(
         };
     };
     let old = base.filter(|b| b.lang == l).map(|mut b| {
-        match edits_from_hunks(&bytes, &b.bytes, hunks) {
-            Some(edits) => edits.iter().for_each(|e| b.tree.edit(e)),
-            None => b.tree.edit(&edit_between(&b.bytes, &bytes)),
-        }
-        b.tree
+        let changed = match edits_from_hunks(&bytes, &b.bytes, hunks) {
+            Some((edits, changed)) => {
+                edits.iter().for_each(|e| b.tree.edit(e));
+                changed
+            }
+            None => {
+                let e = edit_between(&b.bytes, &bytes);
+                b.tree.edit(&e);
+                vec![defs::Changed {
+                    old: (e.start_byte, e.old_end_byte),
+                    new: (e.start_byte, e.new_end_byte),
+                }]
+            }
+        };
+        (b.tree, b.memo, changed)
     });
-    let Some((parsed, tree)) = defs::reparse(parser, l, text, old.as_ref()) else {
+    let old = old.as_ref().map(|(t, m, c)| (t, m, c.as_slice()));
+    let Some((parsed, tree, memo)) = defs::reparse(parser, l, text, old) else {
         return (Vec::new(), None);
     };
     (
@@ -1031,6 +1072,7 @@ fn parse_version(
             lang: l,
             tree,
             bytes,
+            memo,
         }),
     )
 }
@@ -1063,10 +1105,10 @@ impl DefCache<'_> {
             }
         }
         // Read from git a group at a time, so a huge batch is not all held at once.
-        for part in todo.chunks(256) {
+        for (k, part) in todo.chunks(256).enumerate() {
             let ids: Vec<&str> = part.iter().map(|t| t.0).collect();
             let contents = blobs.get_many(&ids)?;
-            for (&(blob, path, base, hunks), bytes) in part.iter().zip(contents) {
+            for (i, (&(blob, path, base, hunks), bytes)) in part.iter().zip(contents).enumerate() {
                 let bytes = bytes.unwrap_or_default();
                 if let Some(defs) = self.seed.and_then(|s| s.get(path, &bytes)) {
                     self.map.insert(blob.to_string(), defs);
@@ -1080,6 +1122,7 @@ impl DefCache<'_> {
                     bytes,
                     base: base.map(str::to_string),
                     hunks,
+                    order: k * 256 + i,
                 };
                 let k = match base.and_then(|b| chain_of.get(b)) {
                     Some(&k) => k,
@@ -1103,60 +1146,57 @@ impl DefCache<'_> {
         Ok(())
     }
 
-    /// Parses chains of versions on rayon's pool (one chain in order) into the cache.
+    /// Parses chains of versions on rayon's pool into the cache, the chains of one file
+    /// on one thread (see [`parse_file`]).
     fn parse_chains(&mut self, chains: Vec<Vec<Task>>) {
         let max = self.max_size;
-        // A chain's first version may be reparsed from a tree an earlier batch kept.
-        let mut work: Vec<(Vec<Task>, Option<Kept>)> = chains
-            .into_iter()
-            .map(|chain| {
-                let start = chain
-                    .first()
-                    .and_then(|t| t.base.as_ref())
-                    .and_then(|b| self.trees.take(b).map(|h| (b.clone(), h)));
-                (chain, start)
-            })
-            .collect();
-        // The longest chains first: one file's long run of versions is parsed in order on
-        // one thread, and started last it would leave the other threads idle at the end.
-        work.sort_by_cached_key(|(chain, _)| {
-            std::cmp::Reverse(chain.iter().map(|t| t.bytes.len()).sum::<usize>())
+        // The chains of each file, in the order they were made: the first holds the
+        // file's newest version of the batch. A chain's first version may be reparsed from
+        // a tree an earlier batch kept.
+        let mut files: Vec<Vec<(Vec<Task>, Option<Kept>)>> = Vec::new();
+        let mut file_of: HashMap<&str, usize> = HashMap::new();
+        for chain in chains {
+            let Some(first) = chain.first() else {
+                continue;
+            };
+            let start = first
+                .base
+                .as_ref()
+                .and_then(|b| self.trees.take(b).map(|h| (b.clone(), h)));
+            let k = *file_of.entry(first.path).or_insert_with(|| {
+                files.push(Vec::new());
+                files.len() - 1
+            });
+            files[k].push((chain, start));
+        }
+        // The longest first: one file's long run of versions is parsed in order on one
+        // thread, and started last it would leave the other threads idle at the end.
+        files.sort_by_cached_key(|chains| {
+            std::cmp::Reverse(
+                chains
+                    .iter()
+                    .flat_map(|(c, _)| c)
+                    .map(|t| t.bytes.len())
+                    .sum::<usize>(),
+            )
         });
         use rayon::prelude::*;
-        // The kept trees are handed over as each chain ends, so no more than the bound is
+        // The kept trees are handed over as each file ends, so no more than the bound is
         // held at any time (a batch of thousands of files must not hold all their trees).
         let kept = std::sync::Mutex::new(std::mem::take(&mut self.trees));
-        let parsed: Vec<Vec<(String, Vec<Def>)>> = work
+        let parsed: Vec<Vec<(String, Vec<Def>)>> = files
             .into_par_iter()
             .with_max_len(1)
-            .map(|(chain, start)| {
-                // Only a file changed often is worth a tree held for the next batch: one
-                // changed by two commits of this batch, or reparsed from a kept tree. (A
-                // commit that touches thousands of files once keeps none.)
-                let older = chain.iter().filter(|t| t.base.is_some()).count();
-                let hot = start.is_some() || older > 1;
-                let mut trees: HashMap<String, Held> = start.into_iter().collect();
-                let mut out = Vec::with_capacity(chain.len());
-                PARSER.with(|p| {
-                    let mut parser = p.borrow_mut();
-                    for t in chain {
-                        // Taken: the next older version is reparsed from this one's tree
-                        // in turn, and only the oldest of a chain is kept.
-                        let base = t.base.as_ref().and_then(|b| trees.remove(b));
-                        let (defs, tree) =
-                            parse_version(&mut parser, t.path, t.bytes, base, t.hunks, max);
-                        if let Some(h) = tree {
-                            trees.insert(t.blob.clone(), h);
-                        }
-                        out.push((t.blob, defs));
-                    }
-                });
-                if hot && let Ok(mut k) = kept.lock() {
-                    for (blob, h) in trees {
+            .map(|chains| {
+                let file = PARSER.with(|p| parse_file(&mut p.borrow_mut(), chains, max));
+                if file.hot
+                    && let Ok(mut k) = kept.lock()
+                {
+                    for (blob, h) in file.left {
                         k.insert(blob, h);
                     }
                 }
-                out
+                file.defs
             })
             .collect();
         self.trees = kept.into_inner().unwrap_or_default();
@@ -1191,6 +1231,135 @@ impl DefCache<'_> {
         self.map.insert(blob.to_string(), defs.clone());
         Ok(defs)
     }
+}
+
+/// What [`parse_file`] returns.
+struct FileParsed {
+    /// The definitions of each version, by blob.
+    defs: Vec<(String, Vec<Def>)>,
+    /// The trees left at the chains' ends, by blob.
+    left: HashMap<String, Held>,
+    /// Whether they are worth keeping for the next batch.
+    hot: bool,
+}
+
+/// Parses the chains of versions of one file, each in order (an older version reparsed
+/// from the tree of the newer one its patch joins it to); returns the definitions of each
+/// version, the trees left at the chains' ends and whether they are worth keeping.
+///
+/// The first chain is the file's trunk. Another chain whose first version has no tree to
+/// start from (the last version of a merged branch: no patch of the batch leads from it,
+/// since git shows no diff for a merge) is reparsed from the trunk's version nearest to
+/// it in history, through a line diff of the two texts, instead of from scratch.
+fn parse_file(
+    parser: &mut tree_sitter::Parser,
+    chains: Vec<(Vec<Task>, Option<Kept>)>,
+    max: u64,
+) -> FileParsed {
+    // Only a file changed often is worth a tree held for the next batch: one changed
+    // by two commits of this batch, or reparsed from a kept tree. (A commit that touches
+    // thousands of files once keeps none.)
+    let hot = chains.iter().any(|(chain, start)| {
+        start.is_some() || chain.iter().filter(|t| t.base.is_some()).count() > 1
+    });
+    let mut trees: HashMap<String, Held> = HashMap::new();
+    let mut out = Vec::new();
+    let mut chains = chains.into_iter();
+    let Some((trunk, start)) = chains.next() else {
+        return FileParsed {
+            defs: out,
+            left: trees,
+            hot,
+        };
+    };
+    trees.extend(start);
+    // The other chains: those with a tree to start from on their own, and those to fork
+    // from the trunk version nearest in history.
+    let mut forks: Vec<Vec<Vec<Task>>> = (0..trunk.len()).map(|_| Vec::new()).collect();
+    for (chain, start) in chains {
+        match (start, chain.first()) {
+            (None, Some(first)) if !trunk.is_empty() => {
+                let near = trunk
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, t)| t.order.abs_diff(first.order))
+                    .map_or(0, |(j, _)| j);
+                forks[near].push(chain);
+            }
+            (start, _) => {
+                trees.extend(start);
+                parse_chain(parser, chain, None, &mut trees, &mut out, max);
+            }
+        }
+    }
+    for (t, forks) in trunk.into_iter().zip(forks) {
+        let blob = t.blob.clone();
+        parse_chain(parser, vec![t], None, &mut trees, &mut out, max);
+        for chain in forks {
+            // A copy of the trunk version's tree: the trunk's next version is reparsed
+            // from the tree itself.
+            let donor = trees.get(&blob).map(|h| Held {
+                lang: h.lang,
+                tree: h.tree.clone(),
+                bytes: h.bytes.clone(),
+                memo: h.memo.clone(),
+            });
+            parse_chain(parser, chain, donor, &mut trees, &mut out, max);
+        }
+    }
+    FileParsed {
+        defs: out,
+        left: trees,
+        hot,
+    }
+}
+
+/// Parses one chain in order, each version reparsed from the tree of the version after
+/// it (taken from `trees`: only the oldest of a chain is left there); the first from
+/// `donor` if given, through a line diff of their texts.
+fn parse_chain(
+    parser: &mut tree_sitter::Parser,
+    chain: Vec<Task>,
+    mut donor: Option<Held>,
+    trees: &mut HashMap<String, Held>,
+    out: &mut Vec<(String, Vec<Def>)>,
+    max: u64,
+) {
+    for t in chain {
+        let (base, hunks) = match donor.take() {
+            Some(d) => {
+                let hunks = line_hunks(&t.bytes, &d.bytes);
+                (Some(d), std::borrow::Cow::Owned(hunks))
+            }
+            None => (
+                t.base.as_ref().and_then(|b| trees.remove(b)),
+                std::borrow::Cow::Borrowed(t.hunks),
+            ),
+        };
+        let (defs, tree) = parse_version(parser, t.path, t.bytes, base, &hunks, max);
+        if let Some(h) = tree {
+            trees.insert(t.blob.clone(), h);
+        }
+        out.push((t.blob, defs));
+    }
+}
+
+/// The `-U0` hunks of a line diff from `old` to `new`, numbered as git numbers them.
+fn line_hunks(old: &[u8], new: &[u8]) -> Vec<Hunk> {
+    use imara_diff::{Algorithm, Diff, InternedInput, sources::byte_lines};
+    let input = InternedInput::new(byte_lines(old), byte_lines(new));
+    let diff = Diff::compute(Algorithm::Histogram, &input);
+    // A hunk starts at its first line (from 1), or for no lines at the line after which
+    // the other side's lines go.
+    let start = |r: &std::ops::Range<u32>| if r.is_empty() { r.start } else { r.start + 1 };
+    diff.hunks()
+        .map(|h| Hunk {
+            old_start: start(&h.before),
+            old_len: h.before.len() as u32,
+            new_start: start(&h.after),
+            new_len: h.after.len() as u32,
+        })
+        .collect()
 }
 
 fn too_big(bytes: &[u8], max: u64) -> bool {
@@ -1458,7 +1627,18 @@ mod tests {
         ];
         for &(old, new, hunks) in cases {
             let (old, new) = (old.as_bytes(), new.as_bytes());
-            let edits = edits_from_hunks(old, new, hunks).expect("hunks fit");
+            let (edits, changed) = edits_from_hunks(old, new, hunks).expect("hunks fit");
+            // The same changes in order, as byte ranges: between them the texts agree, and
+            // the newer text with each range replaced by the older's is the older text.
+            assert_eq!(changed.len(), hunks.len());
+            let (mut rebuilt, mut at) = (Vec::new(), (0, 0));
+            for c in &changed {
+                assert_eq!(new[at.0..c.old.0], old[at.1..c.new.0], "{old:?}");
+                rebuilt.extend_from_slice(&old[at.1..c.new.1]);
+                at = (c.old.1, c.new.1);
+            }
+            rebuilt.extend_from_slice(&new[at.0..]);
+            assert_eq!(rebuilt, old);
             let mut doc = new.to_vec();
             for e in &edits {
                 assert_eq!(point(&doc, e.start_byte), e.start_position, "{old:?}");
@@ -1528,5 +1708,162 @@ mod tests {
             assert_eq!(key(&defs), key(&fresh), "version {i}");
             base = held;
         }
+    }
+
+    /// A function long enough for the walk to remember what it found inside it.
+    fn long_def(name: &str, indent: &str) -> String {
+        let body: String = (0..12)
+            .map(|i| format!("{indent}    value_{i} = compute_{name}({i}, 'padding text')\n"))
+            .collect();
+        format!(
+            "{indent}def {name}(x):\n{indent}    def {name}_inner(y):\n{indent}        return y\n{body}{indent}    return x\n"
+        )
+    }
+
+    /// Each older version reparsed from the newer one's tree, through a line diff, has
+    /// the definitions of a fresh parse, though the walk takes unchanged functions from
+    /// the newer version's memo: a comment and a decorator put above a function, a
+    /// function moved into a class, a string opened over functions, lines moved.
+    #[test]
+    fn definitions_taken_from_the_newer_walk_are_those_of_a_fresh_parse() {
+        let (a, b, c) = (
+            long_def("alpha", ""),
+            long_def("beta", ""),
+            long_def("gamma", ""),
+        );
+        let m = long_def("method", "    ");
+        let versions = [
+            format!("{a}\n{b}\n{c}\nclass Box:\n{m}"),
+            // A comment above `beta`: its doc lines start earlier.
+            format!("{a}\n# beta's note\n{b}\n{c}\nclass Box:\n{m}"),
+            // `gamma` decorated, and `alpha`'s body changed.
+            format!(
+                "{}\n# beta's note\n{b}\n@cached\n{c}\nclass Box:\n{m}",
+                a.replace("return x", "return -x")
+            ),
+            // `gamma` moved into the class: the same lines, other ancestors.
+            format!("{a}\n{b}\nclass Box:\n{m}\n{}", long_def("gamma", "    ")),
+            // A string opened before `alpha` and closed after `beta`.
+            format!("X = \"\"\"\n{a}\n{b}\"\"\"\n{c}\nclass Box:\n{m}"),
+            // The functions in another order.
+            format!("{c}\n{a}\n{b}\nclass Box:\n{m}"),
+        ];
+        let mut parser = tree_sitter::Parser::new();
+        let key = |d: &Vec<Def>| {
+            let mut k: Vec<_> = d
+                .iter()
+                .map(|d| (d.qualname.clone(), d.kind, d.start_line, d.end_line))
+                .collect();
+            k.sort();
+            k
+        };
+        let mut taken = 0;
+        let mut newer: Option<Held> = None;
+        for (i, v) in versions.iter().enumerate() {
+            let hunks = newer
+                .as_ref()
+                .map(|n| line_hunks(v.as_bytes(), &n.bytes))
+                .unwrap_or_default();
+            let (defs, held) =
+                parse_version(&mut parser, "m.py", v.as_bytes().to_vec(), newer, &hunks, 0);
+            let fresh = definitions(&mut tree_sitter::Parser::new(), "m.py", v.as_bytes());
+            assert_eq!(key(&defs), key(&fresh), "version {i}");
+            let held = held.expect("a tree");
+            taken += held.memo.taken();
+            newer = Some(held);
+        }
+        // The memo was used: the test compares something.
+        assert!(taken >= 5, "{taken} nodes taken");
+    }
+
+    /// A line diff between two texts gives hunks whose edits turn one into the other.
+    #[test]
+    fn line_hunks_describe_the_two_texts() {
+        let old = b"a\nb\nc\nd\ne\nf";
+        let new = b"a\nB\nc\nd\nx\ny\ne\n";
+        let hunks = line_hunks(old, new);
+        assert_eq!(hunks.len(), 3);
+        let (edits, _) = edits_from_hunks(old, new, &hunks).expect("hunks fit");
+        assert_eq!(edits.len(), 3);
+        assert!(line_hunks(old, old).is_empty());
+        assert_eq!(line_hunks(b"", b"a\n").len(), 1);
+    }
+
+    fn task<'p>(
+        blob: &str,
+        text: &str,
+        base: Option<&str>,
+        hunks: &'p [Hunk],
+        order: usize,
+    ) -> Task<'p> {
+        Task {
+            blob: blob.to_string(),
+            path: "m.py",
+            bytes: text.as_bytes().to_vec(),
+            base: base.map(str::to_string),
+            hunks,
+            order,
+        }
+    }
+
+    /// A chain of a file that no patch joins to the trunk (a merged branch's last
+    /// version) is reparsed from the trunk's nearest version: each version's definitions
+    /// are those of a fresh parse.
+    #[test]
+    fn a_branch_version_is_reparsed_from_the_trunk_version_nearest_it() {
+        let (a, b) = (long_def("alpha", ""), long_def("beta", ""));
+        let trunk_new = format!("{a}\n{b}");
+        let trunk_old = a.clone();
+        let branch = format!("{a}\n{}", long_def("beta_on_a_branch", ""));
+        let branch_old = format!("{a}\n{}", long_def("beta_draft", ""));
+        let trunk_hunks = line_hunks(trunk_old.as_bytes(), trunk_new.as_bytes());
+        let branch_hunks = line_hunks(branch_old.as_bytes(), branch.as_bytes());
+        let chains = vec![
+            (
+                vec![
+                    task("t1", &trunk_new, None, &[], 0),
+                    task("t0", &trunk_old, Some("t1"), &trunk_hunks, 3),
+                ],
+                None,
+            ),
+            (
+                vec![
+                    task("b1", &branch, None, &[], 1),
+                    task("b0", &branch_old, Some("b1"), &branch_hunks, 2),
+                ],
+                None,
+            ),
+        ];
+        let mut parser = tree_sitter::Parser::new();
+        let FileParsed {
+            defs: out,
+            left: trees,
+            hot,
+        } = parse_file(&mut parser, chains, 0);
+        assert_eq!(out.len(), 4);
+        let names = |d: &Vec<Def>| {
+            d.iter()
+                .map(|d| (d.qualname.clone(), d.start_line, d.end_line))
+                .collect::<Vec<_>>()
+        };
+        for (blob, text) in [
+            ("t1", &trunk_new),
+            ("t0", &trunk_old),
+            ("b1", &branch),
+            ("b0", &branch_old),
+        ] {
+            let defs = &out.iter().find(|(b, _)| b == blob).expect("parsed").1;
+            let fresh = definitions(&mut tree_sitter::Parser::new(), "m.py", text.as_bytes());
+            assert_eq!(names(defs), names(&fresh), "{blob}");
+        }
+        // The branch's last version was reparsed from the trunk's tree: the memo of the
+        // trunk's walk gave it `alpha`.
+        assert!(trees.get("b0").is_some_and(|h| h.memo.taken() > 0));
+        // The oldest of each chain is left; no chain holds two patches, so they are not
+        // worth keeping for the next batch.
+        let mut left: Vec<&String> = trees.keys().collect();
+        left.sort();
+        assert_eq!(left, ["b0", "t0"]);
+        assert!(!hot);
     }
 }

@@ -47,20 +47,141 @@ pub fn parse(parser: &mut Parser, lang: Lang, text: &str, refs: bool) -> Option<
 
 /// The definitions of `text`, reparsed from `old`: the tree of another text of the same
 /// language, already edited ([`Tree::edit`]) to match this one, so tree-sitter reuses
-/// what did not change. Returns the new tree too, for the next reparse.
+/// what did not change. Returns the new tree too, for the next reparse, and the memo of
+/// this walk.
+///
+/// With `old` come the old walk's memo and the edits from the old text to `text`
+/// (in order): the definitions inside a node whose text and structure did not change
+/// are taken from the memo instead of walking the node again. The symbols taken so have
+/// no signature and no doc comment; the history, the one caller, reads neither.
 pub fn reparse(
     parser: &mut Parser,
     lang: Lang,
     text: &str,
-    old: Option<&Tree>,
-) -> Option<(Parsed, Tree)> {
+    old: Option<(&Tree, &Memo, &[Changed])>,
+) -> Option<(Parsed, Tree, Memo)> {
     parser.set_language(&lang.grammar()).ok()?;
-    let tree = parser.parse(text, old)?;
-    let parsed = extract(lang, &tree, text);
-    Some((parsed, tree))
+    let tree = parser.parse(text, old.map(|o| o.0))?;
+    let reuse = old.map(|(old_tree, memo, edits)| {
+        // Where the text changed, and where tree-sitter says the structure did (text
+        // outside the edits can parse differently, as inside a string an edit opened).
+        let mut changed: Vec<(usize, usize)> = edits.iter().map(|c| c.new).collect();
+        changed.extend(
+            old_tree
+                .changed_ranges(&tree)
+                .map(|r| (r.start_byte, r.end_byte)),
+        );
+        changed.sort_unstable();
+        Reuse {
+            memo,
+            changed,
+            edits,
+        }
+    });
+    let mut memo = Memo::default();
+    let parsed = walk(lang, &tree, text, reuse.as_ref(), Some(&mut memo));
+    Some((parsed, tree, memo))
+}
+
+/// One edit between two texts: the bytes `old` of the old text became the bytes `new`
+/// of the new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Changed {
+    pub old: (usize, usize),
+    pub new: (usize, usize),
+}
+
+/// The definitions a walk found inside the larger nodes of a tree, by each node's place,
+/// kept for the walk of a tree reparsed from it.
+#[derive(Default, Clone)]
+pub struct Memo {
+    /// Every candidate of the walk, in walk order, without signature and doc.
+    candidates: Vec<Candidate>,
+    /// The nodes whose candidates can be taken again, in post-order.
+    nodes: Vec<MemoNode>,
+    /// Node by start byte and kind.
+    at: HashMap<(usize, u16), usize>,
+    /// How many nodes this walk took from the old walk's memo instead of walking them.
+    taken: usize,
+}
+
+impl Memo {
+    /// How many nodes the walk took from the old walk's memo instead of walking them.
+    pub fn taken(&self) -> usize {
+        self.taken
+    }
+}
+
+/// A node of a memo: where it was, and the candidates found below it.
+#[derive(Clone, Copy)]
+struct MemoNode {
+    start_byte: usize,
+    end_byte: usize,
+    start_row: usize,
+    kind: u16,
+    depth: usize,
+    /// The kinds of its nearest ancestors (filters read up to four).
+    ancestors: [u16; 4],
+    /// Its candidates, in [`Memo::candidates`]: `first..end`.
+    first: usize,
+    end: usize,
+    /// How many memo nodes just before it lie inside it.
+    nested: usize,
+    /// Subtrees under it too deep to search.
+    deep: u32,
+}
+
+/// The memo of the tree a walk's tree was reparsed from, and what changed since.
+struct Reuse<'m> {
+    memo: &'m Memo,
+    /// Byte ranges of the new text that changed, sorted (they may overlap).
+    changed: Vec<(usize, usize)>,
+    edits: &'m [Changed],
+}
+
+/// Nodes smaller than this are walked again rather than looked up.
+const MEMO_MIN_BYTES: usize = 256;
+
+/// Candidate ids given to candidates taken from a memo start here: above any address,
+/// so they never equal a node's id.
+const TAKEN_IDS: usize = 1 << 62;
+
+impl Reuse<'_> {
+    /// The memo node that `node` (at `depth`, under `ancestors`) was in the old tree, if
+    /// neither its text nor its structure changed.
+    fn unchanged(&self, node: Node, depth: usize, ancestors: [u16; 4]) -> Option<usize> {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        // Closed intervals: an edit touching either end counts.
+        let before_end = self.changed.partition_point(|r| r.0 <= end);
+        if self.changed[..before_end].iter().any(|r| r.1 >= start) {
+            return None;
+        }
+        // The old start: shifted by the edits before it.
+        let mut old_start = start as isize;
+        for e in self.edits.iter().take_while(|e| e.new.1 <= start) {
+            old_start += (e.old.1 - e.old.0) as isize - (e.new.1 - e.new.0) as isize;
+        }
+        let i = *self
+            .memo
+            .at
+            .get(&(usize::try_from(old_start).ok()?, node.kind_id()))?;
+        let m = &self.memo.nodes[i];
+        (m.end_byte - m.start_byte == end - start && m.depth == depth && m.ancestors == ancestors)
+            .then_some(i)
+    }
+}
+
+/// The kinds of the nearest four ancestors of the node at the end of `path`.
+fn ancestor_kinds(path: &[Node]) -> [u16; 4] {
+    let mut kinds = [u16::MAX; 4];
+    for (k, n) in path.iter().rev().skip(1).take(4).enumerate() {
+        kinds[k] = n.kind_id();
+    }
+    kinds
 }
 
 /// A definition candidate before parents and kinds are settled.
+#[derive(Clone)]
 struct Candidate {
     /// The definition node's id and bytes (for containment).
     id: usize,
@@ -121,6 +242,18 @@ fn tag_for(capture: &str) -> Option<Tag> {
 }
 
 fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
+    walk(lang, tree, text, None, None)
+}
+
+/// The walk of [`extract`]; with `memo`, also records what it found inside the larger
+/// nodes, and with `reuse`, takes it from the old tree's memo where nothing changed.
+fn walk(
+    lang: Lang,
+    tree: &Tree,
+    text: &str,
+    reuse: Option<&Reuse>,
+    mut memo: Option<&mut Memo>,
+) -> Parsed {
     let src = text.as_bytes();
     let query = lang.query();
     let names = query.capture_names();
@@ -139,6 +272,10 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
     let mut leading: Vec<Vec<Node>> = vec![Vec::new()];
     // Subtrees below the walk's depth bound (see `refs::MAX_WALK_DEPTH`), not searched.
     let mut deep_subtrees = 0u32;
+    // For each depth, when the node there is walked into and recorded in the memo: the
+    // candidates, memo nodes and deep subtrees counted when its children began.
+    let mut opened: Vec<Option<(usize, usize, u32)>> = vec![None];
+    let mut taken_ids = TAKEN_IDS;
     'walk: loop {
         let node = walker.node();
         let kind = node.kind_id() as usize;
@@ -153,16 +290,40 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
             }
         }
         let opaque = tables.opaque.get(kind).copied().unwrap_or(false);
-        if !opaque && path.len() > super::refs::MAX_WALK_DEPTH && node.child_count() > 0 {
+        let large = memo.is_some() && node.end_byte() - node.start_byte() >= MEMO_MIN_BYTES;
+        let d = path.len() - 1;
+        let taken = match reuse {
+            Some(r) if large && !opaque && node.child_count() > 0 => {
+                r.unchanged(node, d, ancestor_kinds(&path))
+            }
+            _ => None,
+        };
+        if let (Some(i), Some(r), Some(memo)) = (taken, reuse, memo.as_deref_mut()) {
+            take_from_memo(r.memo, i, node, &mut candidates, memo, &mut taken_ids);
+            memo.taken += 1;
+            deep_subtrees += r.memo.nodes[i].deep;
+        } else if !opaque && path.len() > super::refs::MAX_WALK_DEPTH && node.child_count() > 0 {
             deep_subtrees += 1;
         } else if !opaque && walker.goto_first_child() {
+            if let Some(memo) = memo.as_deref()
+                && large
+            {
+                opened[d] = Some((candidates.len(), memo.nodes.len(), deep_subtrees));
+            }
             path.push(walker.node());
             leading.push(Vec::new());
+            opened.push(None);
             continue;
         }
         loop {
             let d = path.len() - 1;
             let cur = path[d];
+            // `cur` and all below it are walked.
+            if let Some(open) = opened[d].take()
+                && let Some(memo) = memo.as_deref_mut()
+            {
+                record(memo, open, cur, &path, &candidates, deep_subtrees);
+            }
             if walker.goto_next_sibling() {
                 if LEADING_KINDS.contains(&cur.kind()) && cur.kind() != "annotation" {
                     leading[d].push(cur);
@@ -177,7 +338,24 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
             }
             path.pop();
             leading.pop();
+            opened.pop();
         }
+    }
+    if let Some(memo) = memo {
+        memo.candidates = candidates
+            .iter()
+            .map(|c| Candidate {
+                signature: String::new(),
+                doc: String::new(),
+                ..c.clone()
+            })
+            .collect();
+        memo.at = memo
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ((m.start_byte, m.kind), i))
+            .collect();
     }
     // One definition per node and name: the first pattern wins (e.g. a Go struct before the
     // general type, a JS function before a caps constant).
@@ -315,6 +493,89 @@ fn extract(lang: Lang, tree: &Tree, text: &str) -> Parsed {
         refs: Default::default(),
         has_errors: tree.root_node().has_error(),
         dropped: dropped + deep_subtrees,
+    }
+}
+
+/// Records in `memo` the node `cur` (the end of `path`), walked from `open` on, unless
+/// one of its candidates reaches outside it (its range, or a doc comment above it):
+/// those depend on more than the node.
+fn record(
+    memo: &mut Memo,
+    (first, first_node, deep): (usize, usize, u32),
+    cur: Node,
+    path: &[Node],
+    candidates: &[Candidate],
+    deep_now: u32,
+) {
+    let (start, end) = (cur.start_byte(), cur.end_byte());
+    let row = cur.start_position().row;
+    let inside = candidates[first..].iter().all(|c| {
+        start <= c.range_start
+            && c.range_end <= end
+            && (c.range_start, c.range_end) != (start, end)
+            && c.lead_line as usize > row
+    });
+    if !inside {
+        return;
+    }
+    memo.nodes.push(MemoNode {
+        start_byte: start,
+        end_byte: end,
+        start_row: row,
+        kind: cur.kind_id(),
+        depth: path.len() - 1,
+        ancestors: ancestor_kinds(path),
+        first,
+        end: candidates.len(),
+        nested: memo.nodes.len() - first_node,
+        deep: deep_now - deep,
+    });
+}
+
+/// Takes the candidates below `node` from memo node `i` of the old walk's memo `old`,
+/// moved to where `node` is, and its memo nodes into the new `memo`.
+fn take_from_memo(
+    old: &Memo,
+    i: usize,
+    node: Node,
+    candidates: &mut Vec<Candidate>,
+    memo: &mut Memo,
+    taken_ids: &mut usize,
+) {
+    let m = old.nodes[i];
+    let at = node.start_byte();
+    let bytes = |b: usize| b - m.start_byte + at;
+    let row = node.start_position().row;
+    let line = |l: u32| (l as usize - m.start_row + row) as u32;
+    let first = candidates.len();
+    // Fresh ids, one per node as before: they only tell candidates of one node apart.
+    let mut ids: HashMap<usize, usize> = HashMap::new();
+    for c in &old.candidates[m.first..m.end] {
+        let id = *ids.entry(c.id).or_insert_with(|| {
+            *taken_ids += 1;
+            *taken_ids
+        });
+        candidates.push(Candidate {
+            id,
+            start_byte: bytes(c.start_byte),
+            end_byte: bytes(c.end_byte),
+            range_start: bytes(c.range_start),
+            range_end: bytes(c.range_end),
+            start_line: line(c.start_line),
+            end_line: line(c.end_line),
+            lead_line: line(c.lead_line),
+            ..c.clone()
+        });
+    }
+    for n in &old.nodes[i - m.nested..=i] {
+        memo.nodes.push(MemoNode {
+            start_byte: bytes(n.start_byte),
+            end_byte: bytes(n.end_byte),
+            start_row: n.start_row - m.start_row + row,
+            first: n.first - m.first + first,
+            end: n.end - m.first + first,
+            ..*n
+        });
     }
 }
 
