@@ -458,7 +458,24 @@ impl SliceCtx<'_> {
                     })
                 })
                 .collect();
-            cache.prefetch(blobs, &wanted)?;
+            let chains = cache.prefetch(blobs, &wanted)?;
+            // While the batch is parsed, the next one is read from git log (given back to
+            // the stream, so a slice that ends here loses none).
+            let ahead = if end {
+                0
+            } else {
+                self.batch.get().min(max.saturating_sub(n + batch.len()))
+            };
+            let read_ahead = std::thread::scope(|s| {
+                let reader = (ahead > 0).then(|| s.spawn(|| stream.next_commits(ahead)));
+                cache.parse_chains(chains);
+                reader.map(|r| r.join())
+            });
+            match read_ahead {
+                None => {}
+                Some(Ok(commits)) => stream.unread(commits?),
+                Some(Err(_)) => anyhow::bail!("reading git log stopped"),
+            }
             for c in batch.drain(..) {
                 let id = match ids {
                     Ids::Up(first) => first + n as i64,
@@ -1078,10 +1095,15 @@ fn parse_version(
 }
 
 impl DefCache<'_> {
-    /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached and
-    /// parses them in parallel: the versions of one file in order, newest first, each
-    /// reparsed from the one after it.
-    fn prefetch(&mut self, blobs: &mut Blobs, wanted: &[Wanted]) -> Result<()> {
+    /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached,
+    /// in chains to parse (with [`DefCache::parse_chains`]): the versions of one file in
+    /// order, newest first, each reparsed from the one after it. (A batch too large to
+    /// hold at once is parsed in parts as it is read; the last part is returned.)
+    fn prefetch<'w>(
+        &mut self,
+        blobs: &mut Blobs,
+        wanted: &[Wanted<'w>],
+    ) -> Result<Vec<Vec<Task<'w>>>> {
         // Made room for first, so nothing this batch needs is dropped after it is read.
         if self.map.len() + 2 * wanted.len() > DEF_CACHE_MAX {
             self.map.clear();
@@ -1142,8 +1164,7 @@ impl DefCache<'_> {
                 }
             }
         }
-        self.parse_chains(chains);
-        Ok(())
+        Ok(chains)
     }
 
     /// Parses chains of versions on rayon's pool into the cache, the chains of one file

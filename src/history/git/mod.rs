@@ -213,6 +213,8 @@ pub struct LogStream {
     stderr: Option<std::thread::JoinHandle<String>>,
     /// A header read ahead while finishing the previous commit.
     pending: Option<GitCommit>,
+    /// Commits read and given back ([`LogStream::unread`]), served first.
+    unread: std::collections::VecDeque<GitCommit>,
     done: bool,
 }
 
@@ -249,12 +251,16 @@ impl LogStream {
             out,
             stderr: Some(stderr),
             pending: None,
+            unread: Default::default(),
             done: false,
         })
     }
 
     /// The next commit, or `None` at the end of the log.
     pub fn next_commit(&mut self) -> Result<Option<GitCommit>> {
+        if let Some(c) = self.unread.pop_front() {
+            return Ok(Some(c));
+        }
         if self.done {
             return Ok(None);
         }
@@ -320,7 +326,27 @@ impl LogStream {
 impl LogStream {
     /// Whether every commit was read.
     pub fn finished(&self) -> bool {
-        self.done
+        self.done && self.unread.is_empty()
+    }
+
+    /// Up to `n` next commits (fewer at the end of the log).
+    pub fn next_commits(&mut self, n: usize) -> Result<Vec<GitCommit>> {
+        let mut commits = Vec::with_capacity(n.min(4096));
+        while commits.len() < n {
+            match self.next_commit()? {
+                Some(c) => commits.push(c),
+                None => break,
+            }
+        }
+        Ok(commits)
+    }
+
+    /// Gives back `commits`, read from this stream in order: the next calls return them
+    /// first.
+    pub fn unread(&mut self, commits: Vec<GitCommit>) {
+        for c in commits.into_iter().rev() {
+            self.unread.push_front(c);
+        }
     }
 }
 
@@ -799,5 +825,61 @@ mod tests {
         let q = parse_raw("000000 100644 000 ccc A\t\"we\\\"ird\\tname.py\"").expect("raw");
         assert_eq!(q.path, "we\"ird\tname.py");
         assert_eq!(unquote("\"caf\\303\\251.rs\""), "café.rs");
+    }
+
+    /// Commits read ahead and given back are read again, in order, before the rest; the
+    /// stream is not finished while any are left.
+    #[test]
+    fn commits_given_back_are_read_again_first() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let run = |args: &[&str]| {
+            let ok = git(root)
+                .args(args)
+                .env("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
+                .env("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
+                .output()
+                .expect("git runs")
+                .status
+                .success();
+            assert!(ok, "git {args:?}");
+        };
+        run(&["init", "-q"]);
+        for i in 0..4 {
+            std::fs::write(root.join("a.py"), format!("x = {i}\n")).expect("write");
+            run(&["add", "a.py"]);
+            run(&[
+                "-c",
+                "user.name=T",
+                "-c",
+                "user.email=t@e",
+                "commit",
+                "-q",
+                "-m",
+                &format!("c{i}"),
+            ]);
+        }
+        let out = git(root)
+            .args(["rev-list", "HEAD"])
+            .output()
+            .expect("rev-list");
+        let revs: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let subjects = |cs: &[GitCommit]| cs.iter().map(|c| c.subject.clone()).collect::<Vec<_>>();
+        let mut stream = LogStream::start(root, &revs, true).expect("git log");
+        let first = stream.next_commits(1).expect("read");
+        let ahead = stream.next_commits(10).expect("read ahead");
+        assert_eq!(subjects(&ahead), ["c2", "c1", "c0"]);
+        // The log is read to its end, but three commits are given back.
+        assert!(stream.finished());
+        stream.unread(ahead);
+        assert!(!stream.finished());
+        let rest = stream.next_commits(10).expect("read again");
+        assert_eq!(subjects(&first), ["c3"]);
+        assert_eq!(subjects(&rest), ["c2", "c1", "c0"]);
+        assert!(stream.next_commit().expect("end").is_none());
+        assert!(stream.finished());
     }
 }
