@@ -72,10 +72,25 @@ pub fn reparse(
                 .map(|r| (r.start_byte, r.end_byte)),
         );
         changed.sort_unstable();
+        let reach = changed
+            .iter()
+            .scan(0, |far, r| {
+                *far = r.1.max(*far);
+                Some(*far)
+            })
+            .collect();
+        let shift = std::iter::once(0)
+            .chain(edits.iter().scan(0isize, |total, e| {
+                *total += (e.old.1 - e.old.0) as isize - (e.new.1 - e.new.0) as isize;
+                Some(*total)
+            }))
+            .collect();
         Reuse {
             memo,
             changed,
+            reach,
             edits,
+            shift,
         }
     });
     let mut memo = Memo::default();
@@ -136,7 +151,13 @@ struct Reuse<'m> {
     memo: &'m Memo,
     /// Byte ranges of the new text that changed, sorted (they may overlap).
     changed: Vec<(usize, usize)>,
+    /// For each of `changed`, the furthest end of it and those before it.
+    reach: Vec<usize>,
+    /// The edits, in order.
     edits: &'m [Changed],
+    /// For each count of edits from the first, how far they move what follows them in the
+    /// old text (one more than `edits`).
+    shift: Vec<isize>,
 }
 
 /// Nodes smaller than this are walked again rather than looked up.
@@ -153,14 +174,12 @@ impl Reuse<'_> {
         let (start, end) = (node.start_byte(), node.end_byte());
         // Closed intervals: an edit touching either end counts.
         let before_end = self.changed.partition_point(|r| r.0 <= end);
-        if self.changed[..before_end].iter().any(|r| r.1 >= start) {
+        if before_end > 0 && self.reach[before_end - 1] >= start {
             return None;
         }
         // The old start: shifted by the edits before it.
-        let mut old_start = start as isize;
-        for e in self.edits.iter().take_while(|e| e.new.1 <= start) {
-            old_start += (e.old.1 - e.old.0) as isize - (e.new.1 - e.new.0) as isize;
-        }
+        let before = self.edits.partition_point(|e| e.new.1 <= start);
+        let old_start = start as isize + self.shift[before];
         let i = *self
             .memo
             .at
