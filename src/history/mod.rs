@@ -426,6 +426,9 @@ impl SliceCtx<'_> {
         // resolutions, evil merges), from git's dense combined diff. Each batch's are read
         // on a thread while the batch is parsed.
         let mut merge_runs = Vec::new();
+        // A merge whose changes are read: one inside the range read, not its boundary.
+        let own_merge =
+            |c: &GitCommit| c.parents.len() > 1 && !is_boundary.contains(c.hash.as_str());
         let mut batch: Vec<GitCommit> = Vec::new();
         let mut n = 0usize;
         loop {
@@ -440,7 +443,7 @@ impl SliceCtx<'_> {
             crate::interrupt::check()?;
             let batch_merges: Vec<String> = batch
                 .iter()
-                .filter(|c| c.parents.len() > 1 && !is_boundary.contains(c.hash.as_str()))
+                .filter(|c| own_merge(c))
                 .map(|c| c.hash.clone())
                 .collect();
             if !batch_merges.is_empty() {
@@ -483,7 +486,7 @@ impl SliceCtx<'_> {
                 };
                 let boundary = is_boundary.contains(c.hash.as_str());
                 insert_commit(conn, id, &c, boundary, blobs, cache)?;
-                if c.parents.len() > 1 && !boundary {
+                if own_merge(&c) {
                     merges.insert(c.hash.clone(), id);
                 }
                 n += 1;
