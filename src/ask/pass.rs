@@ -163,6 +163,10 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                 hits
             }
             Memory::Lexical => state.memories.lexical(&query.text, candidates_n)?,
+            // When the readings (an author, a month) and the stop words took every word
+            // of the question, nothing is left to look for by meaning: the question's
+            // embedding alone would bring arbitrary chunks.
+            Memory::Semantic if query.semantic.is_none() && !has_word(&query.text) => Vec::new(),
             Memory::Semantic => {
                 let text = semantic_text(
                     &state.question,
@@ -558,6 +562,10 @@ fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
 }
 
 /// The semantic query: the question itself when it is worded, else the lexical text.
+fn has_word(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric)
+}
+
 fn semantic_text(question: &str, lexical: &str) -> String {
     if lexical.is_empty() {
         question.to_string()

@@ -163,8 +163,15 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
             missing,
         )
     } else {
+        // Nothing named and no subject word (an author and a month took them all): a
+        // list of commits is as much an answer as a list of chunks.
+        let commits = pass.history.iter().any(|h| !h.commits.is_empty());
         (
-            if pass.candidates.is_empty() { 0.0 } else { 0.5 },
+            if pass.candidates.is_empty() && !commits {
+                0.0
+            } else {
+                0.5
+            },
             Vec::new(),
         )
     };

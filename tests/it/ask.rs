@@ -156,6 +156,46 @@ fn history_questions_are_answered_from_commits_newest_first() {
     );
 }
 
+/// An author's month whose commits touch nothing the index holds: the answer is the
+/// commits alone. The author and the month take every word of the question, and a query
+/// with no word left must not fetch arbitrary chunks as "sources" (on sharkdp/bat it
+/// listed translated READMEs and `SECURITY.md`).
+#[test]
+fn an_author_month_of_docs_commits_lists_no_unrelated_sources() {
+    let s = Scratch::git_fixture("python");
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "the inventory app"]);
+    // A file the index does not hold (binary), so the commit leads to no chunk.
+    s.write(
+        "assets/shelf.png",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01",
+    );
+    s.git(&["add", "assets/shelf.png"]);
+    s.git(&[
+        "commit",
+        "-q",
+        "--author",
+        "Dana Scully <dana@example.com>",
+        "--date",
+        "2024-03-06T12:00:00+00:00",
+        "-m",
+        "Add the shelf picture",
+    ]);
+    s.index();
+    let (v, code) = ask_json(s.path(), &["what did Dana Scully change in March 2024?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(subjects(&v), ["Add the shelf picture"], "{v}");
+    assert!(
+        v["readings"].as_array().is_some_and(|r| r
+            .iter()
+            .any(|x| x.as_str() == Some("read `Dana Scully` as an author, of 1 commit(s)"))),
+        "{v}"
+    );
+    assert_eq!(v["sources"], serde_json::json!([]), "{v}");
+    // The commit list is the answer, as sure as one with chunks beside it.
+    assert_eq!(v["confidence"]["label"], "High", "{v}");
+}
+
 fn subjects(v: &Value) -> Vec<String> {
     v["history"][0]["commits"]
         .as_array()
