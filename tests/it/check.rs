@@ -1139,6 +1139,82 @@ fn main() {
     );
 }
 
+/// A binary of the package names its own library crate by the package's name, down a
+/// module path (`bat::config::get_pager_executable(…)` in sharkdp/bat's
+/// `src/bin/bat/main.rs`), though test data holds another `Cargo.toml` of that name.
+#[test]
+fn rust_binary_calls_its_own_library_by_the_package_name() {
+    check(
+        r#"
+//- Cargo.toml
+[package]
+name = "pager-tool"
+//- tests/syntax/source/Cargo.toml
+[package]
+name = "pager-tool"
+//- src/lib.rs
+pub mod config;
+//- src/config.rs
+pub struct Config;
+
+impl Config {
+    pub fn load() -> Config { Config }
+}
+
+pub fn get_pager() -> Option<String> { None }
+//- src/bin/tool/config.rs
+pub fn config_file() {}
+//- src/bin/tool/main.rs
+mod config;
+
+use pager_tool::{config::Config};
+
+fn main() {
+    use report::{collector::*, Report};
+    pager_tool::config::get_pager();
+    let pager = pager_tool::config::get_pager(
+        app.matches.get_one::<String>("pager").map(|s| s.as_str()),
+    )
+    .unwrap_or_else(|| "less".to_owned());
+    pager_tool::config::Config::load();
+    pager_tool::missing::run();
+    config::config_file();
+    crate::config::config_file();
+}
+"#,
+        expect![[r#"
+            Cargo.toml
+            src/bin/tool/config.rs
+              def function config_file 1-1
+            src/bin/tool/main.rs
+              def function main 5-16
+              import 1 mod config -> src/bin/tool/config.rs
+              import 3 pager_tool::config Config -> src/config.rs
+              import 6 report::collector -> ?
+              import 6 report Report -> ?
+              call 7 get_pager in main -> src/config.rs:get_pager [import]
+              call 8 get_pager in main -> src/config.rs:get_pager [import]
+              call 9 get_one in main -> ? [unresolved]
+              call 9 map in main -> ? [unresolved]
+              call 9 as_str in main -> ? [unresolved]
+              call 11 unwrap_or_else in main -> String::unwrap_or_else [external]
+              call 11 to_owned in main -> ? [unresolved]
+              call 12 load in main -> ? [unresolved]
+              call 13 run in main -> ? [unresolved]
+              call 14 config_file in main -> src/bin/tool/config.rs:config_file [import]
+              call 15 config_file in main -> src/bin/tool/config.rs:config_file [import]
+            src/config.rs
+              def struct Config 1-1
+              def impl Config 3-5
+              def method Config::load 4-4
+              def function get_pager 7-7
+            src/lib.rs
+              import 1 mod config -> src/config.rs
+            tests/syntax/source/Cargo.toml
+        "#]],
+    );
+}
+
 #[test]
 fn ruby_singleton_methods_constructors_paths_and_implicit_self() {
     // `Foo.new` builds a `Foo` (the call resolves to the class and types the variable and

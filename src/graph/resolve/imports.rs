@@ -1071,10 +1071,20 @@ impl Graph {
     }
 }
 
-/// A Rust file's crate root (the nearest `src` directory, or the file's own directory)
-/// and its path below it.
+/// A Rust file's crate root (the nearest `src` directory, a binary's folder under
+/// `src/bin`, or the file's own directory) and its path below it.
 pub(super) fn crate_root(path: &str, dir: &str) -> (String, String) {
     match path.rfind("src/") {
+        // Each binary under `src/bin/` is a crate of its own, whose modules are beside
+        // its root file: `src/bin/x/main.rs` roots at `src/bin/x`, `src/bin/x.rs` at
+        // `src/bin`.
+        Some(i) if path.ends_with(".rs") && path[i + 4..].starts_with("bin/") => {
+            let bin = &path[i + 8..];
+            match bin.split_once('/') {
+                Some((name, below)) => (format!("{}/{name}", &path[..i + 7]), below.to_string()),
+                None => (path[..i + 7].to_string(), "main.rs".to_string()),
+            }
+        }
         Some(i) => (path[..i + 3].to_string(), path[i + 4..].to_string()),
         None => (
             dir.to_string(),

@@ -200,6 +200,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::new();
     let mut go_modules = Vec::new();
     let mut rust_crates = HashMap::new();
+    let mut cargo_packages: Vec<(String, String)> = Vec::new();
     #[cfg(feature = "lang-swift")]
     let mut swift_modules: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, f) in files.iter().enumerate() {
@@ -253,8 +254,23 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             } else {
                 format!("{}/src", f.dir)
             };
-            rust_crates.insert(name.replace('-', "_"), src);
+            cargo_packages.push((name.replace('-', "_"), src));
         }
+    }
+    // A package name may be written by more than one `Cargo.toml` (sharkdp/bat's test data
+    // holds a `Cargo.toml` named `bat`): the crate is the one whose `src` holds Rust code,
+    // the shallowest of those.
+    let rust_dirs: HashSet<&str> = files
+        .iter()
+        .filter(|f| f.lang == Some(Lang::Rust))
+        .flat_map(|f| {
+            std::iter::successors(Some(f.dir.as_str()), |d| (!d.is_empty()).then(|| dir_of(d)))
+        })
+        .collect();
+    cargo_packages
+        .sort_by_key(|(_, src)| (!rust_dirs.contains(src.as_str()), src.matches('/').count()));
+    for (name, src) in cargo_packages {
+        rust_crates.entry(name).or_insert(src);
     }
     let mut crates: HashMap<String, usize> = HashMap::new();
     let crate_of = files
