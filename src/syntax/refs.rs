@@ -206,6 +206,31 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
             .collect();
         *types = typed.join(",");
     }
+    // A function reached through a name bound to it (`format_interval =
+    // tqdm.format_interval`, then `format_interval(60)`): the call is
+    // `tqdm.format_interval(60)`. Only a chain of names, whose head the file does not bind
+    // (a module, a class, an import): a variable's binding was substituted above.
+    let mut receivers = receivers;
+    for (i, (at, call)) in calls.iter_mut().enumerate() {
+        if call.kind != CallKind::Plain || call.qualifier.is_some() || call.usage != Usage::Call {
+            continue;
+        }
+        let Some(Receiver::Expr(e)) = lookup(&scoped, symbols, call.caller, &call.name, *at) else {
+            continue;
+        };
+        let Some((recv, name)) = e.rsplit_once('.') else {
+            continue;
+        };
+        if !is_ident(name) || !recv.split('.').all(is_ident) {
+            continue;
+        }
+        call.name = name.to_string();
+        call.qualifier = Some(recv.to_string());
+        call.kind = CallKind::Member;
+        if is_ident(recv) {
+            receivers.push((i, recv.to_string()));
+        }
+    }
     let mut typed_by_binding = vec![false; calls.len()];
     let implicit_this = lang.spec().resolve.implicit_this;
     for (ci, var) in &receivers {

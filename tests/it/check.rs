@@ -235,6 +235,52 @@ def run():
     );
 }
 
+/// A function called through a local name bound to it (tqdm's tests write
+/// `format_interval = tqdm.format_interval`, then `format_interval(60)`): the call is
+/// the function's. A name bound to a call's value or to a variable's field stays a value.
+#[test]
+fn python_functions_called_through_a_name_bound_to_them() {
+    check(
+        r#"
+//- meter.py
+class Meter:
+    @staticmethod
+    def format_interval(t):
+        return str(t)
+
+def render(t):
+    return t
+//- use.py
+import meter
+from meter import Meter
+
+def show():
+    fmt = Meter.format_interval
+    fmt(3)
+    draw = meter.render
+    draw(4)
+    made = Meter()
+    made(5)
+"#,
+        expect![[r#"
+            meter.py
+              def class Meter 1-4
+              def method Meter.format_interval 3-4
+              def function render 6-7
+              decorator 2 staticmethod in Meter -> ? [unresolved]
+              call 4 str in Meter.format_interval -> str [external]
+            use.py
+              def function show 4-10
+              import 1 meter -> meter.py
+              import 2 meter Meter -> meter.py
+              call 6 format_interval in show -> meter.py:Meter.format_interval [import]
+              call 8 render in show -> meter.py:render [import]
+              call 9 Meter in show -> meter.py:Meter [import]
+              call 10 made in show -> ? [unresolved]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_use_paths_mod_files_and_associated_functions() {
     check(
