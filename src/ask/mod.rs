@@ -369,12 +369,19 @@ fn first_query(state: &mut State) -> Result<Query> {
         // An imports question may name a package rather than a definition ("what files
         // import strconv?").
         let imports = state.classification.intents.contains(&Intent::Imports);
-        for term in state.terms.iter().take(6) {
+        let history = state.classification.intents.contains(&Intent::History);
+        for term in state.terms.clone().iter().take(6) {
             if state.memories.read(|c| {
                 Ok(retrieve::is_defined(c, term)?
                     || (imports && crate::store::lookups::is_imported(c, term)?))
             })? {
-                named.push(term.clone());
+                match history {
+                    true => match readings::module_named(state, term)? {
+                        Some(module) => named.push(module),
+                        None => named.push(term.clone()),
+                    },
+                    false => named.push(term.clone()),
+                }
             }
         }
         if !named.is_empty() {

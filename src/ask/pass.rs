@@ -503,13 +503,21 @@ fn is_prose(path: &str) -> bool {
     )
 }
 
-fn is_test_or_example(path: &str) -> bool {
+/// A test, fixture, example or benchmark: code that exercises the implementation.
+pub(super) fn is_test_or_example(path: &str) -> bool {
     crate::search::is_test_path(path)
-        || path
-            .split('/')
-            .rev()
-            .skip(1)
-            .any(|seg| matches!(seg, "example" | "examples" | "_examples"))
+        || path.split('/').rev().skip(1).any(|seg| {
+            matches!(
+                seg,
+                "example"
+                    | "examples"
+                    | "_examples"
+                    | "bench"
+                    | "benches"
+                    | "benchmark"
+                    | "benchmarks"
+            )
+        })
 }
 
 /// Whether the question is about tests, fixtures, mocks or examples.

@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::classify::{Entity, EntityKind, Intent};
+use super::pass::is_test_or_example;
 use super::{Stage, State};
 use crate::store::lookups;
 
@@ -105,6 +106,7 @@ pub fn read(state: &mut State) -> Result<()> {
                 .readings
                 .push(format!("read \"{}\" as a commit message", q.text));
         }
+        module_over_test_names(state)?;
         if state.introduced {
             let reading = if state.why {
                 "read as: why it was introduced (its oldest commit first, with its message)"
@@ -215,6 +217,55 @@ fn named_alone(state: &mut State) -> Result<()> {
         "read as: the definition of `{name}`, which the question names alone"
     ));
     Ok(())
+}
+
+/// A history question's name that only tests, examples or benchmarks define, while a
+/// module of the implementation is named after it: the question is about the module
+/// ("when was the rich integration added?" in tqdm means `tqdm/rich.py`, not the
+/// benchmark method `Comparison.rich`).
+fn module_over_test_names(state: &mut State) -> Result<()> {
+    let names: Vec<String> = state
+        .classification
+        .entities
+        .iter()
+        .filter(|e| e.kind == EntityKind::Identifier)
+        .map(|e| e.text.clone())
+        .collect();
+    for name in names {
+        let Some(path) = module_named(state, &name)? else {
+            continue;
+        };
+        for e in &mut state.classification.entities {
+            if e.kind == EntityKind::Identifier && e.text == name {
+                e.text = path.clone();
+                e.kind = EntityKind::Path;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The implementation module `name` stands for in a history question, when only tests,
+/// examples or benchmarks define `name`; the reading is recorded.
+pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<String>> {
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Ok(None);
+    }
+    let module = state.memories.read(|c| {
+        let defined_in = lookups::paths_defining(c, name)?;
+        if defined_in.is_empty() || !defined_in.iter().all(|p| is_test_or_example(p)) {
+            return Ok(None);
+        }
+        Ok(lookups::modules_named(c, name)?
+            .into_iter()
+            .find(|p| !is_test_or_example(p)))
+    })?;
+    if let Some(path) = &module {
+        state.readings.push(format!(
+            "read `{name}` as the module `{path}` (only tests, examples or benchmarks define `{name}`)"
+        ));
+    }
+    Ok(module)
 }
 
 /// Whether `question` is one of the forms of "what does X do?" around `name` (written

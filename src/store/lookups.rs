@@ -155,6 +155,46 @@ pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
 }
 
 /// Whether some definition has exactly this name.
+/// The files that define `name` (by its last segment), each once.
+pub fn paths_defining(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
+    c.prepare_cached(
+        "SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.name = ?1 ORDER BY f.path LIMIT 200",
+    )?
+    .query_map([bare], |r| r.get(0))?
+    .collect()
+}
+
+/// Code files named `name` (`tqdm/rich.py`, `src/rich.rs`; a package's `rich/__init__.py`
+/// or `rich/mod.rs`), shortest path first.
+pub fn modules_named(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
+    let paths: Vec<(String, String)> = c
+        .prepare_cached(
+            "SELECT path, lang FROM files WHERE instr(path, ?1) > 0
+             ORDER BY length(path), path LIMIT 200",
+        )?
+        .query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let code = |lang: &str| {
+        crate::syntax::lang::Lang::ALL
+            .iter()
+            .any(|l| l.name() == lang)
+    };
+    Ok(paths
+        .into_iter()
+        .filter(|(_, lang)| code(lang))
+        .map(|(p, _)| p)
+        .filter(|p| {
+            let mut segs = p.rsplit('/');
+            let file = segs.next().unwrap_or("");
+            let stem = file.split('.').next().unwrap_or(file);
+            stem == name
+                || (matches!(stem, "__init__" | "mod" | "index") && segs.next() == Some(name))
+        })
+        .collect())
+}
+
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
     c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?

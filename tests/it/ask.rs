@@ -196,6 +196,50 @@ fn an_author_month_of_docs_commits_lists_no_unrelated_sources() {
     assert_eq!(v["confidence"]["label"], "High", "{v}");
 }
 
+/// "When was the pricing module added?" where only a benchmark defines `pricing`: the
+/// question is about `inventory/pricing.py`, and the answer says it read it so (tqdm's
+/// "when was the rich integration added?" answered with a benchmark method `rich`).
+#[test]
+fn a_name_only_benchmarks_define_is_read_as_the_module_named_after_it() {
+    let s = Scratch::git_fixture("python");
+    s.git(&["add", "-A"]);
+    s.git(&[
+        "commit",
+        "-q",
+        "--date",
+        "2024-01-05T12:00:00+00:00",
+        "-m",
+        "The inventory app",
+    ]);
+    s.write(
+        "benchmarks/bench_shelves.py",
+        "class Suite:\n    def pricing(self):\n        return 1\n",
+    );
+    s.git(&["add", "-A"]);
+    s.git(&[
+        "commit",
+        "-q",
+        "--date",
+        "2024-02-05T12:00:00+00:00",
+        "-m",
+        "Time the shelves",
+    ]);
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the pricing module added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(subjects(&v)[0], "The inventory app", "{v}");
+    assert!(
+        v["readings"].as_array().is_some_and(|r| r.iter().any(|x| x.as_str()
+            == Some(
+                "read `pricing` as the module `inventory/pricing.py` (only tests, examples or benchmarks define `pricing`)"
+            ))),
+        "{v}"
+    );
+    // A name no module is named after keeps its definition.
+    let (v, _) = ask_json(s.path(), &["when was `Suite` added?"]);
+    assert_eq!(subjects(&v)[0], "Time the shelves", "{v}");
+}
+
 fn subjects(v: &Value) -> Vec<String> {
     v["history"][0]["commits"]
         .as_array()
