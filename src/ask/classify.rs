@@ -53,6 +53,16 @@ pub struct Classification {
     pub reasons: Vec<String>,
 }
 
+impl Classification {
+    /// The identifiers the question names, in its order.
+    pub fn identifiers(&self) -> impl Iterator<Item = &str> {
+        self.entities
+            .iter()
+            .filter(|e| e.kind == EntityKind::Identifier)
+            .map(|e| e.text.as_str())
+    }
+}
+
 /// Classifies a question by rules.
 pub fn classify(question: &str) -> Classification {
     let entities = entities(question);

@@ -226,10 +226,8 @@ fn named_alone(state: &mut State) -> Result<()> {
 fn module_over_test_names(state: &mut State) -> Result<()> {
     let names: Vec<String> = state
         .classification
-        .entities
-        .iter()
-        .filter(|e| e.kind == EntityKind::Identifier)
-        .map(|e| e.text.clone())
+        .identifiers()
+        .map(str::to_string)
         .collect();
     for name in names {
         let Some(path) = module_named(state, &name)? else {

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::classify::{EntityKind, Intent};
+use super::classify::Intent;
 use super::names::{names_from_words, nearest_names, variants};
 use super::route::{Plan, Step};
 use super::text::split_identifier;
@@ -159,13 +159,7 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
     let cfg = &state.memories.config.route;
     match strategy {
         Strategy::SplitIdentifiers => {
-            let idents: Vec<&str> = state
-                .classification
-                .entities
-                .iter()
-                .filter(|e| e.kind == EntityKind::Identifier)
-                .map(|e| e.text.as_str())
-                .collect();
+            let idents: Vec<&str> = state.classification.identifiers().collect();
             if idents.is_empty() {
                 return Ok(None);
             }
