@@ -166,9 +166,9 @@ pub fn paths_defining(c: &Connection, name: &str) -> rusqlite::Result<Vec<String
     .collect()
 }
 
-/// Code files named `name` (`tqdm/rich.py`, `src/rich.rs`; a package's `rich/__init__.py`
-/// or `rich/mod.rs`), shortest path first.
-pub fn modules_named(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
+/// Files named `name` (`tqdm/rich.py`, `src/rich.rs`; a package's `rich/__init__.py` or
+/// `rich/mod.rs`) with their language, shortest path first.
+pub fn modules_named(c: &Connection, name: &str) -> rusqlite::Result<Vec<(String, String)>> {
     let paths: Vec<(String, String)> = c
         .prepare_cached(
             "SELECT path, lang FROM files WHERE instr(path, ?1) > 0
@@ -176,16 +176,9 @@ pub fn modules_named(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>
         )?
         .query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    let code = |lang: &str| {
-        crate::syntax::lang::Lang::ALL
-            .iter()
-            .any(|l| l.name() == lang)
-    };
     Ok(paths
         .into_iter()
-        .filter(|(_, lang)| code(lang))
-        .map(|(p, _)| p)
-        .filter(|p| {
+        .filter(|(p, _)| {
             let mut segs = p.rsplit('/');
             let file = segs.next().unwrap_or("");
             let stem = file.split('.').next().unwrap_or(file);
