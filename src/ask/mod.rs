@@ -375,13 +375,11 @@ fn first_query(state: &mut State) -> Result<Query> {
                 Ok(retrieve::is_defined(c, term)?
                     || (imports && crate::store::lookups::is_imported(c, term)?))
             })? {
-                match history {
-                    true => match readings::module_named(state, term)? {
-                        Some(module) => named.push(module),
-                        None => named.push(term.clone()),
-                    },
-                    false => named.push(term.clone()),
-                }
+                let module = match history {
+                    true => readings::module_named(state, term)?,
+                    false => None,
+                };
+                named.push(module.unwrap_or_else(|| term.clone()));
             }
         }
         if !named.is_empty() {

@@ -32,6 +32,13 @@ pub struct Query {
 }
 
 impl Query {
+    /// No word left for the text retrievers to look for: the readings (an author, a
+    /// month) and the stop words took them all. Searching by meaning would embed the bare
+    /// question and bring arbitrary chunks; switching the text weights changes nothing.
+    pub fn has_no_words(&self) -> bool {
+        self.semantic.is_none() && !self.text.chars().any(char::is_alphanumeric)
+    }
+
     /// What makes two queries the same search (refine never runs one twice).
     pub fn signature(&self) -> String {
         format!(
@@ -163,10 +170,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                 hits
             }
             Memory::Lexical => state.memories.lexical(&query.text, candidates_n)?,
-            // When the readings (an author, a month) and the stop words took every word
-            // of the question, nothing is left to look for by meaning: the question's
-            // embedding alone would bring arbitrary chunks.
-            Memory::Semantic if query.semantic.is_none() && !has_word(&query.text) => Vec::new(),
+            Memory::Semantic if query.has_no_words() => Vec::new(),
             Memory::Semantic => {
                 let text = semantic_text(
                     &state.question,
@@ -570,10 +574,6 @@ fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
 }
 
 /// The semantic query: the question itself when it is worded, else the lexical text.
-fn has_word(text: &str) -> bool {
-    text.chars().any(char::is_alphanumeric)
-}
-
 fn semantic_text(question: &str, lexical: &str) -> String {
     if lexical.is_empty() {
         question.to_string()

@@ -254,14 +254,11 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
         if defined_in.is_empty() || !defined_in.iter().all(|p| is_test_or_example(p)) {
             return Ok(None);
         }
-        let code = |lang: &str| {
-            crate::syntax::lang::Lang::ALL
-                .iter()
-                .any(|l| l.name() == lang)
-        };
         Ok(lookups::modules_named(c, name)?
             .into_iter()
-            .find(|(p, lang)| code(lang) && !is_test_or_example(p))
+            .find(|(p, lang)| {
+                crate::syntax::lang::Lang::named(lang).is_some() && !is_test_or_example(p)
+            })
             .map(|(p, _)| p))
     })?;
     if let Some(path) = &module {

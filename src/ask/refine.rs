@@ -240,13 +240,8 @@ fn build(state: &State, strategy: Strategy, q: &Query) -> Result<Option<Query>> 
                 plan: q.plan.clone(),
             }))
         }
-        // No word left to look for (an author and a month took them all): switching the
-        // text retrievers' weights changes nothing; widening to the other routes may.
-        Strategy::SwitchLexicalSemantic
-            if q.semantic.is_none() && !q.text.chars().any(char::is_alphanumeric) =>
-        {
-            Ok(None)
-        }
+        // Widening to the other routes may find what switching weights cannot.
+        Strategy::SwitchLexicalSemantic if q.has_no_words() => Ok(None),
         Strategy::SwitchLexicalSemantic => {
             let weight = |r: Memory| {
                 q.plan

@@ -154,7 +154,6 @@ pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
         .map(|o| o.is_some())
 }
 
-/// Whether some definition has exactly this name.
 /// The files that define `name` (by its last segment), each once.
 pub fn paths_defining(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
@@ -188,6 +187,7 @@ pub fn modules_named(c: &Connection, name: &str) -> rusqlite::Result<Vec<(String
         .collect())
 }
 
+/// Whether some definition has exactly this name.
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
     c.prepare_cached("SELECT 1 FROM symbols WHERE name = ?1 LIMIT 1")?

@@ -21,7 +21,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             let lang: String = r.get(2)?;
             file_index.insert(r.get(0)?, files.len());
             by_path.insert(path.clone(), files.len());
-            let lang = lang_of(&lang);
+            let lang = Lang::named(&lang);
             files.push(File {
                 id: r.get(0)?,
                 dir: dir_of(&path).to_string(),

@@ -463,10 +463,6 @@ pub fn resolve(
     Ok(stats)
 }
 
-fn lang_of(name: &str) -> Option<Lang> {
-    Lang::ALL.iter().copied().find(|l| l.name() == name)
-}
-
 /// Languages whose definitions can call each other share a family
 /// ([`crate::syntax::lang::ResolveRules::family`]).
 fn family(l: Lang) -> u8 {

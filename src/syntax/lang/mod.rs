@@ -345,6 +345,11 @@ impl Lang {
         self.spec().name
     }
 
+    /// The language stored in the index as `name` (`None` for a text format).
+    pub fn named(name: &str) -> Option<Lang> {
+        Lang::ALL.iter().copied().find(|l| l.name() == name)
+    }
+
     /// Separator between the parts of a qualified name.
     pub fn separator(self) -> &'static str {
         self.spec().separator
