@@ -156,12 +156,29 @@ fn history_questions_are_answered_from_commits_newest_first() {
     );
 }
 
+/// Commits everything in `s`, dated `date`, by `author` ("Name <email>") when given.
+fn commit_all(s: &Scratch, author: Option<&str>, date: &str, message: &str) {
+    s.git(&["add", "-A"]);
+    let mut args = vec!["commit", "-q", "--date", date, "-m", message];
+    if let Some(a) = author {
+        args.extend(["--author", a]);
+    }
+    s.git(&args);
+}
+
+/// Whether the answer `v` says it read the question as `reading`.
+fn has_reading(v: &Value, reading: &str) -> bool {
+    v["readings"]
+        .as_array()
+        .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(reading)))
+}
+
 /// An author's month whose commits touch nothing the index holds: the answer is the
 /// commits alone. The author and the month take every word of the question, and a query
 /// with no word left must not fetch arbitrary chunks as "sources" (on sharkdp/bat it
 /// listed translated READMEs and `SECURITY.md`).
 #[test]
-fn an_author_month_of_docs_commits_lists_no_unrelated_sources() {
+fn an_author_month_of_commits_outside_the_index_lists_no_unrelated_sources() {
     let s = Scratch::git_fixture("python");
     s.git(&["add", "-A"]);
     s.git(&["commit", "-qm", "the inventory app"]);
@@ -170,25 +187,18 @@ fn an_author_month_of_docs_commits_lists_no_unrelated_sources() {
         "assets/shelf.png",
         b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01",
     );
-    s.git(&["add", "assets/shelf.png"]);
-    s.git(&[
-        "commit",
-        "-q",
-        "--author",
-        "Dana Scully <dana@example.com>",
-        "--date",
+    commit_all(
+        &s,
+        Some("Dana Scully <dana@example.com>"),
         "2024-03-06T12:00:00+00:00",
-        "-m",
         "Add the shelf picture",
-    ]);
+    );
     s.index();
     let (v, code) = ask_json(s.path(), &["what did Dana Scully change in March 2024?"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(subjects(&v), ["Add the shelf picture"], "{v}");
     assert!(
-        v["readings"].as_array().is_some_and(|r| r
-            .iter()
-            .any(|x| x.as_str() == Some("read `Dana Scully` as an author, of 1 commit(s)"))),
+        has_reading(&v, "read `Dana Scully` as an author, of 1 commit(s)"),
         "{v}"
     );
     assert_eq!(v["sources"], serde_json::json!([]), "{v}");
@@ -202,37 +212,21 @@ fn an_author_month_of_docs_commits_lists_no_unrelated_sources() {
 #[test]
 fn a_name_only_benchmarks_define_is_read_as_the_module_named_after_it() {
     let s = Scratch::git_fixture("python");
-    s.git(&["add", "-A"]);
-    s.git(&[
-        "commit",
-        "-q",
-        "--date",
-        "2024-01-05T12:00:00+00:00",
-        "-m",
-        "The inventory app",
-    ]);
+    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "The inventory app");
     s.write(
         "benchmarks/bench_shelves.py",
         "class Suite:\n    def pricing(self):\n        return 1\n",
     );
-    s.git(&["add", "-A"]);
-    s.git(&[
-        "commit",
-        "-q",
-        "--date",
-        "2024-02-05T12:00:00+00:00",
-        "-m",
-        "Time the shelves",
-    ]);
+    commit_all(&s, None, "2024-02-05T12:00:00+00:00", "Time the shelves");
     s.index();
     let (v, code) = ask_json(s.path(), &["when was the pricing module added?"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(subjects(&v)[0], "The inventory app", "{v}");
     assert!(
-        v["readings"].as_array().is_some_and(|r| r.iter().any(|x| x.as_str()
-            == Some(
-                "read `pricing` as the module `inventory/pricing.py` (only tests, examples or benchmarks define `pricing`)"
-            ))),
+        has_reading(
+            &v,
+            "read `pricing` as the module `inventory/pricing.py` (only tests, examples or benchmarks define `pricing`)"
+        ),
         "{v}"
     );
     // A name no module is named after keeps its definition.
