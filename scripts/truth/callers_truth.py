@@ -79,6 +79,8 @@ def backend_cmd(lang, checkout, env):
         return [env["RA_CALLERS"], checkout]
     if lang == "go":
         return [env["GO"], "-C", str(HERE / "truth_go"), "run", ".", checkout]
+    if lang == "c":
+        return [sys.executable, str(HERE / "truth_c.py"), checkout]
     if lang == "java":
         return ["java", "--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
                 str(HERE / "TruthJava.java"), checkout]
@@ -103,7 +105,7 @@ def count_bucket(n):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("checkout")
-    ap.add_argument("--lang", required=True, choices=["python", "ts", "rust", "go", "java"])
+    ap.add_argument("--lang", required=True, choices=["python", "ts", "rust", "go", "java", "c"])
     ap.add_argument("--commit", required=True, help="commit of the checkout, recorded in every note")
     ap.add_argument("--name", help="repository name for the output files (default: folder name)")
     ap.add_argument("--out-dir", default=str(HERE.parent.parent / "testdata" / "real" / "callers"))

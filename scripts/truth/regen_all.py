@@ -5,9 +5,11 @@
 
 A checkout missing under --real is cloned from the fetched snapshot in --mirror; a checkout
 at another commit is reported, never moved (check it out yourself). Per-repo summaries
-(counts and timings) go to summaries/NAME.json beside this script.
+(counts and timings) go to summaries/NAME.json beside this script. A repository's `env`
+table is set for its back end (the C back end's compile flags).
 """
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -42,7 +44,8 @@ def main():
         t0 = time.time()
         with open(HERE / "summaries" / f"{r['output']}.json", "w") as out:
             subprocess.run([sys.executable, str(HERE / "callers_truth.py"), str(co), "--lang", r["lang"],
-                            "--commit", r["commit"], "--name", r["output"]], stdout=out, check=True)
+                            "--commit", r["commit"], "--name", r["output"]], stdout=out, check=True,
+                           env=dict(os.environ, **r.get("env", {})))
         print(f"{r['output']}: {time.time() - t0:.0f} s", file=sys.stderr)
 
 
