@@ -90,7 +90,7 @@ complete -c llmc -n "__fish_llmc_using_subcommand graph" -l depth -d 'Follow edg
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l resolution -d 'Keep only edges resolved at least this strongly (exact > import > scope > name-only)' -r -f -a "precise\t'Confirmed by a SCIP index, written by the language\'s own indexer (a compiler\'s answer): outranks every heuristic level below'
 exact\t'The same scope and file'
 import\t'A name or module an import brings in, followed to its file'
-scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-qualified path, the same package or directory'
+scope\t'A method on `self`/`this` or on the receiver\'s known type, a type-qualified path, the same package or directory; in C, the one function of that name with external linkage (the linker binds it by name)'
 name-only\t'A name defined once in the repository'
 unresolved\t'Everything, with the call sites whose receiver could not be typed (for callers: the calls with the target\'s name that nothing resolved)'"
 complete -c llmc -n "__fish_llmc_using_subcommand graph" -l limit -d 'Print at most N rows (a longer answer is summarized by file first)' -r

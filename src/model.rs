@@ -574,7 +574,8 @@ pub enum Resolution {
     /// A name or module an import brings in, followed to its file.
     Import,
     /// A method on `self`/`this` or on the receiver's known type, a type-qualified path,
-    /// the same package or directory.
+    /// the same package or directory; in C, the one function of that name with external
+    /// linkage (the linker binds it by name).
     Scope,
     /// A name defined once in the repository.
     NameOnly,

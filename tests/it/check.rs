@@ -485,6 +485,45 @@ int twice(const char *s) { return 2 * buf_len(s); }
     );
 }
 
+/// C binds a function with external linkage by its name, program-wide: another file's one
+/// non-`static` definition is the callee (what the linker does), counted like a scope
+/// resolution. A `static` function of another file, a name two files define, a macro and
+/// a call from C++ (overloads, namespaces) stay guesses.
+#[test]
+fn c_calls_bind_to_the_one_function_with_external_linkage() {
+    check(
+        r#"
+//- src/zio.c
+int fill(int n) { return n; }
+static int peek(int n) { return n; }
+int twin(void) { return 1; }
+#define NEXT(z) fill(z)
+//- src/lex.c
+int twin(void) { return 2; }
+int step(int z) { return fill(z) + peek(z) + twin() + NEXT(z); }
+//- src/wrap.cpp
+int wrap(int z) { return fill(z); }
+"#,
+        expect![[r#"
+            src/lex.c
+              def function twin 1-1
+              def function step 2-2
+              call 2 fill in step -> src/zio.c:fill [scope]
+              call 2 peek in step -> ? [unresolved]
+              call 2 twin in step -> src/lex.c:twin [exact]
+              call 2 NEXT in step -> src/zio.c:NEXT [name-only]
+            src/wrap.cpp
+              def function wrap 1-1
+              call 1 fill in wrap -> src/zio.c:fill [name-only]
+            src/zio.c
+              def function fill 1-1
+              def function peek 2-2
+              def function twin 3-3
+              def macro NEXT 4-4
+        "#]],
+    );
+}
+
 #[test]
 fn cpp_namespace_alias_and_qualified_calls() {
     check(

@@ -590,7 +590,7 @@ impl Graph {
         }
         // 6. A free function or type defined once in the repository (C and C++: not a
         // `static` function of another file).
-        self.name_only(c, |s| {
+        let mut out = self.name_only(c, |s| {
             let sym = &self.syms[s];
             let free =
                 sym.parent == NONE || !is_container(self.syms[sym.parent().unwrap_or(s)].kind);
@@ -598,7 +598,28 @@ impl Graph {
                 || is_type_kind(sym.kind);
             let visible = !(rules.file_static && sym.file() != f && sym.is_static);
             free && kind_ok && visible && sym.parent == NONE
-        })
+        });
+        // C binds a function with external linkage by its name alone, program-wide: the
+        // one definition is the linker's answer too.
+        if rules.linked_names
+            && out.resolution == Resolution::NameOnly
+            && let Some(h) = out.callee
+            && self.is_linked_function(h)
+        {
+            out.resolution = Resolution::Scope;
+        }
+        out
+    }
+
+    /// A function of a language whose functions are bound by name at link time, defined
+    /// without `static`.
+    fn is_linked_function(&self, s: usize) -> bool {
+        let sym = &self.syms[s];
+        sym.kind == Some(SymbolKind::Function)
+            && !sym.is_static
+            && self
+                .lang(sym.file())
+                .is_some_and(|l| l.spec().resolve.linked_names)
     }
 
     pub(super) fn name_only(&self, c: &CallRow, keep: impl Fn(usize) -> bool) -> Outcome {

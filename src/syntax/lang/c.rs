@@ -29,6 +29,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
         family: 0,
         file_static: true,
         transitive_includes: true,
+        linked_names: true,
         has_methods: false,
         ..ResolveRules::PLAIN
     },

@@ -199,6 +199,10 @@ pub struct ResolveRules {
     pub file_static: bool,
     /// Included headers' includes are visible too, one level deep (C, C++).
     pub transitive_includes: bool,
+    /// Functions with external linkage share one program-wide namespace, bound by name
+    /// at link time (C): a call no scope resolves, of a function that exactly one file
+    /// defines without `static`, is that function's call, as surely as the linker's.
+    pub linked_names: bool,
     /// Rust's modules: files under a crate root reached by `::` paths (`crate`, `super`,
     /// `self`, child modules); a `.` receiver is a value, never a module; a type or name
     /// not imported is the crate's own, never another crate's.
@@ -237,6 +241,7 @@ impl ResolveRules {
         package_scope: false,
         file_static: false,
         transitive_includes: false,
+        linked_names: false,
         crate_modules: false,
         follows_wildcards: false,
         self_receivers: &[],
