@@ -378,8 +378,9 @@ fn render(
             0 | 1 => String::new(),
             d => format!("{}└ ", "  ".repeat(d as usize - 2)),
         };
-        let extra = match (&r.defined_at, relation) {
-            (Some(at), Relation::Callees | Relation::Imports) => format!("  -> {at}"),
+        let extra = match (&r.defined_at, relation, &r.through) {
+            (Some(at), Relation::Callees | Relation::Imports, _) => format!("  -> {at}"),
+            (_, Relation::Callers, Some(macros)) => format!("  (through {macros})"),
             _ => String::new(),
         };
         let at = format!("{}:{}", r.path, r.line);

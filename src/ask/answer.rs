@@ -203,9 +203,14 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                 );
             }
             for r in f.rows.iter().take(ROWS_SHOWN) {
+                let through = r
+                    .through
+                    .as_ref()
+                    .map(|m| format!(" (through {m})"))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     s,
-                    "  {}:{}  in {}{}{}",
+                    "  {}:{}  in {}{through}{}{}",
                     r.path,
                     r.line,
                     r.symbol,

@@ -71,6 +71,11 @@ pub struct Row {
     /// the row continues from, so a tree can be read back from the rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// For `callers` in C and C++: the macros the call is written through, outermost
+    /// first (`next → zgetc`: the row's line uses `next`, whose expansion reaches the
+    /// target through `zgetc`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<String>,
     #[serde(skip)]
     next: Option<i64>,
     /// The definition id the row was reached from.
@@ -224,6 +229,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                         usage: Usage::Call,
                         next: None,
                         via: None,
+                        through: None,
                         from: None,
                     })
                     .collect(),
@@ -350,6 +356,7 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
                 usage: Usage::Call,
                 next: None,
                 via: None,
+                through: None,
                 from: None,
             })
         })?;
@@ -446,6 +453,7 @@ fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row
                 usage: Usage::parse(&r.get::<_, String>(5)?),
                 next: None,
                 via: None,
+                through: None,
                 from: None,
             })
         })?;
@@ -466,7 +474,7 @@ fn walk(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<
         let mut frontier = vec![d.id];
         for depth in 1..=q.depth.max(1) {
             let rows = match q.relation {
-                Relation::Callers => callers_of(c, &frontier, depth)?,
+                Relation::Callers => through_macros(c, callers_of(c, &frontier, depth)?)?,
                 _ => callees_of(c, &frontier, depth)?,
             };
             let mut next = Vec::new();
@@ -488,6 +496,59 @@ fn walk(c: &Connection, q: &GraphQuery, candidates: &[Def]) -> rusqlite::Result<
             frontier = next;
         }
         out.extend(as_tree(found));
+    }
+    Ok(out)
+}
+
+/// How many macros deep a call is followed through C and C++ macro expansions.
+const MACRO_DEPTH: u32 = 4;
+
+/// Callers rows with those written inside a C or C++ function-like macro replaced by the
+/// macro's uses: `#define zgetc(z) … luaZ_fill(z)` makes every `zgetc(…)` a call of
+/// `luaZ_fill`, as the compiler sees it once the macro is expanded. A macro nothing uses
+/// keeps its own row. Each macro is expanded once (a macro calling itself ends there).
+fn through_macros(c: &Connection, rows: Vec<Row>) -> rusqlite::Result<Vec<Row>> {
+    let mut is_macro = c.prepare_cached(
+        "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.id = ?1 AND s.kind = 'macro' AND f.lang IN ('c', 'cpp')",
+    )?;
+    let mut out = Vec::with_capacity(rows.len());
+    let mut expanded: HashSet<i64> = HashSet::new();
+    let mut todo: std::collections::VecDeque<(Row, u32)> =
+        rows.into_iter().map(|r| (r, 0)).collect();
+    let mut any = false;
+    while let Some((r, level)) = todo.pop_front() {
+        let macro_id = match r.next {
+            Some(m) if level < MACRO_DEPTH && is_macro.exists([m])? => m,
+            _ => {
+                out.push(r);
+                continue;
+            }
+        };
+        if !expanded.insert(macro_id) {
+            continue;
+        }
+        let uses = callers_of(c, &[macro_id], r.depth)?;
+        if uses.is_empty() {
+            out.push(r);
+            continue;
+        }
+        any = true;
+        for mut u in uses {
+            // As weak as the weaker of the two links.
+            if r.resolution > u.resolution {
+                u.resolution = r.resolution;
+            }
+            u.from = r.from;
+            u.through = Some(match &r.through {
+                Some(t) => format!("{} → {t}", r.symbol),
+                None => r.symbol.clone(),
+            });
+            todo.push_back((u, level + 1));
+        }
+    }
+    if any {
+        out.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
     }
     Ok(out)
 }
@@ -599,6 +660,7 @@ fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result
             usage: Usage::Call,
             next: r.get(5)?,
             via: None,
+            through: None,
             from: r.get(7)?,
         })
     })?;
@@ -788,6 +850,7 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
             usage: Usage::Call,
             next: None,
             via: None,
+            through: None,
             from: None,
         })
     })?;
@@ -818,6 +881,7 @@ fn importer_row(
         usage: Usage::Call,
         next: None,
         via: None,
+        through: None,
         from: None,
     })
 }

@@ -520,6 +520,30 @@ int wrap(int z) { return fill(z); }
               def function peek 2-2
               def function twin 3-3
               def macro NEXT 4-4
+              call 4 fill in NEXT -> src/zio.c:fill [exact]
+        "#]],
+    );
+}
+
+/// A function-like macro's body is one token to tree-sitter: the calls it writes are read
+/// from its text, each at its own line, made by the macro. Not calls: a parameter called
+/// (`f(x)`), a member (`s->op(x)`, `s.op(x)`), a name pasted with `##`, words like
+/// `sizeof` and `if`, and anything inside a string.
+#[test]
+fn c_macro_bodies_call_what_they_write() {
+    check(
+        r#"
+//- m.c
+int grow(int n);
+#define GROW(s, f, x) \
+  (sizeof(x) > 0 && (s)->op(x) && (s).op(x) ? grow(x) : f(x) + \
+   pre_##x(1) + strlen("log(x)") + (s)->n)
+"#,
+        expect![[r#"
+            m.c
+              def macro GROW 2-4
+              call 3 grow in GROW -> ? [unresolved]
+              call 4 strlen in GROW -> ? [unresolved]
         "#]],
     );
 }

@@ -599,3 +599,66 @@ fn a_module_used_in_use_declarations_is_asked_for_its_importers() {
         "{text}"
     );
 }
+
+/// A C function called from inside a function-like macro is called wherever the macro is
+/// used, as the compiler sees it after expansion: `who calls fill` lists the uses of
+/// `zgetc` and of `next` (which uses `zgetc`), each saying which macros it goes through,
+/// in `graph callers`, its JSON and `ask`. A macro nothing uses keeps its own row.
+#[test]
+fn c_callers_through_function_like_macros() {
+    let repo = Scratch::empty();
+    repo.write(
+        "zio.h",
+        "int fill(int *z);\n#define zgetc(z) (*(z) > 0 ? (*(z))-- : fill(z))\n#define unused(z) fill(z)\n",
+    );
+    repo.write(
+        "zio.c",
+        "#include \"zio.h\"\nint fill(int *z) { return *z = 8; }\n",
+    );
+    repo.write(
+        "lex.c",
+        "#include \"zio.h\"\n#define next(ls) (ls->current = zgetc(ls->z))\nstruct L { int current; int *z; };\nint first(int *z) { return zgetc(z); }\nvoid skip(struct L *ls) {\n  next(ls);\n}\n",
+    );
+    repo.index();
+    let out = repo.llmc(&["graph", "callers", "fill"]);
+    let text = crate::util::stdout(&out);
+    assert!(
+        text.contains("lex.c:4  first  [scope]  (through zgetc)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("lex.c:6  skip  [scope]  (through next → zgetc)"),
+        "{text}"
+    );
+    assert!(text.contains("zio.h:3  unused"), "{text}");
+    assert!(
+        !text.contains("zio.h:2"),
+        "the expanded macro's own line: {text}"
+    );
+    let v = json(&repo.llmc(&["graph", "callers", "fill", "--json"]));
+    let rows: Vec<(String, u64, String)> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap_or_default().to_string(),
+                r["line"].as_u64().unwrap_or_default(),
+                r["through"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("lex.c".to_string(), 4, "zgetc".to_string()),
+            ("lex.c".to_string(), 6, "next → zgetc".to_string()),
+            ("zio.h".to_string(), 3, String::new()),
+        ]
+    );
+    let text = crate::util::stdout(&repo.llmc(&["ask", "--no-llm", "who calls fill?"]));
+    assert!(
+        text.contains("lex.c:6  in skip (through next → zgetc)"),
+        "{text}"
+    );
+}

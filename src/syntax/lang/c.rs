@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
-use crate::model::{Import, ImportKind, Receiver};
+use crate::model::{CallKind, CallSite, Import, ImportKind, Receiver, Usage};
 use crate::syntax::refs::*;
 
 pub(super) const SPEC: LangSpec = LangSpec {
@@ -34,6 +34,113 @@ pub(super) const SPEC: LangSpec = LangSpec {
         ..ResolveRules::PLAIN
     },
 };
+
+/// Words of C and C++ that a `(` follows without making a call.
+const NOT_CALLED: &[&str] = &[
+    "if",
+    "while",
+    "for",
+    "switch",
+    "return",
+    "sizeof",
+    "alignof",
+    "_Alignof",
+    "typeof",
+    "__typeof__",
+    "decltype",
+    "defined",
+    "__attribute__",
+    "do",
+    "case",
+    "else",
+    "static_assert",
+    "_Static_assert",
+    "__declspec",
+    "noexcept",
+    "throw",
+];
+
+impl Walker<'_> {
+    /// The calls a function-like macro's body writes (`#define pop(L, n) settop(L, -(n)-1)`
+    /// calls `settop`): a name followed by `(`, outside strings, not a member, not one of
+    /// the macro's parameters, not pasted with `##`. The body is one token to tree-sitter;
+    /// each call is placed at its name, inside the macro's definition.
+    fn macro_body_calls(&mut self, body: Node, params: &[&str]) {
+        let text = self.text(body).as_bytes();
+        let base = body.start_byte();
+        let (mut row, mut col) = (body.start_position().row, body.start_position().column);
+        let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut i = 0;
+        // The last byte before the current word that is not blank.
+        let mut prev = 0u8;
+        let mut prev2 = 0u8;
+        while i < text.len() {
+            let b = text[i];
+            if b == b'"' || b == b'\'' {
+                let mut j = i + 1;
+                while j < text.len() && text[j] != b && text[j] != b'\n' {
+                    j += if text[j] == b'\\' { 2 } else { 1 };
+                }
+                let end = (j + 1).min(text.len());
+                col += end - i;
+                (prev2, prev) = (prev, b);
+                i = end;
+                continue;
+            }
+            if b == b'\n' {
+                row += 1;
+                col = 0;
+                i += 1;
+                continue;
+            }
+            if !(b.is_ascii_alphabetic() || b == b'_') {
+                if !b.is_ascii_whitespace() && b != b'\\' {
+                    (prev2, prev) = (prev, b);
+                }
+                i += 1;
+                col += 1;
+                continue;
+            }
+            let start = i;
+            while i < text.len() && is_word(text[i]) {
+                i += 1;
+            }
+            let word = std::str::from_utf8(&text[start..i]).unwrap_or("");
+            let (word_row, word_col) = (row, col);
+            col += i - start;
+            let mut j = i;
+            while j < text.len() && matches!(text[j], b' ' | b'\t') {
+                j += 1;
+            }
+            let called = j < text.len() && text[j] == b'(';
+            let member = prev == b'.' || (prev == b'>' && prev2 == b'-');
+            let pasted = prev == b'#' || text.get(j..j + 2) == Some(b"##");
+            if called
+                && !member
+                && !pasted
+                && !NOT_CALLED.contains(&word)
+                && !params.contains(&word)
+            {
+                self.calls.push((
+                    base + start,
+                    CallSite {
+                        caller: None,
+                        line: word_row as u32 + 1,
+                        col: word_col as u32 + 1,
+                        name: word.to_string(),
+                        qualifier: None,
+                        kind: CallKind::Plain,
+                        receiver_type: None,
+                        usage: Usage::Call,
+                        args: None,
+                        arg_types: None,
+                    },
+                ));
+            }
+            (prev2, prev) = (prev, b'a');
+        }
+    }
+}
 
 /// Node kinds without definitions in C and C++: definitions inside function bodies
 /// (local structs and classes) are not indexed.
@@ -117,6 +224,19 @@ impl Walker<'_> {
                                 ImportKind::Module
                             }),
                     );
+                }
+                return false;
+            }
+            "preproc_function_def" => {
+                if let Some(body) = node.child_by_field_name("value") {
+                    let params: Vec<&str> = node
+                        .child_by_field_name("parameters")
+                        .map(|p| {
+                            let mut c = p.walk();
+                            p.named_children(&mut c).map(|n| self.text(n)).collect()
+                        })
+                        .unwrap_or_default();
+                    self.macro_body_calls(body, &params);
                 }
                 return false;
             }
