@@ -105,6 +105,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     };
     let found = retrieve(state, &query, stage(Stage::Retrieve))?;
     let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
+    definitions_lead(state, &mut candidates);
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
     let written = lift_written_as_asked(state, &mut candidates);
@@ -355,6 +356,51 @@ const TEST_DEMOTION: f64 = 0.5;
 
 /// Tests, fixtures and examples below the implementation for how/where/concept
 /// questions, unless the question asks about tests or examples.
+/// "Where is X defined?": of the definitions the graph found for X, a type stub that only
+/// declares it (`__init__.pyi`, `index.d.ts`) and a constant that rebinds the name of a
+/// class or function in its file (`Attribute = _add_hash(Attribute)`) come after the
+/// others. Fusion by rank would let a third route's far match lift the constant above
+/// the class it rebinds. The fused scores of those definitions are dealt out again in
+/// that order, so the scores the confidence reads stay the same.
+fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
+    if state.classification.intents.as_slice() != [Intent::Definition] {
+        return;
+    }
+    let from_graph = |c: &Candidate| c.evidence.iter().any(|e| e.route == super::Route::Graph);
+    let defining: Vec<(&str, &str)> = candidates
+        .iter()
+        .filter(|c| from_graph(c) && c.loc.kind != "constant")
+        .filter_map(|c| Some((c.loc.path.as_str(), c.loc.symbol.as_deref()?)))
+        .collect();
+    let behind = |c: &Candidate| {
+        let stub = c.loc.path.ends_with(".pyi") || c.loc.path.ends_with(".d.ts");
+        let rebinds = c.loc.kind == "constant"
+            && c.loc
+                .symbol
+                .as_deref()
+                .is_some_and(|s| defining.contains(&(c.loc.path.as_str(), s)));
+        stub || rebinds
+    };
+    // (behind, position) of each definition from the graph, in fused order.
+    let mut defs: Vec<(bool, usize)> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| from_graph(c))
+        .map(|(i, c)| (behind(c), i))
+        .collect();
+    if !defs.iter().any(|d| d.0) {
+        return;
+    }
+    let mut scores: Vec<f64> = defs.iter().map(|&(_, i)| candidates[i].score).collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    let positions: Vec<usize> = defs.iter().map(|d| d.1).collect();
+    defs.sort_by_key(|&(behind, i)| (behind, positions.iter().position(|&p| p == i)));
+    for (&(_, i), score) in defs.iter().zip(scores) {
+        candidates[i].score = score;
+    }
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+}
+
 fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     let about_code = matches!(
         state.classification.intents.first(),

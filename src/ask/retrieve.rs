@@ -333,6 +333,7 @@ pub fn graph_facts(
             let mut rows = answer.results;
             if relation == Relation::Defs {
                 rows.clear();
+                implementation_first(&mut answer.candidates);
                 let others: Vec<&String> = targets.iter().filter(|t| *t != target).collect();
                 order_by_context(&mut answer.candidates, &others, terms, target);
             }
@@ -417,6 +418,28 @@ pub fn graph_facts(
         }
     }
     Ok((facts, ranked))
+}
+
+/// Several definitions of one name: the implementation before a type stub that only
+/// declares it (`__init__.pyi`, `index.d.ts`), and a class or function before the
+/// constant that rebinds its name in the same file (`Attribute = _add_hash(Attribute)`);
+/// otherwise in their order.
+fn implementation_first(defs: &mut [graph::query::Def]) {
+    use crate::model::SymbolKind;
+    if defs.len() < 2 {
+        return;
+    }
+    let is_stub = |p: &str| p.ends_with(".pyi") || p.ends_with(".d.ts");
+    let defining: Vec<(String, String)> = defs
+        .iter()
+        .filter(|d| !matches!(d.kind, DefKind::Symbol(SymbolKind::Constant)))
+        .map(|d| (d.path.clone(), d.symbol.clone()))
+        .collect();
+    let rebinds = |d: &graph::query::Def| {
+        matches!(d.kind, DefKind::Symbol(SymbolKind::Constant))
+            && defining.contains(&(d.path.clone(), d.symbol.clone()))
+    };
+    defs.sort_by_cached_key(|d| (is_stub(&d.path), rebinds(d)));
 }
 
 /// Several definitions of one name ("where is tailRecM implemented for Option?"): those

@@ -1349,3 +1349,60 @@ fn a_why_question_in_words_finds_the_commit_that_says_so() {
         "{v}"
     );
 }
+
+/// "Where is X defined?" of a class that a type stub declares again and that its module
+/// rebinds (`Attribute = _add_repr(Attribute)`): the class in the module is the answer,
+/// before the constant (found by more routes: its line repeats the name) and the stub.
+#[test]
+fn a_definition_question_leads_with_the_class_not_its_rebinding_or_stub() {
+    let s = Scratch::empty();
+    // A long class (the semantic route does not find it) and a rebinding whose docstring
+    // repeats the question's words (every route finds it).
+    let methods: String = (0..40)
+        .map(|i| {
+            format!(
+                "    def method_{i}(self, value_{i}):\n        \
+                 return self.store.fetch(value_{i}, offset={i})\n\n"
+            )
+        })
+        .collect();
+    s.write(
+        "attr/_make.py",
+        format!(
+            "class Attribute:\n    \"\"\"One attribute of a class.\"\"\"\n\n{methods}\n\
+             def _add_repr(cls):\n    return cls\n\n\n\
+             Attribute = _add_repr(_add_repr(Attribute))\n\
+             \"\"\"Where the Attribute is defined: Attribute defined with its repr.\"\"\"\n"
+        ),
+    );
+    s.write(
+        "attr/__init__.pyi",
+        "class Attribute:\n    name: str\n    def __init__(self, name: str) -> None: ...\n",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["where is `Attribute` defined?"]);
+    assert_eq!(code, 0, "{v}");
+    let sources: Vec<String> = v["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .map(|c| {
+            format!(
+                "{}:{} {}",
+                c["path"].as_str().unwrap_or_default(),
+                c["start_line"],
+                c["kind"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        sources.first().map(String::as_str),
+        Some("attr/_make.py:1 class"),
+        "{sources:?}"
+    );
+    let stub = sources
+        .iter()
+        .position(|s| s.starts_with("attr/__init__.pyi"));
+    let constant = sources.iter().position(|s| s.ends_with("constant"));
+    assert!(stub > Some(0) && constant > Some(0), "{sources:?}");
+}
