@@ -548,6 +548,38 @@ int grow(int n);
     );
 }
 
+/// A call through an included name that one header defines as a function-like macro and
+/// another as an object-like one (zlib's `deflateInit`, renamed under `Z_PREFIX`): the call
+/// is the function-like macro's.
+#[test]
+fn c_call_binds_to_the_function_like_macro_not_an_alias() {
+    check(
+        r#"
+//- conf.h
+#define start z_start
+//- lib.h
+#include "conf.h"
+int start_(int level);
+#define start(level) start_(level)
+//- use.c
+#include "lib.h"
+int go(void) { return start(1); }
+"#,
+        expect![[r#"
+            conf.h
+              def constant start 1-1
+            lib.h
+              def macro start 3-3
+              import 1 conf.h -> conf.h
+              call 3 start_ in start -> ? [unresolved]
+            use.c
+              def function go 2-2
+              import 1 lib.h -> lib.h
+              call 2 start in go -> lib.h:start [import]
+        "#]],
+    );
+}
+
 #[test]
 fn cpp_namespace_alias_and_qualified_calls() {
     check(

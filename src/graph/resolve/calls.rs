@@ -568,7 +568,19 @@ impl Graph {
             }
         }
         if !scope.wildcard.is_empty() {
-            let hits = self.top_level(&scope.wildcard, name);
+            let mut hits = self.top_level(&scope.wildcard, name);
+            // C and C++: `deflateInit(…)` is the function-like macro, not the object-like
+            // `#define deflateInit z_deflateInit` another branch of the headers writes.
+            if rules.file_static
+                && hits.iter().any(|&s| {
+                    matches!(
+                        self.syms[s].kind,
+                        Some(SymbolKind::Function | SymbolKind::Macro)
+                    )
+                })
+            {
+                hits.retain(|&s| self.syms[s].kind != Some(SymbolKind::Constant));
+            }
             if let Some(h) = self.pick(f, &hits) {
                 return Outcome::to(h, Resolution::Import, hits.len());
             }
