@@ -223,6 +223,12 @@ pub fn lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a path is a type stub that declares what another file implements: Python's
+/// `.pyi`, TypeScript's `.d.ts`.
+pub fn is_type_stub(path: &str) -> bool {
+    path.ends_with(".pyi") || path.ends_with(".d.ts")
+}
+
 /// Whether a path is a test, a test fixture or test data by the usual layouts: a `test`,
 /// `tests`, `__tests__`, `spec`, `testdata` or `fixtures` directory, `conftest.py`,
 /// `test_*.py`, `*_test.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`.

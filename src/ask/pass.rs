@@ -354,8 +354,6 @@ fn verify(state: &mut State, pass: &mut Pass, stage: Stage) -> Result<()> {
 /// exercises, for a question about how or where something is done.
 const TEST_DEMOTION: f64 = 0.5;
 
-/// Tests, fixtures and examples below the implementation for how/where/concept
-/// questions, unless the question asks about tests or examples.
 /// "Where is X defined?": of the definitions the graph found for X, a type stub that only
 /// declares it (`__init__.pyi`, `index.d.ts`) and a constant that rebinds the name of a
 /// class or function in its file (`Attribute = _add_hash(Attribute)`) come after the
@@ -373,7 +371,7 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
         .filter_map(|c| Some((c.loc.path.as_str(), c.loc.symbol.as_deref()?)))
         .collect();
     let behind = |c: &Candidate| {
-        let stub = c.loc.path.ends_with(".pyi") || c.loc.path.ends_with(".d.ts");
+        let stub = crate::source::is_type_stub(&c.loc.path);
         let rebinds = c.loc.kind == "constant"
             && c.loc
                 .symbol
@@ -381,7 +379,8 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
                 .is_some_and(|s| defining.contains(&(c.loc.path.as_str(), s)));
         stub || rebinds
     };
-    // (behind, position) of each definition from the graph, in fused order.
+    // (behind, position) of each definition from the graph; the candidates are in fused
+    // order, so sorting these keeps that order among the ones that stay ahead.
     let mut defs: Vec<(bool, usize)> = candidates
         .iter()
         .enumerate()
@@ -393,14 +392,15 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
     }
     let mut scores: Vec<f64> = defs.iter().map(|&(_, i)| candidates[i].score).collect();
     scores.sort_by(|a, b| b.total_cmp(a));
-    let positions: Vec<usize> = defs.iter().map(|d| d.1).collect();
-    defs.sort_by_key(|&(behind, i)| (behind, positions.iter().position(|&p| p == i)));
+    defs.sort_unstable();
     for (&(_, i), score) in defs.iter().zip(scores) {
         candidates[i].score = score;
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
 }
 
+/// Tests, fixtures and examples below the implementation for how/where/concept
+/// questions, unless the question asks about tests or examples.
 fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     let about_code = matches!(
         state.classification.intents.first(),

@@ -429,7 +429,6 @@ fn implementation_first(defs: &mut [graph::query::Def]) {
     if defs.len() < 2 {
         return;
     }
-    let is_stub = |p: &str| p.ends_with(".pyi") || p.ends_with(".d.ts");
     let defining: Vec<(String, String)> = defs
         .iter()
         .filter(|d| !matches!(d.kind, DefKind::Symbol(SymbolKind::Constant)))
@@ -439,7 +438,7 @@ fn implementation_first(defs: &mut [graph::query::Def]) {
         matches!(d.kind, DefKind::Symbol(SymbolKind::Constant))
             && defining.contains(&(d.path.clone(), d.symbol.clone()))
     };
-    defs.sort_by_cached_key(|d| (is_stub(&d.path), rebinds(d)));
+    defs.sort_by_cached_key(|d| (crate::source::is_type_stub(&d.path), rebinds(d)));
 }
 
 /// Several definitions of one name ("where is tailRecM implemented for Option?"): those
