@@ -528,7 +528,7 @@ int wrap(int z) { return fill(z); }
 /// A function-like macro's body is one token to tree-sitter: the calls it writes are read
 /// from its text, each at its own line, made by the macro. Not calls: a parameter called
 /// (`f(x)`), a member (`s->op(x)`, `s.op(x)`), a name pasted with `##`, words like
-/// `sizeof` and `if`, and anything inside a string.
+/// `sizeof` and `if`, and anything inside a string or a comment.
 #[test]
 fn c_macro_bodies_call_what_they_write() {
     check(
@@ -538,12 +538,16 @@ int grow(int n);
 #define GROW(s, f, x) \
   (sizeof(x) > 0 && (s)->op(x) && (s).op(x) ? grow(x) : f(x) + \
    pre_##x(1) + strlen("log(x)") + (s)->n)
+#define SHRINK(x) /* it's not shrink(x) */ \
+  shrink_now(x) // nor(x)
 "#,
         expect![[r#"
             m.c
               def macro GROW 2-4
+              def macro SHRINK 5-6
               call 3 grow in GROW -> ? [unresolved]
               call 4 strlen in GROW -> ? [unresolved]
+              call 6 shrink_now in SHRINK -> ? [unresolved]
         "#]],
     );
 }

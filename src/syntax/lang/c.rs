@@ -74,15 +74,50 @@ impl Walker<'_> {
         // The last byte before the current word that is not blank.
         let mut prev = 0u8;
         let mut prev2 = 0u8;
+        // Moves over `text[from..to]`, keeping the line and column.
+        let advance = |from: usize, to: usize, row: &mut usize, col: &mut usize| {
+            for &c in &text[from..to] {
+                if c == b'\n' {
+                    *row += 1;
+                    *col = 0;
+                } else {
+                    *col += 1;
+                }
+            }
+        };
         while i < text.len() {
             let b = text[i];
-            if b == b'"' || b == b'\'' {
+            let rest = &text[i..];
+            // Strings and characters (to their end, or the line's), and comments.
+            let skip = if b == b'"' || b == b'\'' {
                 let mut j = i + 1;
                 while j < text.len() && text[j] != b && text[j] != b'\n' {
                     j += if text[j] == b'\\' { 2 } else { 1 };
                 }
-                let end = (j + 1).min(text.len());
-                col += end - i;
+                Some(if j < text.len() && text[j] == b {
+                    j + 1
+                } else {
+                    j
+                })
+            } else if rest.starts_with(b"/*") {
+                Some(
+                    rest.windows(2)
+                        .skip(2)
+                        .position(|w| w == b"*/")
+                        .map_or(text.len(), |p| i + 2 + p + 2),
+                )
+            } else if rest.starts_with(b"//") {
+                Some(
+                    rest.iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(text.len(), |p| i + p),
+                )
+            } else {
+                None
+            };
+            if let Some(end) = skip {
+                let end = end.min(text.len());
+                advance(i, end, &mut row, &mut col);
                 (prev2, prev) = (prev, b);
                 i = end;
                 continue;
