@@ -584,6 +584,36 @@ int go(void) { return start(1); }
     );
 }
 
+/// C keeps struct tags apart from functions: `struct pane_resize` in the header and the
+/// function `pane_resize` in another file. A call is the function's, never the tag's.
+#[test]
+fn c_call_never_binds_to_a_struct_tag_of_the_same_name() {
+    check(
+        r#"
+//- app.h
+struct pane_resize { int sx; };
+void pane_resize(int sx);
+//- pane.c
+#include "app.h"
+void pane_resize(int sx) { (void)sx; }
+//- cmd.c
+#include "app.h"
+void rotate(void) { pane_resize(2); }
+"#,
+        expect![[r#"
+            app.h
+              def struct pane_resize 1-1
+            cmd.c
+              def function rotate 2-2
+              import 1 app.h -> app.h
+              call 2 pane_resize in rotate -> pane.c:pane_resize [scope]
+            pane.c
+              def function pane_resize 2-2
+              import 1 app.h -> app.h
+        "#]],
+    );
+}
+
 #[test]
 fn cpp_namespace_alias_and_qualified_calls() {
     check(

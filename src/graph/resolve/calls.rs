@@ -488,6 +488,29 @@ impl Graph {
         {
             return Outcome::unresolved(c.name.clone(), 0);
         }
+        // C: a struct, union or enum tag is never called (tmux declares both `struct
+        // window_pane_resize` and the function `window_pane_resize`); the function is.
+        if lang.spec().resolve.linked_names
+            && c.kind == CallKind::Plain
+            && o.callee.is_some_and(|s| is_type_kind(self.syms[s].kind))
+        {
+            let mut out = self.name_only(c, |s| {
+                let sym = &self.syms[s];
+                sym.kind == Some(SymbolKind::Function)
+                    && sym.parent == NONE
+                    && !(sym.file() != c.file && sym.is_static)
+            });
+            if let Some(h) = out.callee {
+                out.resolution = if self.syms[h].file() == c.file {
+                    Resolution::Exact
+                } else if self.is_linked_function(h) {
+                    Resolution::Scope
+                } else {
+                    Resolution::NameOnly
+                };
+            }
+            return out;
+        }
         o
     }
 
