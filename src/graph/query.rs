@@ -78,6 +78,10 @@ pub struct Row {
     pub through: Option<String>,
     #[serde(skip)]
     next: Option<i64>,
+    /// For `callers`: the call is written inside a C or C++ function-like macro (`next`
+    /// is the macro), whose uses [`through_macros`] puts in its place.
+    #[serde(skip)]
+    in_macro: bool,
     /// The definition id the row was reached from.
     #[serde(skip)]
     from: Option<i64>,
@@ -230,6 +234,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                         next: None,
                         via: None,
                         through: None,
+                        in_macro: false,
                         from: None,
                     })
                     .collect(),
@@ -357,6 +362,7 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
                 next: None,
                 via: None,
                 through: None,
+                in_macro: false,
                 from: None,
             })
         })?;
@@ -454,6 +460,7 @@ fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row
                 next: None,
                 via: None,
                 through: None,
+                in_macro: false,
                 from: None,
             })
         })?;
@@ -508,10 +515,6 @@ const MACRO_DEPTH: u32 = 4;
 /// `luaZ_fill`, as the compiler sees it once the macro is expanded. A macro nothing uses
 /// keeps its own row. Each macro is expanded once (a macro calling itself ends there).
 fn through_macros(c: &Connection, rows: Vec<Row>) -> rusqlite::Result<Vec<Row>> {
-    let mut is_macro = c.prepare_cached(
-        "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.id = ?1 AND s.kind = 'macro' AND f.lang IN ('c', 'cpp')",
-    )?;
     let mut out = Vec::with_capacity(rows.len());
     let mut expanded: HashSet<i64> = HashSet::new();
     let mut todo: std::collections::VecDeque<(Row, u32)> =
@@ -519,7 +522,7 @@ fn through_macros(c: &Connection, rows: Vec<Row>) -> rusqlite::Result<Vec<Row>> 
     let mut any = false;
     while let Some((r, level)) = todo.pop_front() {
         let macro_id = match r.next {
-            Some(m) if level < MACRO_DEPTH && is_macro.exists([m])? => m,
+            Some(m) if r.in_macro && level < MACRO_DEPTH => m,
             _ => {
                 out.push(r);
                 continue;
@@ -617,7 +620,8 @@ fn callers_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
     edges(
         c,
         "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates,
-                k.caller_id, NULL, k.callee_id
+                k.caller_id, NULL, k.callee_id,
+                coalesce(s.kind = 'macro' AND f.lang IN ('c', 'cpp'), 0)
          FROM call_edges k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
          WHERE k.callee_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
         ids,
@@ -629,7 +633,7 @@ fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
     edges(
         c,
         "SELECT f.path, k.line, coalesce(s.qualname, k.external, k.name), k.resolution, k.candidates,
-                k.callee_id, cf.path || ':' || s.start_line, k.caller_id
+                k.callee_id, cf.path || ':' || s.start_line, k.caller_id, 0
          FROM call_edges k JOIN files f ON f.id = k.file_id
          LEFT JOIN symbols s ON s.id = k.callee_id LEFT JOIN files cf ON cf.id = s.file_id
          WHERE k.caller_id IN ({}) AND k.usage = 'call' ORDER BY f.path, k.line, k.col",
@@ -640,7 +644,8 @@ fn callees_of(c: &Connection, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<R
 
 /// Runs an edge query whose `{}` takes the ids and whose columns are: path, line, the
 /// symbol at the other end, resolution, candidates, the id to follow next, where that
-/// symbol is defined, and the id the edge starts from.
+/// symbol is defined, the id the edge starts from, and whether the call is written inside
+/// a C or C++ macro (callers).
 fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result<Vec<Row>> {
     let sql = sql.replace("{}", &placeholders(ids.len()));
     let mut stmt = c.prepare(&sql)?;
@@ -661,6 +666,7 @@ fn edges(c: &Connection, sql: &str, ids: &[i64], depth: u32) -> rusqlite::Result
             next: r.get(5)?,
             via: None,
             through: None,
+            in_macro: r.get(8)?,
             from: r.get(7)?,
         })
     })?;
@@ -851,6 +857,7 @@ fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>>
             next: None,
             via: None,
             through: None,
+            in_macro: false,
             from: None,
         })
     })?;
@@ -882,6 +889,7 @@ fn importer_row(
         next: None,
         via: None,
         through: None,
+        in_macro: false,
         from: None,
     })
 }
