@@ -494,20 +494,14 @@ impl Graph {
             && c.kind == CallKind::Plain
             && o.callee.is_some_and(|s| is_type_kind(self.syms[s].kind))
         {
-            let mut out = self.name_only(c, |s| {
+            let mut out = self.linked(self.name_only(c, |s| {
                 let sym = &self.syms[s];
                 sym.kind == Some(SymbolKind::Function)
                     && sym.parent == NONE
                     && !(sym.file() != c.file && sym.is_static)
-            });
-            if let Some(h) = out.callee {
-                out.resolution = if self.syms[h].file() == c.file {
-                    Resolution::Exact
-                } else if self.is_linked_function(h) {
-                    Resolution::Scope
-                } else {
-                    Resolution::NameOnly
-                };
+            }));
+            if out.callee.is_some_and(|h| self.syms[h].file() == c.file) {
+                out.resolution = Resolution::Exact;
             }
             return out;
         }
@@ -625,7 +619,7 @@ impl Graph {
         }
         // 6. A free function or type defined once in the repository (C and C++: not a
         // `static` function of another file).
-        let mut out = self.name_only(c, |s| {
+        let out = self.name_only(c, |s| {
             let sym = &self.syms[s];
             let free =
                 sym.parent == NONE || !is_container(self.syms[sym.parent().unwrap_or(s)].kind);
@@ -634,27 +628,32 @@ impl Graph {
             let visible = !(rules.file_static && sym.file() != f && sym.is_static);
             free && kind_ok && visible && sym.parent == NONE
         });
-        // C binds a function with external linkage by its name alone, program-wide: the
-        // one definition is the linker's answer too.
-        if rules.linked_names
-            && out.resolution == Resolution::NameOnly
-            && let Some(h) = out.callee
-            && self.is_linked_function(h)
-        {
-            out.resolution = Resolution::Scope;
+        if rules.linked_names {
+            self.linked(out)
+        } else {
+            out
         }
-        out
     }
 
-    /// A function of a language whose functions are bound by name at link time, defined
-    /// without `static`.
-    fn is_linked_function(&self, s: usize) -> bool {
-        let sym = &self.syms[s];
-        sym.kind == Some(SymbolKind::Function)
-            && !sym.is_static
-            && self
-                .lang(sym.file())
-                .is_some_and(|l| l.spec().resolve.linked_names)
+    /// A name-only match made the linker's binding: C binds a function with external
+    /// linkage by its name alone, program-wide, so when the one definition found is
+    /// such a function (defined without `static` in a file of a language linked so), it
+    /// is a scope resolution.
+    fn linked(&self, mut out: Outcome) -> Outcome {
+        if out.resolution == Resolution::NameOnly
+            && let Some(h) = out.callee
+        {
+            let sym = &self.syms[h];
+            if sym.kind == Some(SymbolKind::Function)
+                && !sym.is_static
+                && self
+                    .lang(sym.file())
+                    .is_some_and(|l| l.spec().resolve.linked_names)
+            {
+                out.resolution = Resolution::Scope;
+            }
+        }
+        out
     }
 
     pub(super) fn name_only(&self, c: &CallRow, keep: impl Fn(usize) -> bool) -> Outcome {
