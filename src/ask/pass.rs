@@ -365,27 +365,24 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
         return;
     }
     let from_graph = |c: &Candidate| c.evidence.iter().any(|e| e.route == super::Route::Graph);
-    let defining: Vec<(&str, &str)> = candidates
-        .iter()
-        .filter(|c| from_graph(c) && c.loc.kind != "constant")
-        .filter_map(|c| Some((c.loc.path.as_str(), c.loc.symbol.as_deref()?)))
-        .collect();
-    let behind = |c: &Candidate| {
-        let stub = crate::source::is_type_stub(&c.loc.path);
-        let rebinds = c.loc.kind == "constant"
-            && c.loc
-                .symbol
-                .as_deref()
-                .is_some_and(|s| defining.contains(&(c.loc.path.as_str(), s)));
-        stub || rebinds
-    };
     // (behind, position) of each definition from the graph; the candidates are in fused
     // order, so sorting these keeps that order among the ones that stay ahead.
-    let mut defs: Vec<(bool, usize)> = candidates
+    let graph_defs: Vec<(usize, &Candidate)> = candidates
         .iter()
         .enumerate()
         .filter(|(_, c)| from_graph(c))
-        .map(|(i, c)| (behind(c), i))
+        .collect();
+    let keys = super::retrieve::stub_or_rebinding(graph_defs.iter().map(|(_, c)| {
+        (
+            c.loc.path.as_str(),
+            c.loc.symbol.as_deref(),
+            c.loc.kind == "constant",
+        )
+    }));
+    let mut defs: Vec<(bool, usize)> = graph_defs
+        .iter()
+        .zip(keys)
+        .map(|(&(i, _), (stub, rebinds))| (stub || rebinds, i))
         .collect();
     if !defs.iter().any(|d| d.0) {
         return;

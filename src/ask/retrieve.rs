@@ -429,16 +429,35 @@ fn implementation_first(defs: &mut [graph::query::Def]) {
     if defs.len() < 2 {
         return;
     }
-    let defining: Vec<(String, String)> = defs
-        .iter()
-        .filter(|d| !matches!(d.kind, DefKind::Symbol(SymbolKind::Constant)))
-        .map(|d| (d.path.clone(), d.symbol.clone()))
+    let keys = stub_or_rebinding(defs.iter().map(|d| {
+        let constant = matches!(d.kind, DefKind::Symbol(SymbolKind::Constant));
+        (d.path.as_str(), Some(d.symbol.as_str()), constant)
+    }));
+    let mut keyed: Vec<((bool, bool), graph::query::Def)> =
+        keys.into_iter().zip(defs.iter().cloned()).collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    for (slot, (_, d)) in defs.iter_mut().zip(keyed) {
+        *slot = d;
+    }
+}
+
+/// For each definition of one name (its path, qualified name and whether it is a
+/// constant): whether it is a type stub (`.pyi`, `.d.ts`), and whether it is a constant
+/// that rebinds the name of a class or function of its file (`Attribute =
+/// _add_hash(Attribute)`). Both stand behind the implementation.
+pub(super) fn stub_or_rebinding<'a>(
+    defs: impl Iterator<Item = (&'a str, Option<&'a str>, bool)> + Clone,
+) -> Vec<(bool, bool)> {
+    let defining: Vec<(&str, &str)> = defs
+        .clone()
+        .filter(|d| !d.2)
+        .filter_map(|(path, symbol, _)| Some((path, symbol?)))
         .collect();
-    let rebinds = |d: &graph::query::Def| {
-        matches!(d.kind, DefKind::Symbol(SymbolKind::Constant))
-            && defining.contains(&(d.path.clone(), d.symbol.clone()))
-    };
-    defs.sort_by_cached_key(|d| (crate::source::is_type_stub(&d.path), rebinds(d)));
+    defs.map(|(path, symbol, constant)| {
+        let rebinds = constant && symbol.is_some_and(|s| defining.contains(&(path, s)));
+        (crate::source::is_type_stub(path), rebinds)
+    })
+    .collect()
 }
 
 /// Several definitions of one name ("where is tailRecM implemented for Option?"): those
