@@ -9,6 +9,7 @@
 pub mod dates;
 pub mod git;
 pub mod query;
+mod regions;
 pub mod touch;
 
 use std::collections::{HashMap, HashSet};
@@ -849,6 +850,10 @@ struct Held {
     bytes: Vec<u8>,
     /// What the walk for definitions found in the tree's larger nodes.
     memo: defs::Memo,
+    /// A Python version's definitions and top-level statements, when it parsed cleanly:
+    /// the version before it is read from them, parsing only what its commit changed
+    /// (see [`regions`]). The tree then is this one's, only edited to the older text.
+    regions: Option<(Vec<Def>, regions::Tops)>,
 }
 
 /// A tree kept, by blob.
@@ -1065,10 +1070,34 @@ fn parse_version(
             None => (Vec::new(), None),
         };
     };
-    let old = base.filter(|b| b.lang == l).map(|mut b| {
+    let mut old = None;
+    if let Some(mut b) = base.filter(|b| b.lang == l) {
         let changed = match edits_from_hunks(&bytes, &b.bytes, hunks) {
             Some((edits, changed)) => {
                 edits.iter().for_each(|e| b.tree.edit(e));
+                // A Python version is read from its successor's definitions, parsing
+                // only the regions its commit changed; its tree is the successor's,
+                // edited to its text, for a later version that needs a reparse.
+                let most = bytes.len() * REGIONS_MOST_PERCENT / 100;
+                if let Some((new_defs, new_tops)) = &b.regions
+                    && let Some((defs, tops)) =
+                        regions::older(&b.bytes, new_defs, new_tops, &bytes, hunks, most, |text| {
+                            let (parsed, tree, _) = defs::reparse(parser, l, text, None)?;
+                            (!parsed.has_errors)
+                                .then(|| (defs_of(&parsed.symbols), regions::tops(&tree)))
+                        })
+                {
+                    return (
+                        defs.clone(),
+                        Some(Held {
+                            lang: l,
+                            tree: b.tree,
+                            bytes,
+                            memo: defs::Memo::default(),
+                            regions: Some((defs, tops)),
+                        }),
+                    );
+                }
                 changed
             }
             None => {
@@ -1080,22 +1109,30 @@ fn parse_version(
                 }]
             }
         };
-        (b.tree, b.memo, changed)
-    });
+        old = Some((b.tree, b.memo, changed));
+    }
     let old = old.as_ref().map(|(t, m, c)| (t, m, c.as_slice()));
     let Some((parsed, tree, memo)) = defs::reparse(parser, l, text, old) else {
         return (Vec::new(), None);
     };
+    let defs = defs_of(&parsed.symbols);
+    let regions = (l == lang::Lang::Python && !parsed.has_errors)
+        .then(|| (defs.clone(), regions::tops(&tree)));
     (
-        defs_of(&parsed.symbols),
+        defs,
         Some(Held {
             lang: l,
             tree,
             bytes,
             memo,
+            regions,
         }),
     )
 }
+
+/// A Python version is read through [`regions`] when the regions its commit changed
+/// are at most this share of its bytes; otherwise it is reparsed whole.
+const REGIONS_MOST_PERCENT: usize = 30;
 
 impl DefCache<'_> {
     /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached,
@@ -1327,6 +1364,7 @@ fn parse_file(
                 tree: h.tree.clone(),
                 bytes: h.bytes.clone(),
                 memo: h.memo.clone(),
+                regions: h.regions.clone(),
             });
             parse_chain(parser, chain, donor, &mut trees, &mut out, max);
         }

@@ -1,0 +1,664 @@
+//! An older version of a Python file read from its successor's definitions, parsing only
+//! the statements a commit changed.
+//!
+//! tree-sitter reuses little of a Python tree when it reparses after an edit: its
+//! indentation scanner is consulted in nearly every state, so most tokens of the
+//! unchanged statements are lexed again. On pallets/werkzeug a reparse through one
+//! commit's edits cost 25–34 % of a parse from scratch, and one changed signature 92 %.
+//! A top-level Python statement parses the same alone as in its file, and a class's
+//! member the same in any class: the region around a commit's hunks, bounded by blank
+//! lines, is parsed on its own (a class's members inside a stand-in class), and every
+//! definition outside it is the successor's, moved by the lines the hunks added or
+//! removed before it.
+
+use super::git::Hunk;
+use super::touch::Def;
+
+/// One top-level statement of a version: its first and last row (from 0), and for a
+/// class, the same of each statement of its body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Top {
+    pub rows: (u32, u32),
+    pub members: Vec<(u32, u32)>,
+}
+
+/// The top-level statements of a version, in order.
+pub type Tops = Vec<Top>;
+
+/// The stand-in class a class's members are parsed in, with a first member of its own
+/// before a blank line, as in the class (a comment first in a class's body would be
+/// the class's, not the block's).
+fn stand_in(indent: &str, text: &str) -> String {
+    format!("class _:\n{indent}pass\n\n{text}")
+}
+
+/// The rows [`stand_in`] adds above the members.
+const STAND_IN_ROWS: i64 = 3;
+
+/// The top-level statements of `tree`.
+pub fn tops(tree: &tree_sitter::Tree) -> Tops {
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    root.children(&mut cursor)
+        .map(|n| {
+            let class = match n.kind() {
+                "class_definition" => Some(n),
+                "decorated_definition" => n
+                    .child_by_field_name("definition")
+                    .filter(|d| d.kind() == "class_definition"),
+                _ => None,
+            };
+            let members = class
+                .and_then(|c| c.child_by_field_name("body"))
+                .map(|body| {
+                    let mut c = body.walk();
+                    body.children(&mut c).map(rows).collect()
+                })
+                .unwrap_or_default();
+            Top {
+                rows: rows(n),
+                members,
+            }
+        })
+        .collect()
+}
+
+fn rows(n: tree_sitter::Node) -> (u32, u32) {
+    let (s, e) = (n.start_position(), n.end_position());
+    // A node that ends at a line's first column ends on the line before.
+    let last = if e.column == 0 && e.row > s.row {
+        e.row - 1
+    } else {
+        e.row
+    };
+    (s.row as u32, last as u32)
+}
+
+/// One region parsed again: its rows in the newer version and in the older (from 0,
+/// inclusive; `old.1 < old.0` when the older version has none of its lines), its bytes
+/// in the older, and the top-level statement whose members it holds, if it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    new: (i64, i64),
+    old: (i64, i64),
+    bytes: (usize, usize),
+    class: Option<usize>,
+}
+
+impl Span {
+    /// Rows the older version has more than the newer in this region.
+    fn grows(&self) -> i64 {
+        (self.old.1 - self.old.0) - (self.new.1 - self.new.0)
+    }
+}
+
+/// The definitions and top-level statements of `old`, the version before `new`, from
+/// those of `new` (`defs`, `tops`) and the `-U0` hunks of the diff from `old` to `new`
+/// (checked against both texts by the caller). Each changed region is parsed by `parse`,
+/// which gets a text and returns its definitions and top-level statements, or `None`
+/// when the text does not parse cleanly. `None` when a region cannot be read on its own,
+/// or the regions together exceed `most` bytes of `old`: the caller then reparses the
+/// whole version.
+pub fn older<P>(
+    new: &[u8],
+    defs: &[Def],
+    tops: &[Top],
+    old: &[u8],
+    hunks: &[Hunk],
+    most: usize,
+    mut parse: P,
+) -> Option<(Vec<Def>, Tops)>
+where
+    P: FnMut(&str) -> Option<(Vec<Def>, Tops)>,
+{
+    let new_lines = Lines::new(new);
+    let old_lines = Lines::new(old);
+    if new_lines.count() == 0 {
+        return None;
+    }
+    let spans = spans(&new_lines, &old_lines, new, tops, hunks)?;
+    if spans.iter().map(|s| s.bytes.1 - s.bytes.0).sum::<usize>() > most {
+        return None;
+    }
+    // Each region parsed: its definitions and statements in rows of `old`.
+    let mut own: Vec<(Vec<Def>, Tops)> = Vec::with_capacity(spans.len());
+    for s in &spans {
+        let text = std::str::from_utf8(&old[s.bytes.0..s.bytes.1]).ok()?;
+        let lines = || text.split('\n').filter(|l| !l.trim().is_empty());
+        let code = || lines().filter(|l| !l.trim_start().starts_with('#'));
+        // It does not continue onto the line after it, nor end in a comment (which, last
+        // in a text, tree-sitter can leave inside the statement it follows, and in the
+        // file outside).
+        if lines()
+            .next_back()
+            .is_some_and(|l| l.trim_end().ends_with('\\') || l.trim_start().starts_with('#'))
+        {
+            return None;
+        }
+        let (defs, tops) = match s.class {
+            None => {
+                // Its code opens at the first column: an indented line could belong to
+                // the statement before it.
+                if code()
+                    .next()
+                    .is_some_and(|l| l.starts_with(|c: char| c.is_whitespace()))
+                {
+                    return None;
+                }
+                let parsed = if text.trim().is_empty() {
+                    (Vec::new(), Vec::new())
+                } else {
+                    parse(text)?
+                };
+                shifted(parsed, s.old.0)
+            }
+            Some(t) => {
+                // A class's members: each line of code indented as the class's first
+                // member (a line indented less would end the class), parsed inside a
+                // stand-in class whose name is then the class's.
+                let first = tops[t].members.first()?.0 as i64;
+                let indent = leading_space(new_lines.line(new, first));
+                if indent.is_empty()
+                    || lines().any(|l| !l.starts_with(indent))
+                    || code()
+                        .next()
+                        .is_some_and(|l| l[indent.len()..].starts_with(char::is_whitespace))
+                {
+                    return None;
+                }
+                let class = defs
+                    .iter()
+                    .find(|d| d.kind == "class" && in_rows(d, tops[t].rows))?;
+                // Lines the older version does not have.
+                if lines().next().is_none() {
+                    own.push((Vec::new(), Vec::new()));
+                    continue;
+                }
+                let (mut d, mut t) = parse(&stand_in(indent, text))?;
+                // The stand-in is the one statement, and holds everything.
+                if t.len() != 1 || d.first().is_none_or(|c| c.qualname != "_") {
+                    return None;
+                }
+                let mut members = t.pop().map(|t| t.members).unwrap_or_default();
+                if members.is_empty() {
+                    return None;
+                }
+                members.remove(0);
+                d.remove(0);
+                let d = d
+                    .into_iter()
+                    .map(|m| {
+                        let rest = m.qualname.strip_prefix('_')?;
+                        Some(Def {
+                            qualname: format!("{}{rest}", class.qualname),
+                            ..m
+                        })
+                    })
+                    .collect::<Option<Vec<Def>>>()?;
+                let members = members
+                    .into_iter()
+                    .map(|rows| Top {
+                        rows,
+                        members: Vec::new(),
+                    })
+                    .collect();
+                shifted((d, members), s.old.0 - STAND_IN_ROWS)
+            }
+        };
+        own.push((defs, tops));
+    }
+    // Rows outside every region, moved by the regions above them.
+    let moved = |row: u32| {
+        let d: i64 = spans
+            .iter()
+            .take_while(|s| s.new.1 < row as i64)
+            .map(Span::grows)
+            .sum();
+        (row as i64 + d) as u32
+    };
+    let inside = |row: u32| {
+        spans
+            .iter()
+            .position(|s| s.new.0 <= row as i64 && row as i64 <= s.new.1)
+    };
+    // Statements: the successor's outside the regions, moved; each region's own in its
+    // place; a class's members the same way, and its last row that of its last member
+    // (its members' regions can end it).
+    let mut out_tops = Vec::with_capacity(tops.len());
+    // By how much each class whose members changed moved its last row.
+    let mut class_end: Vec<(usize, i64)> = Vec::new();
+    let mut k = 0usize;
+    for (i, t) in tops.iter().enumerate() {
+        let row = t.rows.0;
+        while k < spans.len() && spans[k].new.1 < row as i64 {
+            if spans[k].class.is_none() {
+                out_tops.append(&mut own[k].1);
+            }
+            k += 1;
+        }
+        if inside(row).is_some() {
+            continue;
+        }
+        let mut members = Vec::with_capacity(t.members.len());
+        let mut changed = false;
+        for &(a, b) in &t.members {
+            while k < spans.len() && spans[k].class == Some(i) && spans[k].new.1 < a as i64 {
+                members.extend(own[k].1.drain(..).map(|m| m.rows));
+                changed = true;
+                k += 1;
+            }
+            if inside(a).is_some() {
+                continue;
+            }
+            members.push((moved(a), moved(b)));
+        }
+        while k < spans.len() && spans[k].class == Some(i) {
+            members.extend(own[k].1.drain(..).map(|m| m.rows));
+            changed = true;
+            k += 1;
+        }
+        let mut rows = (moved(t.rows.0), moved(t.rows.1));
+        if changed {
+            let end = members.last().map_or(rows.0, |m| m.1);
+            class_end.push((i, end as i64 - t.rows.1 as i64));
+            rows.1 = end;
+        }
+        out_tops.push(Top { rows, members });
+    }
+    for (o, s) in own[k..].iter_mut().zip(&spans[k..]) {
+        if s.class.is_none() {
+            out_tops.append(&mut o.1);
+        }
+    }
+    // Definitions the same way (they are in order of their first rows). A class whose
+    // members changed ends where its last member now does.
+    let mut out_defs = Vec::with_capacity(defs.len());
+    let mut k = 0usize;
+    for d in defs {
+        let row = d.start_line - 1;
+        while k < spans.len() && spans[k].new.1 < row as i64 {
+            out_defs.append(&mut own[k].0);
+            k += 1;
+        }
+        if inside(row).is_some() {
+            continue;
+        }
+        let end = match inside(d.end_line - 1).and_then(|j| spans[j].class) {
+            Some(c) => {
+                let (_, by) = class_end.iter().find(|(i, _)| *i == c)?;
+                (d.end_line as i64 + by) as u32
+            }
+            None => moved(d.end_line - 1) + 1,
+        };
+        out_defs.push(Def {
+            start_line: moved(d.start_line - 1) + 1,
+            end_line: end,
+            ..d.clone()
+        });
+    }
+    for o in &mut own[k..] {
+        out_defs.append(&mut o.0);
+    }
+    Some((out_defs, out_tops))
+}
+
+/// Definitions and statements parsed from a text that starts at row `at` of the file.
+fn shifted((defs, tops): (Vec<Def>, Tops), at: i64) -> (Vec<Def>, Tops) {
+    let row = |r: u32| (r as i64 + at).max(0) as u32;
+    let defs = defs
+        .into_iter()
+        .map(|d| Def {
+            start_line: row(d.start_line),
+            end_line: row(d.end_line),
+            ..d
+        })
+        .collect();
+    let move_rows = |(a, b): (u32, u32)| (row(a), row(b));
+    let tops = tops
+        .into_iter()
+        .map(|t| Top {
+            rows: move_rows(t.rows),
+            members: t.members.into_iter().map(move_rows).collect(),
+        })
+        .collect();
+    (defs, tops)
+}
+
+fn in_rows(d: &Def, (a, b): (u32, u32)) -> bool {
+    a < d.start_line && d.end_line <= b + 1
+}
+
+fn leading_space(line: &[u8]) -> &str {
+    let n = line
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    std::str::from_utf8(&line[..n]).unwrap_or_default()
+}
+
+/// The regions to parse again, with their rows in both versions and their bytes in the
+/// older: around each hunk, the members of a class it lies among, else the top-level
+/// statements it touches; grown to a blank line on both sides (or the text's or the
+/// class's end) and past a comment that follows, merged where they meet.
+fn spans(
+    new_lines: &Lines,
+    old_lines: &Lines,
+    new: &[u8],
+    tops: &[Top],
+    hunks: &[Hunk],
+) -> Option<Vec<Span>> {
+    let rows = new_lines.count();
+    let blank = |r: i64| is_blank(new_lines.line(new, r));
+    let comment = |r: i64| new_lines.line(new, r).trim_ascii_start().starts_with(b"#");
+    // Grows rows `f..=l` over the statements `units` they touch and to blank lines,
+    // within `lo..=hi`; `None` if it would leave them.
+    let grow = |(mut f, mut l): (i64, i64), units: &[(u32, u32)], lo: i64, hi: i64| {
+        loop {
+            for &(a, b) in units {
+                let (a, b) = (a as i64, b as i64);
+                if a <= l && b >= f {
+                    f = f.min(a);
+                    l = l.max(b);
+                }
+            }
+            if f < lo || l > hi {
+                return None;
+            }
+            if f > 0 && !blank(f - 1) {
+                f -= 1;
+                continue;
+            }
+            if l + 1 < rows && !blank(l + 1) {
+                l += 1;
+                continue;
+            }
+            // A comment after the region may belong to its last statement.
+            match (l + 1..rows).find(|&r| !blank(r)) {
+                Some(r) if comment(r) => l = r,
+                _ => return Some((f, l)),
+            }
+        }
+    };
+    let mut regions: Vec<(i64, i64, Option<usize>)> = Vec::new();
+    for h in hunks {
+        let changed = changed_rows(h, rows);
+        // Among a class's members: the class its rows lie in, past its first member.
+        let class = tops.iter().position(|t| {
+            t.members
+                .first()
+                .is_some_and(|m| m.0 as i64 <= changed.0 && changed.1 <= t.rows.1 as i64)
+        });
+        let member_region = class.and_then(|c| {
+            let t = &tops[c];
+            let members: Vec<(u32, u32)> = t.members.clone();
+            let first = t.members.first()?.0 as i64;
+            // The class's end is a region's end only where a blank line or the text's
+            // end follows it.
+            let (f, l) = grow(changed, &members, first, t.rows.1 as i64 + 1)?;
+            (f > first && l <= t.rows.1 as i64).then_some((f, l, Some(c)))
+        });
+        let region = match member_region {
+            Some(r) => r,
+            None => {
+                let all: Vec<(u32, u32)> = tops.iter().map(|t| t.rows).collect();
+                let (f, l) = grow(changed, &all, 0, rows)?;
+                (f, l, None)
+            }
+        };
+        regions.push(region);
+    }
+    // Regions that meet are one: members' regions of one class stay members', any other
+    // is top-level, and a top-level region that reaches into a class takes it whole.
+    loop {
+        regions.sort_unstable_by_key(|r| (r.0, std::cmp::Reverse(r.1)));
+        let mut merged: Vec<(i64, i64, Option<usize>)> = Vec::with_capacity(regions.len());
+        for r in regions.drain(..) {
+            match merged.last_mut() {
+                Some(last) if r.0 <= last.1 + 1 => {
+                    last.1 = last.1.max(r.1);
+                    if last.2 != r.2 {
+                        last.2 = None;
+                    }
+                }
+                _ => merged.push(r),
+            }
+        }
+        let mut grew = false;
+        for m in merged.iter_mut().filter(|m| m.2.is_none()) {
+            for t in tops {
+                let (a, b) = (t.rows.0 as i64, t.rows.1 as i64);
+                if a <= m.1 && b >= m.0 && (a < m.0 || b > m.1) {
+                    m.0 = m.0.min(a);
+                    m.1 = m.1.max(b);
+                    grew = true;
+                }
+            }
+        }
+        regions = merged;
+        if !grew {
+            break;
+        }
+    }
+    // Each region's rows in `old`: moved by the hunks above it, grown or shrunk by its
+    // own (every hunk lies inside one region).
+    let mut spans = Vec::with_capacity(regions.len());
+    let mut shift = 0i64;
+    let mut next = hunks.iter().peekable();
+    for (s, e, class) in regions {
+        let mut inside = 0i64;
+        while let Some(h) = next.peek() {
+            if changed_rows(h, rows).0 > e {
+                break;
+            }
+            inside += h.old_len as i64 - h.new_len as i64;
+            next.next();
+        }
+        let old = (s + shift, e + shift + inside);
+        shift += inside;
+        let bytes = (old_lines.start(old.0)?, old_lines.start(old.1 + 1)?);
+        spans.push(Span {
+            new: (s, e),
+            old,
+            bytes,
+            class,
+        });
+    }
+    // The text after the last region is the same in both.
+    if next.next().is_some() || new_lines.count() + shift != old_lines.count() {
+        return None;
+    }
+    Some(spans)
+}
+
+/// The rows of the newer version (from 0, inclusive, within its `rows`) a hunk changed;
+/// for lines only the older version has, the rows on either side of where they were.
+fn changed_rows(h: &Hunk, rows: i64) -> (i64, i64) {
+    let (f, l) = if h.new_len == 0 {
+        (h.new_start as i64 - 1, h.new_start as i64)
+    } else {
+        (
+            h.new_start as i64 - 1,
+            h.new_start as i64 + h.new_len as i64 - 2,
+        )
+    };
+    let f = f.clamp(0, rows - 1);
+    (f, l.clamp(f, rows - 1))
+}
+
+/// Where the lines of a text start.
+struct Lines {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl Lines {
+    fn new(bytes: &[u8]) -> Lines {
+        let mut starts = Vec::new();
+        if !bytes.is_empty() {
+            starts.push(0);
+            starts.extend(
+                memchr::memchr_iter(b'\n', bytes)
+                    .map(|i| i + 1)
+                    .filter(|&i| i < bytes.len()),
+            );
+        }
+        Lines {
+            starts,
+            len: bytes.len(),
+        }
+    }
+
+    fn count(&self) -> i64 {
+        self.starts.len() as i64
+    }
+
+    /// Where row `row` starts; the text's end for the row after the last.
+    fn start(&self, row: i64) -> Option<usize> {
+        let r = usize::try_from(row).ok()?;
+        match r.cmp(&self.starts.len()) {
+            std::cmp::Ordering::Less => Some(self.starts[r]),
+            std::cmp::Ordering::Equal => Some(self.len),
+            std::cmp::Ordering::Greater => None,
+        }
+    }
+
+    /// The text of row `row` (without its line break).
+    fn line<'b>(&self, bytes: &'b [u8], row: i64) -> &'b [u8] {
+        match (self.start(row), self.start(row + 1)) {
+            (Some(a), Some(b)) => {
+                let l = &bytes[a..b];
+                l.strip_suffix(b"\n").unwrap_or(l)
+            }
+            _ => &[],
+        }
+    }
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|b| b.is_ascii_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::lang::Lang;
+
+    fn parsed(text: &str) -> Option<(Vec<Def>, Tops)> {
+        let mut parser = tree_sitter::Parser::new();
+        let (p, tree, _) = crate::syntax::defs::reparse(&mut parser, Lang::Python, text, None)?;
+        (!p.has_errors).then(|| (crate::history::defs_of(&p.symbols), tops(&tree)))
+    }
+
+    /// The older version read through the regions, checked against a parse of it whole
+    /// whenever it is read so; whether it was.
+    fn read(new: &str, old: &str) -> bool {
+        let hunks = crate::history::line_hunks(old.as_bytes(), new.as_bytes());
+        read_through(new, old, &hunks)
+    }
+
+    fn read_through(new: &str, old: &str, hunks: &[Hunk]) -> bool {
+        let (defs, tops) = parsed(new).expect("the newer version parses");
+        let got = older(
+            new.as_bytes(),
+            &defs,
+            &tops,
+            old.as_bytes(),
+            hunks,
+            usize::MAX,
+            parsed,
+        );
+        match got {
+            Some(got) => {
+                assert_eq!(got, parsed(old).expect("the older version parses"), "{old}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    const NEW: &str = "import os
+
+
+def top(a):
+    return a + 1
+
+
+class Box:
+    \"\"\"A box.\"\"\"
+
+    size = 3
+
+    def open(self):
+        return 1
+
+    # Shut it.
+    def close(self):
+        if self:
+            return 2
+        return 3
+
+
+def tail():
+    pass
+";
+
+    #[test]
+    fn a_changed_method_is_read_inside_a_stand_in_class() {
+        assert!(read(
+            NEW,
+            &NEW.replace("return 3", "x = 3\n        return x")
+        ));
+        // The comment that leads a method, changed with it.
+        assert!(read(
+            NEW,
+            &NEW.replace("# Shut it.", "# Close it,\n    # then go.")
+        ));
+    }
+
+    #[test]
+    fn methods_one_version_lacks_are_read_either_way() {
+        let without = NEW.replace("    def open(self):\n        return 1\n\n", "");
+        assert!(read(NEW, &without));
+        assert!(read(&without, NEW));
+    }
+
+    #[test]
+    fn top_level_changes_are_read_as_whole_statements() {
+        assert!(read(NEW, &NEW.replace("class Box:", "class Box(object):")));
+        assert!(read(
+            NEW,
+            &NEW.replace("return a + 1", "b = a\n    return b + 1")
+        ));
+        assert!(read(NEW, &NEW.replace("def tail():\n    pass\n", "")));
+        assert!(read(
+            NEW,
+            &NEW.replace("import os\n", "import os\n\n\ndef first():\n    pass\n")
+        ));
+    }
+
+    #[test]
+    fn what_may_read_differently_alone_is_parsed_whole() {
+        // A comment last in the region: tree-sitter leaves it inside the method read
+        // alone, and outside the class in the file (the hunk as git gave it for such a
+        // change on marshmallow).
+        let new = "class A:\n    x = 1\n\n    def f(self):\n        return all(y)\n\n\nz = 2\n";
+        let old = "class A:\n    x = 1\n\n    def f(self):\n        for a in y:\n            \
+                   return False\n        return True\n\n    # later\n\n\nz = 2\n";
+        let hunk = Hunk {
+            old_start: 5,
+            old_len: 5,
+            new_start: 5,
+            new_len: 1,
+        };
+        assert!(!read_through(new, old, &[hunk]));
+        assert!(read(new, &new.replace("all(y)", "any(y)")));
+        // A line indented less than the members (inside a string) could end the class.
+        let string = NEW.replace("return 3", "return \"\"\"\nthree\n\"\"\"");
+        assert!(!read(NEW, &string));
+        // Code the older version indents where the newer starts a statement.
+        let nested = NEW.replace("\n\ndef tail():", "\n\n    def tail():");
+        assert!(!read(NEW, &nested));
+        // A text that does not parse.
+        assert!(!read(NEW, &NEW.replace("return 3", "return (3")));
+    }
+}
