@@ -379,6 +379,7 @@ fn spans(
             }
         }
     };
+    let statements: Vec<(u32, u32)> = tops.iter().map(|t| t.rows).collect();
     let mut regions: Vec<(i64, i64, Option<usize>)> = Vec::new();
     for h in hunks {
         let changed = changed_rows(h, rows);
@@ -390,18 +391,16 @@ fn spans(
         });
         let member_region = class.and_then(|c| {
             let t = &tops[c];
-            let members: Vec<(u32, u32)> = t.members.clone();
             let first = t.members.first()?.0 as i64;
             // The class's end is a region's end only where a blank line or the text's
             // end follows it.
-            let (f, l) = grow(changed, &members, first, t.rows.1 as i64 + 1)?;
+            let (f, l) = grow(changed, &t.members, first, t.rows.1 as i64 + 1)?;
             (f > first && l <= t.rows.1 as i64).then_some((f, l, Some(c)))
         });
         let region = match member_region {
             Some(r) => r,
             None => {
-                let all: Vec<(u32, u32)> = tops.iter().map(|t| t.rows).collect();
-                let (f, l) = grow(changed, &all, 0, rows)?;
+                let (f, l) = grow(changed, &statements, 0, rows)?;
                 (f, l, None)
             }
         };
