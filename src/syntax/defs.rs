@@ -876,7 +876,7 @@ fn effective_start(node: Node) -> Node {
 
 /// 1-based last line of a definition: its last token that is not a comment (Python
 /// blocks take in comment lines that follow them).
-fn content_end_line(node: Node) -> u32 {
+pub(crate) fn content_end_line(node: Node) -> u32 {
     let mut cur = node;
     loop {
         let mut last = None;
