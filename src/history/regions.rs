@@ -26,15 +26,17 @@ pub struct Top {
 /// The top-level statements of a version, in order.
 pub type Tops = Vec<Top>;
 
-/// The stand-in class a class's members are parsed in, with a first member of its own
-/// before a blank line, as in the class (a comment first in a class's body would be
-/// the class's, not the block's).
-fn stand_in(indent: &str, text: &str) -> String {
-    format!("class _:\n{indent}pass\n\n{text}")
+/// The stand-in class a class's members are parsed in, and the rows it adds above them.
+/// Members that open the class open the stand-in; others come after a member of its own
+/// and a blank line, as in the class (a comment first in a class's body would be the
+/// class's, not the block's).
+fn stand_in(indent: &str, text: &str, opens: bool) -> (String, i64) {
+    if opens {
+        (format!("class _:\n{text}"), 1)
+    } else {
+        (format!("class _:\n{indent}pass\n\n{text}"), 3)
+    }
 }
-
-/// The rows [`stand_in`] adds above the members.
-const STAND_IN_ROWS: i64 = 3;
 
 /// The top-level statements of `tree`.
 pub fn tops(tree: &tree_sitter::Tree) -> Tops {
@@ -192,16 +194,20 @@ where
                     own.push((Vec::new(), Vec::new()));
                     continue;
                 }
-                let (mut d, mut t) = parse(&stand_in(indent, text))?;
+                let opens = s.new.0 == first;
+                let (stand_in, above) = stand_in(indent, text, opens);
+                let (mut d, mut t) = parse(&stand_in)?;
                 // The stand-in is the one statement, and holds everything.
                 if t.len() != 1 || d.first().is_none_or(|c| c.qualname != "_") {
                     return None;
                 }
                 let mut members = t.pop().map(|t| t.members).unwrap_or_default();
-                if members.is_empty() {
-                    return None;
+                if !opens {
+                    if members.is_empty() {
+                        return None;
+                    }
+                    members.remove(0);
                 }
-                members.remove(0);
                 d.remove(0);
                 let d = d
                     .into_iter()
@@ -220,7 +226,7 @@ where
                         members: Vec::new(),
                     })
                     .collect();
-                shifted((d, members), s.old.0 - STAND_IN_ROWS)
+                shifted((d, members), s.old.0 - above)
             }
         };
         own.push((defs, tops));
@@ -369,8 +375,9 @@ fn spans(
     let rows = new_lines.count();
     let blank = |r: i64| is_blank(new_lines.line(new, r));
     let comment = |r: i64| new_lines.line(new, r).trim_ascii_start().starts_with(b"#");
-    // Grows rows `f..=l` over the statements `units` they touch and to blank lines,
-    // within `lo..=hi`; `None` if it would leave them.
+    // Grows rows `f..=l` over the statements `units` they touch and to blank lines (or
+    // up to `lo`, where a class's first member opens it), within `lo..=hi`; `None` if it
+    // would leave them.
     let grow = |(mut f, mut l): (i64, i64), units: &[(u32, u32)], lo: i64, hi: i64| {
         loop {
             for &(a, b) in units {
@@ -383,7 +390,7 @@ fn spans(
             if f < lo || l > hi {
                 return None;
             }
-            if f > 0 && !blank(f - 1) {
+            if f > lo && !blank(f - 1) {
                 f -= 1;
                 continue;
             }
@@ -402,7 +409,7 @@ fn spans(
     let mut regions: Vec<(i64, i64, Option<usize>)> = Vec::new();
     for h in hunks {
         let changed = changed_rows(h, rows);
-        // Among a class's members: the class its rows lie in, past its first member.
+        // Among a class's members: the class its rows lie in, from its first member on.
         let class = tops.iter().position(|t| {
             t.members
                 .first()
@@ -414,7 +421,7 @@ fn spans(
             // The class's end is a region's end only where a blank line or the text's
             // end follows it.
             let (f, l) = grow(changed, &t.members, first, t.rows.1 as i64 + 1)?;
-            (f > first && l <= t.rows.1 as i64).then_some((f, l, Some(c)))
+            (l <= t.rows.1 as i64).then_some((f, l, Some(c)))
         });
         let region = match member_region {
             Some(r) => r,
@@ -629,6 +636,11 @@ def tail():
         assert!(read(
             NEW,
             &NEW.replace("return 3", "x = 3\n        return x")
+        ));
+        // The class's first member, its docstring.
+        assert!(read(
+            NEW,
+            &NEW.replace("\"\"\"A box.\"\"\"", "\"\"\"A box,\n    with a lid.\"\"\"")
         ));
         // The comment that leads a method, changed with it.
         assert!(read(
