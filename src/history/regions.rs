@@ -74,14 +74,10 @@ pub fn tops(tree: &tree_sitter::Tree) -> Tops {
 }
 
 fn rows(n: tree_sitter::Node) -> (u32, u32) {
-    let (s, e) = (n.start_position(), n.end_position());
-    // A node that ends at a line's first column ends on the line before.
-    let last = if e.column == 0 && e.row > s.row {
-        e.row - 1
-    } else {
-        e.row
-    };
-    (s.row as u32, last as u32)
+    (
+        n.start_position().row as u32,
+        crate::syntax::defs::end_line(n) - 1,
+    )
 }
 
 /// One region parsed again: its rows in the newer version and in the older (from 0,
@@ -518,15 +514,10 @@ struct Lines {
 
 impl Lines {
     fn new(bytes: &[u8]) -> Lines {
-        let mut starts = Vec::new();
-        if !bytes.is_empty() {
-            starts.push(0);
-            starts.extend(
-                memchr::memchr_iter(b'\n', bytes)
-                    .map(|i| i + 1)
-                    .filter(|&i| i < bytes.len()),
-            );
-        }
+        // The history's line starts end with the text's length (an empty text's, with
+        // its 0): here, only where lines start.
+        let mut starts = super::line_starts(bytes);
+        starts.pop();
         Lines {
             starts,
             len: bytes.len(),

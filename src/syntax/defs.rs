@@ -901,7 +901,7 @@ pub(crate) fn content_end_line(node: Node) -> u32 {
 }
 
 /// 1-based last line of a node (an end at column 0 belongs to the line before).
-pub(super) fn end_line(node: Node) -> u32 {
+pub(crate) fn end_line(node: Node) -> u32 {
     let start = node.start_position();
     let end = node.end_position();
     if end.column == 0 && end.row > start.row {
