@@ -162,8 +162,17 @@ pub fn classify(question: &str) -> Classification {
     let asks_how = snapshot
         .iter()
         .any(|h| h.1 == Intent::Concept && h.0 <= 1 && matches!(h.3, "how does" | "how do "));
-    hits.retain(|&(_, intent, _, phrase)| match intent {
+    // "how does a node that represents the import tag work?": "import" after an article
+    // is a noun, what the code handles, in a question that names nothing to import.
+    let import_noun = |pos: usize, phrase: &str| {
+        phrase == "import"
+            && [" the ", " a ", " an "]
+                .iter()
+                .any(|a| lower[..pos].ends_with(a))
+    };
+    hits.retain(|&(pos, intent, _, phrase)| match intent {
         Intent::Definition if asks_how && DESCRIBING_PARTICIPLES.contains(&phrase) => false,
+        Intent::Imports if !named && import_noun(pos, phrase) => false,
         Intent::Callers | Intent::Imports if (!named || described) && passive(phrase) => false,
         Intent::Callers if import_statement => false,
         Intent::Callers => {
@@ -409,6 +418,16 @@ mod tests {
         );
         assert_eq!(intents("MatcherFunc used by"), ["callers"]);
         assert_eq!(intents("which files include rpn.h"), ["imports"]);
+        // "import" after an article is the thing the code handles, not a verb.
+        assert_eq!(
+            intents("how does a node that represents the import tag work?"),
+            ["concept"]
+        );
+        assert_eq!(intents("how is an import resolved?"), ["concept"]);
+        assert_eq!(
+            intents("which files import the config module?"),
+            ["imports"]
+        );
         // The import statement named by its keyword is a cue, not a name.
         assert_eq!(
             intents("where is `semver` used in `use` declarations?"),
