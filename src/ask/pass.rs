@@ -457,36 +457,55 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
 
 /// A sentence to locate that a chunk of code holds as written (a doc comment or a message
 /// pasted into the question: "Remove the converter from the path.") puts that chunk first:
-/// no ranking of words says more than the words themselves, in order. Only the first
+/// no ranking of words says more than the words themselves, in order. So does a sentence
+/// asked how it is done ("how does it remove the converter from the path?"). Only the first
 /// [`LIFT_AMONG`] candidates are read, only code (not tests, examples or documentation),
 /// and only a sentence of four words or more.
 /// Returns the chunk id of that candidate.
 fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Option<i64> {
-    if state.classification.intents.first() != Some(&Intent::Locate) {
-        return None;
-    }
-    let sentence = flatten(state.question.lines());
-    let sentence = sentence.trim_end_matches(['.', '?', '!', ':', ';']);
-    // "where is the code for a class decorator that adds …" asks for the chunk that says
-    // "A class decorator that adds …".
-    let sentence = WHERE_IS_THE_CODE
-        .iter()
-        .find_map(|lead| sentence.strip_prefix(lead))
-        .unwrap_or(sentence);
-    if sentence.split(' ').count() < 4 {
+    let question = flatten(state.question.lines());
+    let question = question.trim_end_matches(['.', '?', '!', ':', ';']);
+    let sentences: Vec<&str> = match state.classification.intents.first() {
+        // "where is the code for a class decorator that adds …" asks for the chunk that
+        // says "A class decorator that adds …".
+        Some(Intent::Locate) => vec![
+            WHERE_IS_THE_CODE
+                .iter()
+                .find_map(|lead| question.strip_prefix(lead))
+                .unwrap_or(question),
+        ],
+        // "how does werkzeug return the built environ?" asks how the code that says
+        // "Return the built environ." does it; "how does the main settings for a benchmark
+        // session work?" about the code that says "The main settings for …".
+        Some(Intent::Concept) => {
+            let rest = ["how does ", "how do "]
+                .iter()
+                .find_map(|lead| question.strip_prefix(lead))?;
+            let after_subject = rest.split_once(' ').map(|(_, s)| s);
+            let before_work = rest.strip_suffix(" work");
+            after_subject.into_iter().chain(before_work).collect()
+        }
+        _ => return None,
+    };
+    let sentences: Vec<&str> = sentences
+        .into_iter()
+        .filter(|s| s.split(' ').count() >= 4)
+        .collect();
+    if sentences.is_empty() {
         return None;
     }
     let holder = candidates.iter().take(LIFT_AMONG).position(|c| {
-        !is_test_or_example(&c.loc.path)
-            && !is_prose(&c.loc.path)
-            && flatten(
-                state
-                    .text
-                    .lines(&c.loc.path, c.loc.start_line, c.loc.end_line)
-                    .iter()
-                    .map(String::as_str),
-            )
-            .contains(sentence)
+        if is_test_or_example(&c.loc.path) || is_prose(&c.loc.path) {
+            return false;
+        }
+        let text = flatten(
+            state
+                .text
+                .lines(&c.loc.path, c.loc.start_line, c.loc.end_line)
+                .iter()
+                .map(String::as_str),
+        );
+        sentences.iter().any(|s| text.contains(s))
     });
     let at = holder?;
     if at == 0 {

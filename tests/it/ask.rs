@@ -439,6 +439,21 @@ def converter_names(path):
     );
     assert_eq!(source_symbols(&v)[0], "converter_names", "{v}");
     assert_eq!(v["confidence"]["verbatim"], 1.0, "{v}");
+    // Asked how the code that says it does it, after the subject or before "work".
+    for q in [
+        "how does it remove the converter from the path?",
+        "how does conv remove the converter from the path?",
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{q}: {v}");
+        assert_eq!(v["intents"][0], "concept", "{q}: {v}");
+        assert_eq!(source_symbols(&v)[0], "strip_param", "{q}: {v}");
+        assert_eq!(v["confidence"]["verbatim"], 1.0, "{q}: {v}");
+    }
+    let q = "how do the names of the converters in a path pattern work?";
+    let (v, _) = ask_json(s.path(), &[q]);
+    assert_eq!(source_symbols(&v)[0], "converter_names", "{q}: {v}");
+    assert_eq!(v["confidence"]["verbatim"], 1.0, "{q}: {v}");
 }
 
 /// A Rust `#[test]` function in a source file is a test though its path is not: a
