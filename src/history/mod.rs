@@ -731,9 +731,11 @@ pub fn partial_note(commits: u64, remaining: u64, back_to: Option<&str>) -> Opti
 /// From this many new commits on, the run says what the history costs and how to skip it.
 const LONG_HISTORY: u64 = 1000;
 
-/// A low estimate of ingestion speed on a laptop core (the history bench reads 450 to
-/// 1,200 commits a second), for that note.
-const COMMITS_PER_SECOND: u64 = 400;
+/// A low estimate of ingestion speed on two laptop cores, for that note: rails reads at
+/// 625 commits a second, werkzeug and click near 1,000, the history bench 1,177
+/// (BENCHMARKS.md, "History off the critical path"). At 400 it said "about 15 s" for
+/// werkzeug's 5,926 commits, read in 5 to 7.
+const COMMITS_PER_SECOND: u64 = 600;
 
 fn output_lines(root: &Path, args: &[&str]) -> Result<Vec<String>> {
     let out = git::output(root, args)?;
