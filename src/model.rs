@@ -694,7 +694,8 @@ impl Receiver {
 
     /// What a change elsewhere can change this receiver's type through: for the value of
     /// one call, the called name's last segment (`kv.New` → `New`); for a chain,
-    /// [`ANY_CALL`] (any change can, and such receivers are typed again after every run).
+    /// [`ANY_CALL`] (a change to any name the chain holds can: such receivers are typed
+    /// again when a run writes or removes one of them, or a field named like one).
     pub fn called_name(&self) -> Option<&str> {
         match self {
             Receiver::Type(_) => None,

@@ -160,13 +160,15 @@ impl Writer<'_> {
     }
 
     /// The names whose calls may resolve differently once this file changes: the
-    /// names it defines and the local names other files import from it.
+    /// names it defines, the local names other files import from it and the fields it
+    /// states (a receiver typed through one of them may be typed differently).
     pub fn graph_names(&self, file_id: i64) -> Result<Vec<String>> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT name FROM symbols WHERE id BETWEEN
                (SELECT sym_lo FROM files WHERE id = ?1) AND (SELECT sym_hi FROM files WHERE id = ?1)
              UNION SELECT coalesce(alias, name) FROM imports WHERE target_file_id = ?1
-               AND coalesce(alias, name) IS NOT NULL",
+               AND coalesce(alias, name) IS NOT NULL
+             UNION SELECT name FROM fields WHERE file_id = ?1",
         )?;
         let rows = stmt.query_map([file_id], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

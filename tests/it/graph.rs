@@ -662,3 +662,61 @@ fn c_callers_through_function_like_macros() {
         "{text}"
     );
 }
+
+/// A receiver typed through a chain (`self.car.engine`) is typed again when another file
+/// changes a field or a return type along it, though neither the method called nor an
+/// import of the caller's file changed; and an unrelated edit leaves it as it was.
+#[test]
+fn a_chain_is_typed_again_when_a_file_changes_what_it_goes_through() {
+    let repo = Scratch::empty();
+    repo.write(
+        "engines.py",
+        "class Engine:\n    def start(self):\n        return 1\n\n\n\
+         class Motor:\n    def start(self):\n        return 2\n",
+    );
+    let vehicles = |engine: &str, maker: &str| {
+        format!(
+            "from engines import Engine, Motor\n\n\n\
+             class Car:\n    def __init__(self):\n        self.engine: {engine} = {engine}()\n\n\
+             \x20   def spare(self) -> {maker}:\n        return {maker}()\n"
+        )
+    };
+    repo.write("vehicles.py", vehicles("Engine", "Engine"));
+    // `drive.py` has `Car` from `garage.py`, which has it from `vehicles.py`: an edit of
+    // `vehicles.py` changes no import of `drive.py`.
+    repo.write("garage.py", "from vehicles import Car\n");
+    repo.write(
+        "drive.py",
+        "from garage import Car\n\n\nclass Driver:\n    def __init__(self, car: Car):\n        \
+         self.car: Car = car\n\n    def go(self):\n        return self.car.engine.start()\n\n    \
+         def limp(self):\n        return self.car.spare().start()\n",
+    );
+    repo.write("other.py", "def unrelated():\n    return 0\n");
+    repo.index();
+    let callers = |name: &str| -> Vec<String> {
+        let v = json(&repo.llmc(&["graph", "callers", name, "--json"]));
+        let mut out: Vec<String> = v["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
+            .collect();
+        out.sort();
+        out
+    };
+    assert_eq!(callers("Engine.start"), ["drive.py:12", "drive.py:9"]);
+    assert!(callers("Motor.start").is_empty());
+    // An edit elsewhere that names nothing along the chains.
+    repo.write("other.py", "def unrelated():\n    return 1\n");
+    repo.index();
+    assert_eq!(callers("Engine.start"), ["drive.py:12", "drive.py:9"]);
+    // The field's type changes, then the method's return type.
+    repo.write("vehicles.py", vehicles("Motor", "Engine"));
+    repo.index();
+    assert_eq!(callers("Engine.start"), ["drive.py:12"]);
+    assert_eq!(callers("Motor.start"), ["drive.py:9"]);
+    repo.write("vehicles.py", vehicles("Motor", "Motor"));
+    repo.index();
+    assert!(callers("Engine.start").is_empty());
+    assert_eq!(callers("Motor.start"), ["drive.py:12", "drive.py:9"]);
+}
