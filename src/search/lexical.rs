@@ -339,12 +339,15 @@ impl LexicalIndex {
         Ok((out, searcher.num_docs()))
     }
 
-    /// The repository's stem of a query word the index does not hold: the longest proper
-    /// prefix of `word` of three letters or more, one to three letters shorter and no stop
-    /// word, that some chunk holds as a token ("removes" → `remove`, "rendering" →
-    /// `render`, but "database" is not `data`). None for a word some chunk holds, for
-    /// words under four letters, stop words and words with digits. Code without comments
-    /// names what a sentence describes in other forms of the same words.
+    /// The repository's stem of a query word: the longest proper prefix of `word` of
+    /// three letters or more, one to three letters shorter and no stop word, that some
+    /// chunk holds as a token ("removes" → `remove`, "rendering" → `render`, but
+    /// "database" is not `data`). A word some chunk holds has a stem only without a
+    /// plural's or a past's ending ("merged" → `merge`, "renders" → `render`: a chunk
+    /// that says "merged" does not keep `merge_contextvars` from the question "how are
+    /// context variables merged?"). None for words under four letters, stop words and
+    /// words with digits. Code without comments names what a sentence describes in other
+    /// forms of the same words.
     fn stem(&self, searcher: &tantivy::Searcher, word: &str) -> Result<Option<String>> {
         let len = word.chars().count();
         if len < 4 || is_stop(word) || !word.chars().all(char::is_alphabetic) {
@@ -357,6 +360,20 @@ impl LexicalIndex {
                 > 0)
         };
         if held(word)? {
+            // "class" and "process" are no plurals.
+            let ends: &[&str] = match word.ends_with("ss") {
+                true => &[],
+                false => &["es", "s", "ed", "d"],
+            };
+            let bare = ends
+                .iter()
+                .filter_map(|end| word.strip_suffix(end))
+                .filter(|w| w.chars().count() >= 3 && !is_stop(w));
+            for w in bare {
+                if held(w)? {
+                    return Ok(Some(w.to_string()));
+                }
+            }
             return Ok(None);
         }
         let ends: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
@@ -492,9 +509,11 @@ mod tests {
             index.stem(&searcher, "rendering")?.as_deref(),
             Some("render")
         );
-        // A word some chunk holds keeps to itself; no stem of four letters or more off
-        // ("databases" is not `data`), none under three letters, none of a stop word.
-        assert_eq!(index.stem(&searcher, "renders")?, None);
+        // A word some chunk holds has its stem only without a plural's or a past's
+        // ending; no stem of four letters or more off ("databases" is not `data`), none
+        // under three letters, none of a stop word.
+        assert_eq!(index.stem(&searcher, "renders")?.as_deref(), Some("render"));
+        assert_eq!(index.stem(&searcher, "render")?, None);
         assert_eq!(index.stem(&searcher, "databasing")?, None);
         assert_eq!(index.stem(&searcher, "fns")?, None);
         // "removes" is in no chunk: only its stem finds remove_extension.
