@@ -208,6 +208,10 @@ def main() -> None:
             else:
                 target = checkout
                 set_file = SETS / f"{name}.{split}.jsonl"
+            if not set_file.read_text().strip():
+                # A half with no question of its kind (zustand's tune half has no doc
+                # comment to strip): nothing to ask, and `llmc eval` refuses an empty set.
+                continue
             report = run_eval(args.llmc, target, set_file, args.compare, args.config)
             for r in report["results"]:
                 r["repo"] = name
