@@ -374,12 +374,22 @@ pub(super) fn load_affected_calls(
     Ok(calls)
 }
 
+/// The names of the fields `files` state.
+pub(super) fn field_names(conn: &Connection, files: &HashSet<i64>) -> Result<Vec<String>> {
+    let ids = serde_json::to_string(&files.iter().collect::<Vec<_>>())?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT name FROM fields WHERE file_id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = stmt.query_map([ids], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The calls whose receiver is typed through a chain ([`crate::model::ANY_CALL`]:
 /// `<Handler>.server.environ`, `make().colors`) that names one of `names`: the types,
-/// fields and callees along it are what a change elsewhere can type differently. (The
-/// rest keep their callee, as a call on a typed receiver does: a chain of 37,533 of the
-/// stdlib's 350,281 calls, each read and resolved again, doubled a one-file edit's graph
-/// stage.)
+/// fields and callees along it are what a change elsewhere can type differently. The
+/// others keep their callee, as a call on a typed receiver does. (Every one was read and
+/// resolved again before: 37,533 of the stdlib's 350,281 calls go through a chain, and
+/// they doubled a one-file edit's graph stage.)
 fn chains_through(conn: &Connection, names: &HashSet<String>) -> Result<Vec<i64>> {
     let mut stmt =
         conn.prepare_cached("SELECT id, receiver_type FROM calls WHERE receiver_call = ?1")?;

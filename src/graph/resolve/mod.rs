@@ -444,13 +444,7 @@ pub fn resolve(
         // the file now states differently is typed again (the fields the files stated
         // before are among the names already).
         let mut names = affected.names.clone();
-        let ids = serde_json::to_string(&affected.files.iter().collect::<Vec<_>>())?;
-        let mut stmt = conn.prepare_cached(
-            "SELECT DISTINCT name FROM fields WHERE file_id IN (SELECT value FROM json_each(?1))",
-        )?;
-        for name in stmt.query_map([ids], |r| r.get::<_, String>(0))? {
-            names.insert(name?);
-        }
+        names.extend(field_names(conn, &affected.files)?);
         let calls = load_affected_calls(conn, g, &files, &names)?;
         for batch in calls.chunks(CALL_BATCH) {
             apply(batch)?;
