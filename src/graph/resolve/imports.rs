@@ -486,14 +486,14 @@ impl Graph {
             }
         };
         let roots: Vec<String> = self.files.iter().map(|f| project_of(&f.dir)).collect();
-        let mut by_project: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_project: HashMap<&str, Vec<usize>> = HashMap::default();
         for (i, f) in self.files.iter().enumerate() {
             if f.lang == Some(Lang::CSharp) {
                 by_project.entry(roots[i].as_str()).or_default().push(i);
             }
         }
         // The namespaces' files each project's global usings make visible, once.
-        let mut visible: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut visible: HashMap<&str, Vec<usize>> = HashMap::default();
         for imp in globals {
             if let Some(targets) = self.packages.get(&imp.module) {
                 visible
@@ -1128,7 +1128,7 @@ fn scala_package_dir(dir: &str) -> &str {
 /// every folder.
 #[cfg(feature = "lang-scala")]
 pub(super) fn scala_packages(files: &[File]) -> HashMap<String, Vec<usize>> {
-    let mut packages: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut packages: HashMap<String, Vec<usize>> = HashMap::default();
     for (i, f) in files.iter().enumerate() {
         if f.lang != Some(Lang::Scala) {
             continue;

@@ -1,7 +1,6 @@
 //! Reading the store into the in-memory tables resolution works on: files, definitions
 //! interned by name, imports and call rows (all of them, or only the affected ones).
 
-use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use anyhow::Result;
@@ -11,8 +10,8 @@ use super::*;
 
 pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     let mut files = Vec::new();
-    let mut by_path = HashMap::new();
-    let mut file_index: HashMap<i64, usize> = HashMap::new();
+    let mut by_path = HashMap::default();
+    let mut file_index: HashMap<i64, usize> = HashMap::default();
     {
         let mut stmt = conn.prepare("SELECT id, path, lang FROM files ORDER BY path")?;
         let mut rows = stmt.query([])?;
@@ -32,7 +31,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         }
     }
     let mut syms: Vec<Sym> = Vec::new();
-    let mut param_types_by_id: HashMap<i64, Params> = HashMap::new();
+    let mut param_types_by_id: HashMap<i64, Params> = HashMap::default();
     let mut names = Names::default();
     let mut base_list = Vec::new();
     // Parents stored after their children (rare): set once every symbol is read.
@@ -100,7 +99,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         }
     }
     // Fields by (type name, field name), in file order (by path) for a stable choice.
-    let mut fields: HashMap<(u32, u32), Vec<(usize, Receiver)>> = HashMap::new();
+    let mut fields: HashMap<(u32, u32), Vec<(usize, Receiver)>> = HashMap::default();
     {
         let mut stmt = conn.prepare("SELECT file_id, owner, name, type FROM fields")?;
         let mut rows = stmt.query([])?;
@@ -175,7 +174,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         .map(|(i, s)| (s.owner, s.name, i as u32))
         .collect();
     members.sort_unstable();
-    let mut by_dir: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_dir: HashMap<String, Vec<usize>> = HashMap::default();
     // Python resolves an absolute import from its import roots, never from the importing
     // file's folder: the repository root, `src/`, the directory above each topmost regular
     // package (a directory with an `__init__.py`), and a script's own directory.
@@ -189,7 +188,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         })
         .map(|f| f.dir.as_str())
         .collect();
-    let mut python_roots: HashSet<String> = HashSet::from([String::new(), "src".to_string()]);
+    let mut python_roots: HashSet<String> = HashSet::from_iter([String::new(), "src".to_string()]);
     for p in &packages {
         let mut d: &str = p;
         while !d.is_empty() && packages.contains(d) {
@@ -197,12 +196,12 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         }
         python_roots.insert(d.to_string());
     }
-    let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::new();
+    let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::default();
     let mut go_modules = Vec::new();
-    let mut rust_crates = HashMap::new();
+    let mut rust_crates = HashMap::default();
     let mut cargo_packages: Vec<(String, String)> = Vec::new();
     #[cfg(feature = "lang-swift")]
-    let mut swift_modules: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut swift_modules: HashMap<String, Vec<usize>> = HashMap::default();
     for (i, f) in files.iter().enumerate() {
         by_dir.entry(f.dir.clone()).or_default().push(i);
         #[cfg(feature = "lang-swift")]
@@ -272,7 +271,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     for (name, src) in cargo_packages {
         rust_crates.entry(name).or_insert(src);
     }
-    let mut crates: HashMap<String, usize> = HashMap::new();
+    let mut crates: HashMap<String, usize> = HashMap::default();
     let crate_of = files
         .iter()
         .map(|f| {
@@ -303,7 +302,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         swift_modules,
         #[cfg(feature = "lang-scala")]
         scala_packages,
-        packages: HashMap::new(),
+        packages: HashMap::default(),
         param_types: param_types_by_id,
         rust_crates,
         scopes: Vec::new(),
@@ -344,8 +343,8 @@ pub(super) const CALL_COLUMNS: &str =
 pub(super) fn load_affected_calls(
     conn: &Connection,
     g: &Graph,
-    files: &HashSet<i64>,
-    names: &HashSet<String>,
+    files: &std::collections::HashSet<i64>,
+    names: &std::collections::HashSet<String>,
 ) -> Result<Vec<CallRow>> {
     let chains = serde_json::to_string(&chains_through(conn, names)?)?;
     let names: Vec<&String> = names.iter().collect();
@@ -375,7 +374,10 @@ pub(super) fn load_affected_calls(
 }
 
 /// The names of the fields `files` state.
-pub(super) fn field_names(conn: &Connection, files: &HashSet<i64>) -> Result<Vec<String>> {
+pub(super) fn field_names(
+    conn: &Connection,
+    files: &std::collections::HashSet<i64>,
+) -> Result<Vec<String>> {
     let ids = serde_json::to_string(&files.iter().collect::<Vec<_>>())?;
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT name FROM fields WHERE file_id IN (SELECT value FROM json_each(?1))",
@@ -390,7 +392,10 @@ pub(super) fn field_names(conn: &Connection, files: &HashSet<i64>) -> Result<Vec
 /// others keep their callee, as a call on a typed receiver does. (Every one was read and
 /// resolved again before: 37,533 of the stdlib's 350,281 calls go through a chain, and
 /// they doubled a one-file edit's graph stage.)
-fn chains_through(conn: &Connection, names: &HashSet<String>) -> Result<Vec<i64>> {
+fn chains_through(
+    conn: &Connection,
+    names: &std::collections::HashSet<String>,
+) -> Result<Vec<i64>> {
     let mut stmt =
         conn.prepare_cached("SELECT id, receiver_type FROM calls WHERE receiver_call = ?1")?;
     let mut rows = stmt.query([crate::model::ANY_CALL])?;

@@ -10,7 +10,6 @@
 //! an incremental run and `--rebuild` leave the same rows behind (a rename never leaves
 //! a stale edge).
 
-use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use anyhow::Result;
@@ -30,6 +29,12 @@ use hooks::*;
 use imports::*;
 use load::*;
 
+/// The resolver's own maps and sets, keyed by the repository's names: foldhash (seeded
+/// per process, like std's) hashes a short name several times faster than SipHash, and
+/// loading and resolving a graph is mostly lookups by name.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 /// What an index run changed, so that resolution revisits only the calls whose answer
 /// can differ: every call in a new or changed file, every call whose name a changed or
 /// deleted file defines (or defined) or exports under an alias, every call whose
@@ -40,8 +45,8 @@ pub struct Affected {
     /// Resolve everything (a fresh store or `--rebuild`).
     pub all: bool,
     /// Files (new ids) written by this run.
-    pub files: HashSet<i64>,
-    pub names: HashSet<String>,
+    pub files: std::collections::HashSet<i64>,
+    pub names: std::collections::HashSet<String>,
 }
 
 /// Past this many affected names or files, one pass over every call is cheaper than
