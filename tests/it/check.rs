@@ -2942,3 +2942,34 @@ fn csharp_a_new_global_using_reaches_unchanged_files() {
     s.index_with(&cfg, false);
     assert_eq!(resolution(&s), "import");
 }
+
+#[test]
+fn go_conversions_to_predeclared_types_are_builtins_but_a_repository_type_is_not() {
+    // `int(x)` and `string(b)` are conversions Go predeclares: never an unresolved call.
+    // A conversion to the package's own type still resolves to that type.
+    check(
+        r#"
+//- go.mod
+module example.com/app
+//- main.go
+package main
+
+type Celsius float64
+
+func scale(b []byte, f float64) (int, string, Celsius) {
+	return int(f * 100), string(b), Celsius(f)
+}
+"#,
+        expect![[r#"
+            go.mod
+            main.go
+              def type Celsius 3-3
+              def function scale 5-7
+              call 6 int in scale -> int [external]
+              call 6 string in scale -> string [external]
+              value 6 b in scale -> ? [unresolved]
+              call 6 Celsius in scale -> main.go:Celsius [exact]
+              value 6 f in scale -> ? [unresolved]
+        "#]],
+    );
+}
