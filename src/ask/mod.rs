@@ -380,6 +380,10 @@ fn first_query(state: &mut State) -> Result<Query> {
                     false => None,
                 };
                 named.push(module.unwrap_or_else(|| term.clone()));
+            } else if imports {
+                // A package by its last segment ("which files import the tui package?"
+                // for `github.com/junegunn/fzf/src/tui`).
+                named.extend(readings::packages_ending(state, term)?);
             }
         }
         if !named.is_empty() {

@@ -269,6 +269,25 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
     Ok(module)
 }
 
+/// The imported packages whose last segment is the plain word `name`, for an imports
+/// question that names no definition and no module as written; the reading is recorded.
+pub(super) fn packages_ending(state: &mut State, name: &str) -> Result<Vec<String>> {
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Ok(Vec::new());
+    }
+    let modules = state
+        .memories
+        .read(|c| lookups::imported_modules_ending(c, name, 3))?;
+    if !modules.is_empty() {
+        let list: Vec<String> = modules.iter().map(|m| format!("`{m}`")).collect();
+        state.readings.push(format!(
+            "read `{name}` as the package {}",
+            list.join(" and ")
+        ));
+    }
+    Ok(modules)
+}
+
 /// Whether `question` is one of the forms of "what does X do?" around `name` (written
 /// plain or in backticks, with an optional "the" before it and a kind after it).
 fn only_a_form_around(question: &str, name: &str) -> bool {

@@ -2,7 +2,7 @@
 //! a line, files by name, authors, a definition's neighbours, the vocabulary. Plain
 //! functions over a connection, so a retriever runs several inside one read.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, params};
 
 /// The chunk of a definition.
 pub fn def_chunk(c: &Connection, path: &str, symbol_id: i64) -> rusqlite::Result<Option<i64>> {
@@ -152,6 +152,25 @@ pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
         .query_row([module], |_| Ok(()))
         .optional()
         .map(|o| o.is_some())
+}
+
+/// The modules imported somewhere whose last segment is `name` ("tui" for
+/// `github.com/junegunn/fzf/src/tui`, `os.path` for "path", `crate::config` for
+/// "config"), the most imported first: at most `limit`.
+pub fn imported_modules_ending(
+    c: &Connection,
+    name: &str,
+    limit: usize,
+) -> rusqlite::Result<Vec<String>> {
+    c.prepare_cached(
+        "SELECT module FROM imports
+         WHERE length(module) > length(?1)
+           AND substr(module, -length(?1)) = ?1
+           AND substr(module, -length(?1) - 1, 1) IN ('/', '.', ':')
+         GROUP BY module ORDER BY count(*) DESC, module LIMIT ?2",
+    )?
+    .query_map(params![name, limit as i64], |r| r.get(0))?
+    .collect()
 }
 
 /// The files that define `name` (by its last segment), each once.

@@ -1421,3 +1421,25 @@ fn a_definition_question_leads_with_the_class_not_its_rebinding_or_stub() {
     let constant = sources.iter().position(|s| s.ends_with("constant"));
     assert!(stub > Some(0) && constant > Some(0), "{sources:?}");
 }
+
+#[test]
+fn an_imports_question_reads_a_plain_word_as_the_package_it_ends() {
+    // "command" is no definition and no module as written: the package
+    // `example.com/kvstore/command` ends in it, and the answer says it read it so.
+    let s = Scratch::git_fixture("go");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["which files import the command package?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["imports"]));
+    assert_eq!(
+        rows(&v, "imports"),
+        [
+            "main.go:9 example.com/kvstore/command",
+            "store/store.go:9 example.com/kvstore/command"
+        ]
+    );
+    assert_eq!(
+        v["readings"],
+        serde_json::json!(["read `command` as the package `example.com/kvstore/command`"])
+    );
+}
