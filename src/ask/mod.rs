@@ -67,6 +67,9 @@ pub struct State<'a> {
     pub introduced: bool,
     /// The question asks why something changed: commit messages in full.
     pub why: bool,
+    /// A "why" question about the code whose words a commit's subject states: the history
+    /// is asked for the commits by their messages, not for the words as names.
+    pub why_by_message: bool,
     /// Commits whose message holds this text first (a quoted message in the question).
     pub grep: Option<String>,
     /// How the question's words were read, shown in the answer ("read `David Lord` as an
@@ -292,6 +295,7 @@ fn classify<'a>(
         author: None,
         introduced: false,
         why: false,
+        why_by_message: false,
         grep: None,
         readings: Vec::new(),
         best: None,
@@ -363,7 +367,7 @@ fn first_query(state: &mut State) -> Result<Query> {
         .intents
         .iter()
         .any(|&i| i.is_structural() || matches!(i, Intent::History | Intent::Compare));
-    if targets.is_empty() && wants_names {
+    if targets.is_empty() && wants_names && !state.why_by_message {
         let t = Instant::now();
         let mut named = Vec::new();
         // An imports question may name a package rather than a definition ("what files

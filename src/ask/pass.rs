@@ -165,6 +165,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                     grep: state.grep.as_deref(),
                     until: state.until,
                     message_words: &message_words,
+                    by_message_only: state.why_by_message,
                 };
                 let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
                 history = facts;

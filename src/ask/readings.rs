@@ -11,6 +11,7 @@ use anyhow::Result;
 use super::classify::{Entity, EntityKind, Intent};
 use super::pass::is_test_or_example;
 use super::{Stage, State};
+use crate::history::query as hq;
 use crate::store::lookups;
 
 /// Words that only say "a change happened": never the subject of a history question.
@@ -87,6 +88,7 @@ pub fn read(state: &mut State) -> Result<()> {
     } else if state.author.is_some() && !state.classification.intents.contains(&Intent::History) {
         state.classification.intents.push(Intent::History);
     }
+    told_by_a_commit(state, &lower)?;
     let history = state.classification.intents.contains(&Intent::History);
     if history {
         state
@@ -267,6 +269,52 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
         ));
     }
     Ok(module)
+}
+
+/// "why does fzf use a floating pane instead of a popup on tmux 3.7?": a question about
+/// why the code is as it is, naming nothing, whose words a commit's subject states (3 of
+/// them or more, and three in five), is asked of the history too, so the commit that made
+/// it so answers beside the code; the reading is recorded.
+fn told_by_a_commit(state: &mut State, lower: &str) -> Result<()> {
+    let intents = &state.classification.intents;
+    let names_code = state.classification.entities.iter().any(Entity::names_code);
+    if !lower.starts_with("why ")
+        || intents.first() != Some(&Intent::Concept)
+        || intents.contains(&Intent::History)
+        || names_code
+    {
+        return Ok(());
+    }
+    let mut stems: Vec<String> = Vec::new();
+    for t in &state.terms {
+        let stem = super::text::stem(t);
+        if stem.len() >= 3 && !stems.contains(&stem) {
+            stems.push(stem);
+        }
+    }
+    let need = (stems.len() * 3).div_ceil(5).max(3);
+    if stems.len() < need {
+        return Ok(());
+    }
+    let filter = hq::LogFilter {
+        words: stems.clone(),
+        limit: Some(1),
+        ..hq::LogFilter::default()
+    };
+    let log = state
+        .memories
+        .read(|c| Ok(hq::log(c, &hq::Target::All, &filter)))??;
+    if let Some(c) = log.commits.first()
+        && hq::subject_holds(c, &stems) >= need
+    {
+        state.classification.intents.push(Intent::History);
+        state.why_by_message = true;
+        state.readings.push(format!(
+            "read as: why the code is so, also from the history (commit {} says so)",
+            c.commit.get(..10).unwrap_or(&c.commit)
+        ));
+    }
+    Ok(())
 }
 
 /// The imported packages whose last segment is the plain word `name`, for an imports

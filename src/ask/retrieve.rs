@@ -273,6 +273,9 @@ pub struct HistoryAsk<'q> {
     /// A "why" question that names nothing: its subject words, as written and as stems.
     /// The commits whose messages hold two of them or more come first.
     pub message_words: &'q [(String, String)],
+    /// Only the commits by their messages: the words are no names of files or
+    /// definitions ("why does fzf use a floating pane…?").
+    pub by_message_only: bool,
 }
 
 /// Commits listed for the words of a "why" question.
@@ -677,6 +680,9 @@ pub fn history_facts(
                 message_words: q.message_words.iter().map(|(w, _)| w.clone()).collect(),
             });
         }
+    }
+    if q.by_message_only {
+        return Ok((facts, ranked));
     }
     for (name, target) in conn_targets {
         let mut log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;

@@ -446,6 +446,11 @@ fn enough_words(places: &[u8]) -> bool {
     places.iter().filter(|&&p| p > 0).count() >= places.len().min(2)
 }
 
+/// How many of `stems` the commit's subject holds, each at the start of a word.
+pub fn subject_holds(c: &LogCommit, stems: &[String]) -> usize {
+    word_places(c, stems).iter().filter(|&&p| p == 2).count()
+}
+
 /// Where the commit's message holds each of `stems`, at the start of a word (so `mov` is
 /// in "move" and "moved", not in "remove"): 2 in the subject, 1 in the body only, 0 not.
 fn word_places(c: &LogCommit, stems: &[String]) -> Vec<u8> {

@@ -1443,3 +1443,58 @@ fn an_imports_question_reads_a_plain_word_as_the_package_it_ends() {
         serde_json::json!(["read `command` as the package `example.com/kvstore/command`"])
     );
 }
+
+/// "why does the server use a thread pool instead of forking workers?" asks why the code
+/// is as it is: when a commit's subject states most of its words, that commit answers
+/// beside the code, and the answer says it read the question so.
+#[test]
+fn a_why_question_about_the_code_is_answered_by_the_commit_that_says_so() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    s.write(
+        "server.py",
+        "import os\n\n\ndef serve(jobs):\n    \"\"\"Serve the jobs with forked workers.\"\"\"\n    for job in jobs:\n        if os.fork() == 0:\n            job()\n",
+    );
+    commit("add the job server");
+    s.write(
+        "server.py",
+        "from concurrent.futures import ThreadPoolExecutor\n\n\ndef serve(jobs):\n    \"\"\"Serve the jobs on a thread pool of workers.\"\"\"\n    with ThreadPoolExecutor() as pool:\n        for job in jobs:\n            pool.submit(job)\n",
+    );
+    commit("Use a thread pool instead of forking workers\n\nForking is slow on macOS.");
+    s.write("README.md", "# jobs\n\nA job server.\n");
+    commit("document the server");
+    s.index();
+    let (v, code) = ask_json(
+        s.path(),
+        &["why does the server use a thread pool instead of forking workers?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["intents"],
+        serde_json::json!(["concept", "history"]),
+        "{v}"
+    );
+    let first = &v["history"][0]["commits"][0];
+    assert_eq!(
+        first["subject"], "Use a thread pool instead of forking workers",
+        "{v}"
+    );
+    assert_eq!(first["body"], "Forking is slow on macOS.", "{v}");
+    // The commits by message only: not every commit that touched `server.py`.
+    assert_eq!(v["history"].as_array().map(Vec::len), Some(1), "{v}");
+    let readings = v["readings"].to_string();
+    assert!(
+        readings.contains("why the code is so, also from the history"),
+        "{readings}"
+    );
+    // No subject states these words: the code alone answers.
+    let (v, _) = ask_json(
+        s.path(),
+        &["why does the server submit every job to the pool?"],
+    );
+    assert_eq!(v["intents"], serde_json::json!(["concept"]), "{v}");
+}
