@@ -406,6 +406,7 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     );
     let lower = state.question.to_lowercase();
     let asks_tests = asks_about_tests(&state.question);
+    let asks_benches = asks_about_benchmarks(&state.question);
     // "Where is X handled?" asks for code: prose documentation ranks below it unless the
     // question asks about documentation. (How and why questions keep the docs where
     // their words put them: a guide may answer them best.)
@@ -429,8 +430,9 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     }
     let (mut demoted, mut docs) = (0, 0);
     for c in candidates.iter_mut() {
-        let test_code =
-            is_test_or_example(&c.loc.path) || c.loc.symbol.as_deref().is_some_and(is_test_symbol);
+        let test_code = is_test_or_example_only(&c.loc.path)
+            || (!asks_benches && is_bench(&c.loc.path))
+            || c.loc.symbol.as_deref().is_some_and(is_test_symbol);
         if !asks_tests && test_code {
             c.score *= TEST_DEMOTION;
             demoted += 1;
@@ -572,19 +574,37 @@ fn is_prose(path: &str) -> bool {
 
 /// A test, fixture, example or benchmark: code that exercises the implementation.
 pub(super) fn is_test_or_example(path: &str) -> bool {
+    is_test_or_example_only(path) || is_bench(path)
+}
+
+/// A test, fixture or example (not a benchmark).
+fn is_test_or_example_only(path: &str) -> bool {
     crate::search::is_test_path(path)
-        || path.split('/').rev().skip(1).any(|seg| {
-            matches!(
-                seg,
-                "example"
-                    | "examples"
-                    | "_examples"
-                    | "bench"
-                    | "benches"
-                    | "benchmark"
-                    | "benchmarks"
-            )
-        })
+        || path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|seg| matches!(seg, "example" | "examples" | "_examples"))
+}
+
+/// A benchmark: under a `bench`, `benches`, `benchmark` or `benchmarks` directory that is
+/// not inside `src/` (sharkdp/hyperfine's `src/benchmark/` is its implementation).
+fn is_bench(path: &str) -> bool {
+    let dirs: Vec<&str> = path.split('/').collect();
+    let dirs = &dirs[..dirs.len().saturating_sub(1)];
+    dirs.iter().enumerate().any(|(i, seg)| {
+        matches!(*seg, "bench" | "benches" | "benchmark" | "benchmarks")
+            && !dirs[..i].contains(&"src")
+    })
+}
+
+/// Whether the question is about benchmarks ("where is the benchmark for a single
+/// command run?"): benchmark code keeps its rank.
+fn asks_about_benchmarks(question: &str) -> bool {
+    question
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.starts_with("bench"))
 }
 
 /// Whether the question is about tests, fixtures, mocks or examples.

@@ -500,6 +500,46 @@ fn test_detect_outliers() {
     assert_eq!(source_symbols(&v)[0], "test_detect_outliers", "{v}");
 }
 
+/// A benchmark ranks below the code it measures, unless the question asks about
+/// benchmarks; a `benchmark` directory inside `src/` is implementation (a benchmarking
+/// tool's own code), not a benchmark.
+#[test]
+fn a_benchmark_ranks_below_the_code_but_src_benchmark_is_code() {
+    let s = Scratch::empty();
+    s.write(
+        "src/benchmark/mod.rs",
+        "/// Summarize the timing samples of one command: their mean.\npub fn summarize(samples: &[f64]) -> f64 {\n    samples.iter().sum::<f64>() / samples.len() as f64\n}\n",
+    );
+    s.write(
+        "benches/summary.rs",
+        "/// How long the mean of two samples takes.\nfn bench_mean() {\n    for _ in 0..1000 {\n        summarize(&[1.0, 2.0]);\n    }\n}\n",
+    );
+    s.index();
+    let demoted = |v: &Value| {
+        v["trace"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["stage"] == "expand")
+            .flat_map(|t| t["reasons"].as_array().cloned().unwrap_or_default())
+            .filter_map(|r| r.as_str().map(str::to_string))
+            .find(|r| r.contains("test, fixture or example"))
+    };
+    let (v, code) = ask_json(s.path(), &["where are the timing samples summarized?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(source_symbols(&v)[..2], ["summarize", "bench_mean"], "{v}");
+    assert_eq!(
+        demoted(&v).as_deref(),
+        Some("1 test, fixture or example chunk(s) at × 0.5: the question is not about tests"),
+        "{v}"
+    );
+    let (v, _) = ask_json(
+        s.path(),
+        &["where is the benchmark that summarizes timing samples?"],
+    );
+    assert_eq!(demoted(&v), None, "{v}");
+}
+
 #[test]
 fn a_comparison_covers_both_sides() {
     let s = python();
