@@ -497,6 +497,27 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
     if sentences.is_empty() {
         return None;
     }
+    // "the code that runs the benchmark for a single command" is the code that says "Run
+    // the benchmark for a single command": the first verb also without its -s or -es.
+    let bare: Vec<String> = sentences
+        .iter()
+        .filter_map(|s| {
+            let (verb, rest) = s.split_once(' ')?;
+            let base = verb
+                .strip_suffix('s')
+                .filter(|b| b.len() >= 2 && !b.ends_with('s'))?;
+            let mut out = vec![format!("{base} {rest}")];
+            if let Some(b) = verb.strip_suffix("es").filter(|b| b.len() >= 2) {
+                out.push(format!("{b} {rest}"));
+            }
+            Some(out)
+        })
+        .flatten()
+        .collect();
+    let sentences: Vec<&str> = sentences
+        .into_iter()
+        .chain(bare.iter().map(String::as_str))
+        .collect();
     let holder = candidates.iter().take(LIFT_AMONG).position(|c| {
         if is_test_or_example(&c.loc.path) || is_prose(&c.loc.path) {
             return false;

@@ -439,6 +439,13 @@ def converter_names(path):
     );
     assert_eq!(source_symbols(&v)[0], "converter_names", "{v}");
     assert_eq!(v["confidence"]["verbatim"], 1.0, "{v}");
+    // "the code that removes …" is the code that says "Remove …".
+    let (v, _) = ask_json(
+        s.path(),
+        &["where is the code that removes the converter from the path?"],
+    );
+    assert_eq!(source_symbols(&v)[0], "strip_param", "{v}");
+    assert_eq!(v["confidence"]["verbatim"], 1.0, "{v}");
     // Asked how the code that says it does it, after the subject or before "work".
     for q in [
         "how does it remove the converter from the path?",
