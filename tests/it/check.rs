@@ -2973,3 +2973,35 @@ func scale(b []byte, f float64) (int, string, Celsius) {
         "#]],
     );
 }
+
+#[test]
+fn js_global_objects_and_functions_are_the_runtime_s() {
+    // `console.warn`, `Object.keys` and `setTimeout` are the runtime's, never unresolved;
+    // the repository's own `warn`, imported, is still the repository's.
+    check(
+        r#"
+//- log.ts
+export function warn(msg: string) {
+  return msg;
+}
+//- app.ts
+import { warn } from "./log";
+
+export function run(o: object) {
+  console.warn(Object.keys(o));
+  setTimeout(() => warn("late"), 10);
+}
+"#,
+        expect![[r#"
+            app.ts
+              def function run 3-6
+              import 1 ./log warn -> log.ts
+              call 4 warn in run -> console.warn [external]
+              call 4 keys in run -> Object.keys [external]
+              call 5 setTimeout in run -> setTimeout [external]
+              call 5 warn in run -> log.ts:warn [import]
+            log.ts
+              def function warn 1-3
+        "#]],
+    );
+}

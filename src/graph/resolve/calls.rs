@@ -1135,6 +1135,11 @@ impl Graph {
         if c.kind == CallKind::Path && rules.std_roots.contains(&head) {
             return Outcome::external(format!("{q}::{name}"));
         }
+        // A method of a global object no import or definition of the repository names
+        // (`console.warn`, `Object.is`): the runtime's.
+        if c.kind == CallKind::Member && binding.is_none() && is_global_object(lang, q) {
+            return Outcome::external(format!("{q}.{name}"));
+        }
         // A method on a value of unknown type: name-only, methods only, unique.
         let plain_receiver = q
             .chars()

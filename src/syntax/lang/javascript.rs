@@ -105,6 +105,27 @@ pub(super) const JS_RESOLVE: ResolveRules = ResolveRules {
         "Symbol",
         "globalThis",
     ],
+    // The global functions of browsers and Node.
+    builtins: &[
+        "setTimeout",
+        "clearTimeout",
+        "setInterval",
+        "clearInterval",
+        "setImmediate",
+        "queueMicrotask",
+        "structuredClone",
+        "fetch",
+        "parseInt",
+        "parseFloat",
+        "isNaN",
+        "isFinite",
+        "encodeURIComponent",
+        "decodeURIComponent",
+        "encodeURI",
+        "decodeURI",
+        "atob",
+        "btoa",
+    ],
     ..ResolveRules::PLAIN
 };
 
