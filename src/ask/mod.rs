@@ -374,7 +374,30 @@ fn first_query(state: &mut State) -> Result<Query> {
         // import strconv?").
         let imports = state.classification.intents.contains(&Intent::Imports);
         let history = state.classification.intents.contains(&Intent::History);
+        // Two words in a row may name one package by its last two segments ("which files
+        // import the vanilla utils?" for `jotai/vanilla/utils`, "the click testing
+        // module" for `click.testing`): read so, they are not read one by one.
+        let mut taken: Vec<String> = Vec::new();
+        if imports {
+            let terms = state.terms.clone();
+            for pair in terms.windows(2).take(5) {
+                if taken.contains(&pair[0]) {
+                    continue;
+                }
+                for sep in ["/", "."] {
+                    let found = readings::packages_ending(state, &pair.join(sep))?;
+                    if !found.is_empty() {
+                        named.extend(found);
+                        taken.extend(pair.iter().cloned());
+                        break;
+                    }
+                }
+            }
+        }
         for term in state.terms.clone().iter().take(6) {
+            if taken.contains(term) {
+                continue;
+            }
             if state.memories.read(|c| {
                 Ok(retrieve::is_defined(c, term)?
                     || (imports && crate::store::lookups::is_imported(c, term)?))

@@ -317,10 +317,12 @@ fn told_by_a_commit(state: &mut State, lower: &str) -> Result<()> {
     Ok(())
 }
 
-/// The imported packages whose last segment is the plain word `name`, for an imports
-/// question that names no definition and no module as written; the reading is recorded.
+/// The imported packages whose last segment is the plain word `name` (or whose last
+/// segments are `name`, two words joined by `/` or `.`), for an imports question that
+/// names no definition and no module as written; the reading is recorded.
 pub(super) fn packages_ending(state: &mut State, name: &str) -> Result<Vec<String>> {
-    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !name.split(['/', '.']).all(word) {
         return Ok(Vec::new());
     }
     let modules = state

@@ -154,7 +154,7 @@ pub fn is_imported(c: &Connection, module: &str) -> rusqlite::Result<bool> {
         .map(|o| o.is_some())
 }
 
-/// The modules imported somewhere whose last segment is `name` ("tui" for
+/// The modules imported somewhere that are `name` or whose last segment is `name` ("tui" for
 /// `github.com/junegunn/fzf/src/tui`, `os.path` for "path", `crate::config` for
 /// "config"), the most imported first: at most `limit`.
 pub fn imported_modules_ending(
@@ -164,9 +164,10 @@ pub fn imported_modules_ending(
 ) -> rusqlite::Result<Vec<String>> {
     c.prepare_cached(
         "SELECT module FROM imports
-         WHERE length(module) > length(?1)
-           AND substr(module, -length(?1)) = ?1
-           AND substr(module, -length(?1) - 1, 1) IN ('/', '.', ':')
+         WHERE module = ?1
+            OR (length(module) > length(?1)
+                AND substr(module, -length(?1)) = ?1
+                AND substr(module, -length(?1) - 1, 1) IN ('/', '.', ':'))
          GROUP BY module ORDER BY count(*) DESC, module LIMIT ?2",
     )?
     .query_map(params![name, limit as i64], |r| r.get(0))?

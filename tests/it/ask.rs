@@ -1489,6 +1489,17 @@ fn an_imports_question_reads_a_plain_word_as_the_package_it_ends() {
         v["readings"],
         serde_json::json!(["read `command` as the package `example.com/kvstore/command`"])
     );
+    // Two words in a row: the package whose last two segments they are, read as one.
+    let (v, code) = ask_json(s.path(), &["which files import the kvstore store package?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["readings"],
+        serde_json::json!(["read `kvstore/store` as the package `example.com/kvstore/store`"])
+    );
+    assert_eq!(
+        rows(&v, "imports"),
+        ["main.go:10 example.com/kvstore/store"]
+    );
 }
 
 /// "why does the server use a thread pool instead of forking workers?" asks why the code
