@@ -887,7 +887,7 @@ async function t() {
               call 3 create in client -> src/index.ts:create [exact]
             src/parse.ts
               def function parse 1-1
-              call 1 parse in parse -> ? [unresolved]
+              call 1 parse in parse -> JSON.parse [external]
             src/types.ts
               def type Client 1-4
               def method Client.post 2-2
@@ -1449,7 +1449,7 @@ count(2)
               def method A.Store.count 18-20
               def method A.Store.secret 22-24
               call 7 load in A.Store.open -> lib/a/store.rb:A.Store.load [name-only]
-              call 11 read in A.Store.load -> ? [unresolved]
+              call 11 read in A.Store.load -> File.read [external]
               call 15 count in A.Store.size -> lib/a/store.rb:A.Store.count [exact]
               call 22 private in A.Store.secret -> private [external]
               call 23 size in A.Store.secret -> lib/a/store.rb:A.Store.size [exact]
