@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::classify::Intent;
+use super::classify::{EntityKind, Intent};
 use super::route::Plan;
 use super::{
     Candidate, Confidence, Evidence, GraphFact, HistoryFact, Stage, State, Strategy, expand,
@@ -106,6 +106,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     let found = retrieve(state, &query, stage(Stage::Retrieve))?;
     let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
     definitions_lead(state, &mut candidates);
+    named_definition_first(state, &found.lists, &mut candidates)?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
     let written = lift_written_as_asked(state, &mut candidates);
@@ -396,6 +397,93 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
 }
+
+/// A concept question whose subject is a definition named by its identifier ("how does
+/// atomWithStorage persist values to localStorage?") is answered by that definition
+/// first. The graph finds it by name but weighs in only to break ties for questions in
+/// prose, so its words alone can leave it below the guides that mention it. Of the first
+/// few definitions the graph lists, the first function or method that is code (not a
+/// test, an example or documentation) is put first.
+fn named_definition_first(
+    state: &mut State,
+    lists: &[RankedList],
+    candidates: &mut Vec<Candidate>,
+) -> Result<()> {
+    // The identifier is the question's subject: "how does atomWithStorage persist …",
+    // not a name its words mention ("how does marshmallow return the `Field` pairs").
+    let question = state.question.to_lowercase().replace('`', "");
+    let subject = ["how does ", "how do ", "how is ", "how are "]
+        .iter()
+        .find_map(|lead| question.strip_prefix(lead))
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(|w| w.trim_end_matches(['?', '.', ',', '!', ':']).to_string());
+    let named = state
+        .classification
+        .entities
+        .iter()
+        .any(|e| e.kind == EntityKind::Identifier && Some(e.text.to_lowercase()) == subject);
+    if state.classification.intents.first() != Some(&Intent::Concept) || !named {
+        return Ok(());
+    }
+    let Some(graph) = lists.iter().find(|l| l.route == Memory::Graph) else {
+        return Ok(());
+    };
+    for (rank, &(id, score)) in graph.hits.iter().enumerate().take(NAMED_AMONG) {
+        let at = candidates.iter().position(|c| c.loc.chunk_id == id);
+        let loc = match at {
+            Some(at) => candidates[at].loc.clone(),
+            None => match state.memories.read(|c| crate::store::chunk_loc(c, id))? {
+                Some(loc) => loc,
+                None => continue,
+            },
+        };
+        // A function or method: of a class, the method that does what is asked answers
+        // better than the class ("how does AsyncClient send a request?").
+        let is_code = loc.symbol.is_some()
+            && matches!(loc.kind.as_str(), "function" | "method")
+            && !is_test_or_example(&loc.path)
+            && !is_prose(&loc.path)
+            && !loc.symbol.as_deref().is_some_and(is_test_symbol);
+        if !is_code || !state.in_scope(&loc.path) {
+            continue;
+        }
+        let top = candidates.first().map_or(1.0, |c| c.score);
+        match at {
+            Some(0) => return Ok(()),
+            Some(at) => {
+                candidates[at].score = top;
+                candidates[..=at].rotate_right(1);
+            }
+            None => candidates.insert(
+                0,
+                Candidate {
+                    loc,
+                    score: top,
+                    evidence: vec![Evidence {
+                        route: super::Route::Graph,
+                        rank: rank + 1,
+                        score,
+                    }],
+                    expanded_from: None,
+                    lines: Vec::new(),
+                },
+            ),
+        }
+        let c = &candidates[0].loc;
+        let reason = format!(
+            "{}:{}-{} first: the definition of what the question names",
+            c.path, c.start_line, c.end_line
+        );
+        if let Some(last) = state.trace.last_mut() {
+            last.reasons.push(reason);
+        }
+        return Ok(());
+    }
+    Ok(())
+}
+
+/// How many of the graph's definitions [`named_definition_first`] reads.
+const NAMED_AMONG: usize = 5;
 
 /// Tests, fixtures and examples below the implementation for how/where/concept
 /// questions, unless the question asks about tests or examples.

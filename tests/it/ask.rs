@@ -547,6 +547,31 @@ fn a_benchmark_ranks_below_the_code_but_src_benchmark_is_code() {
     assert_eq!(demoted(&v), None, "{v}");
 }
 
+/// "how does saveSnapshot write the file?" is about the function it names: its
+/// definition comes first, above the guide that repeats the question's words.
+#[test]
+fn a_concept_question_about_a_named_function_is_answered_by_it_first() {
+    let s = Scratch::empty();
+    s.write(
+        "docs/snapshots.md",
+        "# Snapshots\n\n## saveSnapshot\n\nsaveSnapshot writes the file: call saveSnapshot to write the file of a snapshot, and the file is written where the snapshot says.\n",
+    );
+    s.write(
+        "src/snapshot.ts",
+        "import { writeFileSync } from \"fs\";\n\nexport function saveSnapshot(path: string, data: string) {\n  writeFileSync(path, JSON.stringify({ data }));\n}\n\nexport function loadSnapshot(path: string) {\n  return path;\n}\n",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["how does saveSnapshot write the file?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"], serde_json::json!(["concept"]), "{v}");
+    assert_eq!(
+        source_symbols(&v).first().map(String::as_str),
+        Some("saveSnapshot"),
+        "{v}"
+    );
+    assert_eq!(v["sources"][0]["path"], "src/snapshot.ts", "{v}");
+}
+
 #[test]
 fn a_comparison_covers_both_sides() {
     let s = python();
