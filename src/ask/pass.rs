@@ -86,8 +86,14 @@ fn why_words(state: &State) -> Vec<(String, String)> {
     if !state.why || names || state.grep.is_some() {
         return Vec::new();
     }
+    message_words(&state.terms)
+}
+
+/// The words a commit message is searched for: each subject word as written (lower-cased)
+/// and its stem, the stems of three letters or more, each stem once.
+pub(super) fn message_words(terms: &[String]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    for t in &state.terms {
+    for t in terms {
         let stem = super::text::stem(t);
         if stem.len() >= 3 && !out.iter().any(|(_, s)| *s == stem) {
             out.push((t.to_lowercase(), stem));
@@ -447,16 +453,13 @@ fn named_definition_first(
         if !is_code || !state.in_scope(&loc.path) {
             continue;
         }
-        let top = candidates.first().map_or(1.0, |c| c.score);
-        match at {
+        let at = match at {
             Some(0) => return Ok(()),
-            Some(at) => {
-                candidates[at].score = top;
-                candidates[..=at].rotate_right(1);
-            }
-            None => candidates.insert(
-                0,
-                Candidate {
+            Some(at) => at,
+            // Fused below the candidates kept: it joins them.
+            None => {
+                let top = candidates.first().map_or(1.0, |c| c.score);
+                candidates.push(Candidate {
                     loc,
                     score: top,
                     evidence: vec![Evidence {
@@ -466,17 +469,16 @@ fn named_definition_first(
                     }],
                     expanded_from: None,
                     lines: Vec::new(),
-                },
-            ),
-        }
-        let c = &candidates[0].loc;
-        let reason = format!(
-            "{}:{}-{} first: the definition of what the question names",
-            c.path, c.start_line, c.end_line
+                });
+                candidates.len() - 1
+            }
+        };
+        put_first(
+            state,
+            candidates,
+            at,
+            "the definition of what the question names",
         );
-        if let Some(last) = state.trace.last_mut() {
-            last.reasons.push(reason);
-        }
         return Ok(());
     }
     Ok(())
@@ -623,16 +625,27 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
     if at == 0 {
         return Some(candidates[0].loc.chunk_id);
     }
+    put_first(
+        state,
+        candidates,
+        at,
+        "it holds the question's sentence as written",
+    );
+    Some(candidates[0].loc.chunk_id)
+}
+
+/// Puts `candidates[at]` first, at the first one's score (so the scores the confidence
+/// reads stay those of the best), and says why in the stage's trace.
+fn put_first(state: &mut State, candidates: &mut [Candidate], at: usize, why: &str) {
     candidates[at].score = candidates[0].score;
     candidates[..=at].rotate_right(1);
     let c = &candidates[0].loc;
     if let Some(last) = state.trace.last_mut() {
         last.reasons.push(format!(
-            "{}:{}-{} first: it holds the question's sentence as written",
+            "{}:{}-{} first: {why}",
             c.path, c.start_line, c.end_line
         ));
     }
-    Some(c.chunk_id)
 }
 
 /// How many of the best candidates [`lift_written_as_asked`] reads.

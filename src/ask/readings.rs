@@ -285,13 +285,10 @@ fn told_by_a_commit(state: &mut State, lower: &str) -> Result<()> {
     {
         return Ok(());
     }
-    let mut stems: Vec<String> = Vec::new();
-    for t in &state.terms {
-        let stem = super::text::stem(t);
-        if stem.len() >= 3 && !stems.contains(&stem) {
-            stems.push(stem);
-        }
-    }
+    let stems: Vec<String> = super::pass::message_words(&state.terms)
+        .into_iter()
+        .map(|(_, stem)| stem)
+        .collect();
     let need = (stems.len() * 3).div_ceil(5).max(3);
     if stems.len() < need {
         return Ok(());
