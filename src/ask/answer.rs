@@ -169,9 +169,22 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
     } else {
         format!("`{}` ({} definitions)", f.target, defs.len())
     };
+    // The rows there are in all: a list longer than an answer holds was cut, and says how
+    // to see the rest.
+    let total = f.total.max(f.rows.len());
+    let relation = match f.intent {
+        Intent::Callers => "callers",
+        Intent::Callees => "callees",
+        Intent::Imports if f.importers => "importers",
+        _ => "imports",
+    };
     let more = |n: usize| {
         if n > ROWS_SHOWN {
-            format!("  … and {} more\n", n - ROWS_SHOWN)
+            format!(
+                "  … and {} more: llmc graph {relation} {} --limit {n}\n",
+                n - ROWS_SHOWN,
+                f.target
+            )
         } else {
             String::new()
         }
@@ -197,8 +210,7 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
             } else {
                 let _ = writeln!(
                     s,
-                    "{what} is called from {} place(s){}:",
-                    f.rows.len(),
+                    "{what} is called from {total} place(s){}:",
                     provenance(&f.rows)
                 );
             }
@@ -218,7 +230,7 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                     code(r)
                 );
             }
-            s.push_str(&more(f.rows.len()));
+            s.push_str(&more(total));
             // Rows listed apart from the callers, each with what it is.
             let mut apart = |header: String, rows: &[Row], label: &dyn Fn(&Row) -> String| {
                 if rows.is_empty() {
@@ -236,7 +248,9 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                         code(r)
                     );
                 }
-                s.push_str(&more(rows.len()));
+                if rows.len() > ROWS_SHOWN {
+                    let _ = writeln!(s, "  … and {} more", rows.len() - ROWS_SHOWN);
+                }
             };
             apart(
                 format!(
@@ -286,12 +300,7 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                     provenance(rows)
                 );
             } else {
-                let _ = writeln!(
-                    s,
-                    "{what} makes {} call(s){}:",
-                    rows.len(),
-                    provenance(rows)
-                );
+                let _ = writeln!(s, "{what} makes {total} call(s){}:", provenance(rows));
             }
             for r in rows.iter().take(ROWS_SHOWN) {
                 let at = r
@@ -308,7 +317,7 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                     code(r)
                 );
             }
-            s.push_str(&more(rows.len()));
+            s.push_str(&more(if nested { rows.len() } else { total }));
         }
         Intent::Imports
             if f.importers
@@ -318,23 +327,23 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
         {
             let files: std::collections::BTreeSet<&str> =
                 f.rows.iter().map(|r| r.path.as_str()).collect();
-            let _ = writeln!(
-                s,
-                "{what} is imported by {} line(s) in {} file(s):",
-                f.rows.len(),
-                files.len()
-            );
+            let in_files = if total > f.rows.len() {
+                format!("in {} file(s) or more", files.len())
+            } else {
+                format!("in {} file(s)", files.len())
+            };
+            let _ = writeln!(s, "{what} is imported by {total} line(s) {in_files}:");
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let _ = writeln!(s, "  {}:{}  {}{}", r.path, r.line, r.symbol, code(r));
             }
-            s.push_str(&more(f.rows.len()));
+            s.push_str(&more(total));
         }
         Intent::Imports if f.definitions.iter().any(|d| d.kind == DefKind::File) => {
-            let _ = writeln!(s, "{what}: {} import line(s):", f.rows.len());
+            let _ = writeln!(s, "{what}: {total} import line(s):");
             for r in f.rows.iter().take(ROWS_SHOWN) {
                 let _ = writeln!(s, "  {}:{}  {}{}", r.path, r.line, r.symbol, code(r));
             }
-            s.push_str(&more(f.rows.len()));
+            s.push_str(&more(total));
         }
         _ => {
             for d in &f.definitions {

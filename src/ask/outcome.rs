@@ -351,8 +351,12 @@ pub struct GraphFact {
     pub target: String,
     /// The definitions it names.
     pub definitions: Vec<Def>,
-    /// Call sites (callers, callees) or import lines.
+    /// Call sites (callers, callees) or import lines: the first ones, when there are more
+    /// than an answer lists.
     pub rows: Vec<Row>,
+    /// How many rows there are in all (more than `rows` holds when the list was cut).
+    #[serde(default)]
+    pub total: usize,
     /// For callers: the call sites not listed because nothing proves they mean the target
     /// (matched by name only, or an unknown receiver), so "no callers" can be told from
     /// "none proven".

@@ -344,6 +344,7 @@ pub fn graph_facts(
             // examples (each group in path order): a newcomer asking who calls `load` wants
             // the server's call before thirty tests', and a cut list must not hide it.
             rows.sort_by_key(|r| crate::source::is_test_path(&r.path));
+            let total = rows.len();
             rows.truncate(limit);
             // "What does `Command.action` call?" of a method whose calls are all in the
             // closure it builds: "nothing" is true of its own body and useless; the
@@ -411,6 +412,7 @@ pub fn graph_facts(
                     target: target.clone(),
                     definitions: answer.candidates,
                     rows,
+                    total,
                     set_aside: answer.set_aside,
                     references: answer.references,
                     through_trait: answer.through_trait,

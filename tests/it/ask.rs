@@ -572,6 +572,26 @@ fn a_concept_question_about_a_named_function_is_answered_by_it_first() {
     assert_eq!(v["sources"][0]["path"], "src/snapshot.ts", "{v}");
 }
 
+/// A function called from more places than an answer lists: the answer counts them all
+/// and says how to see the rest, not the length of the list it kept.
+#[test]
+fn a_cut_list_of_callers_counts_them_all() {
+    let mut calls = String::from("def tick():\n    return 1\n\n\ndef run():\n");
+    for _ in 0..230 {
+        calls.push_str("    tick()\n");
+    }
+    let s = Scratch::indexed_file("clock.py", &calls);
+    let (v, code) = ask_json(s.path(), &["who calls tick?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["graph"][0]["total"], 230, "{v}");
+    let text = v["answer"]["text"].as_str().unwrap_or("");
+    assert!(text.contains("is called from 230 place(s)"), "{text}");
+    assert!(
+        text.contains("… and 210 more: llmc graph callers tick --limit 230"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_comparison_covers_both_sides() {
     let s = python();
