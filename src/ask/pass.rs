@@ -591,18 +591,13 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
     // the benchmark for a single command": the first verb also without its -s or -es.
     let bare: Vec<String> = sentences
         .iter()
-        .filter_map(|s| {
-            let (verb, rest) = s.split_once(' ')?;
-            let base = verb
-                .strip_suffix('s')
-                .filter(|b| b.len() >= 2 && !b.ends_with('s'))?;
-            let mut out = vec![format!("{base} {rest}")];
-            if let Some(b) = verb.strip_suffix("es").filter(|b| b.len() >= 2) {
-                out.push(format!("{b} {rest}"));
-            }
-            Some(out)
+        .filter_map(|s| s.split_once(' '))
+        .flat_map(|(verb, rest)| {
+            crate::search::tokenize::without_endings(verb, &["s", "es"])
+                .into_iter()
+                .filter(|b| b.len() >= 2)
+                .map(move |b| format!("{b} {rest}"))
         })
-        .flatten()
         .collect();
     let sentences: Vec<&str> = sentences
         .into_iter()

@@ -16,7 +16,7 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, Term, doc};
 
 use super::IdFilter;
 use super::embed::is_stop;
-use super::tokenize::{CodeTokenizer, tokens};
+use super::tokenize::{CodeTokenizer, tokens, without_endings};
 
 /// The lexical index directory of a store directory.
 pub fn lexical_dir(store_dir: &Path) -> PathBuf {
@@ -360,14 +360,8 @@ impl LexicalIndex {
                 > 0)
         };
         if held(word)? {
-            // "class" and "process" are no plurals.
-            let ends: &[&str] = match word.ends_with("ss") {
-                true => &[],
-                false => &["es", "s", "ed", "d"],
-            };
-            let bare = ends
-                .iter()
-                .filter_map(|end| word.strip_suffix(end))
+            let bare = without_endings(word, &["es", "s", "ed", "d"])
+                .into_iter()
                 .filter(|w| w.chars().count() >= 3 && !is_stop(w));
             for w in bare {
                 if held(w)? {

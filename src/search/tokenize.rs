@@ -59,6 +59,18 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
+/// `word` without each of `ends` it ends with, in their order: its forms without a plural's
+/// or a past's ending ("renders" → "render"). None for a word ending in "ss": "class" and
+/// "process" are no plurals.
+pub fn without_endings<'a>(word: &'a str, ends: &[&str]) -> Vec<&'a str> {
+    if word.ends_with("ss") {
+        return Vec::new();
+    }
+    ends.iter()
+        .filter_map(|end| word.strip_suffix(end))
+        .collect()
+}
+
 /// The parts of one identifier: split on `_`, lower→upper (`parseConfig`), the last
 /// capital of a run before a lower-case letter (`HTTPServer` → `HTTP`, `Server`) and
 /// letter/digit boundaries. Returns byte ranges into `word`.
