@@ -217,7 +217,10 @@ fn push_windows(
         while b >= a && lines[(b - 1) as usize].trim().is_empty() {
             b -= 1;
         }
-        if a <= b {
+        // Loose code with no words (a block's closing `)`, a lone `const (`) answers no
+        // question: as a chunk its vector would be its file name's alone.
+        let wordless = kind == ChunkKind::Code && !has_words(&lines[(s - 1) as usize..e as usize]);
+        if a <= b && !wordless {
             out.push(Chunk {
                 start_line: a,
                 end_line: b,
@@ -231,6 +234,22 @@ fn push_windows(
     }
 }
 
+/// Whether `lines` hold two words of two letters or digits or more.
+fn has_words(lines: &[&str]) -> bool {
+    let mut words = 0;
+    for line in lines {
+        for w in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if w.chars().count() >= 2 {
+                words += 1;
+                if words >= 2 {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 fn join_lines(lines: &[&str], start: u32, end: u32, cfg: ChunkConfig) -> String {
     if !cfg.text {
         return String::new();
@@ -241,6 +260,7 @@ fn join_lines(lines: &[&str], start: u32, end: u32, cfg: ChunkConfig) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::SymbolKind;
 
     const CFG: ChunkConfig = ChunkConfig {
         window_lines: 3,
@@ -289,6 +309,35 @@ mod tests {
         assert_eq!(
             spans(&text_chunks(text, CFG)),
             ["window 1-3 -", "window 4-4 -", "window 8-8 -"]
+        );
+    }
+
+    #[test]
+    fn loose_code_without_words_is_no_chunk() {
+        // A Go const block whose constants are definitions leaves `const (` and `)`.
+        let text = "package main\n\nconst (\n\tA = 1\n)\n\nfunc init() {\n\tsetup(A)\n}\n";
+        let sym = |name: &str, kind, line: u32, end: u32| Symbol {
+            name: name.into(),
+            qualname: name.into(),
+            kind,
+            start_line: line,
+            end_line: end,
+            signature: String::new(),
+            doc: String::new(),
+            parent: None,
+            lead_line: line,
+        };
+        let symbols = [
+            sym("A", SymbolKind::Constant, 4, 4),
+            sym("init", SymbolKind::Function, 7, 9),
+        ];
+        let cfg = ChunkConfig {
+            window_lines: 1,
+            ..CFG
+        };
+        assert_eq!(
+            spans(&code_chunks(text, &symbols, cfg)),
+            ["code 1-1 -", "definition 4-4 A", "definition 7-9 init"]
         );
     }
 }
