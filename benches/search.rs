@@ -177,12 +177,7 @@ fn chunk_texts(tree: &Path) -> Vec<String> {
                 .symbol_index
                 .and_then(|i| file.symbols.get(i))
                 .map_or("", |s| s.doc.as_str());
-            out.push(embed_text(
-                &rel,
-                c.symbol.as_deref().unwrap_or(""),
-                doc,
-                &c.text,
-            ));
+            out.push(embed_text(&rel, c, c.symbol.as_deref().unwrap_or(""), doc));
         }
     }
     out

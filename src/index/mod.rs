@@ -140,7 +140,7 @@ impl IndexStats {
 /// An index written with another value reads every file again on its next run, its history
 /// kept, instead of answering from rows an older llmc made (the store's format version
 /// covers its tables, not what is in them).
-pub const EXTRACTION_VERSION: &str = "2026-11-27.11";
+pub const EXTRACTION_VERSION: &str = "2026-11-27.12";
 
 /// Whether the files of `store`'s `generation` were read with another
 /// [`EXTRACTION_VERSION`] (an empty store was read by no one).

@@ -107,6 +107,9 @@ impl Embedder for OllamaEmbedder {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        // A model reads the head and the body as one text.
+        let texts: Vec<String> = texts.iter().map(|t| t.replace(HEAD_END, "\n")).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         let mut out = Vec::with_capacity(texts.len());
         for batch in texts.chunks(self.batch) {
             out.extend(self.embed_batch(batch)?);
@@ -125,11 +128,17 @@ pub struct HashEmbedder {
 }
 
 /// Bumped whenever the features change, so old vectors are re-embedded.
-const HASH_VERSION: u32 = 2;
+const HASH_VERSION: u32 = 3;
 
 const WORD_WEIGHT: f32 = 1.0;
 const IDENT_WEIGHT: f32 = 0.7;
 const NGRAM_WEIGHT: f32 = 0.25;
+
+/// Ends the head of a chunk's text to embed (see [`HashEmbedder::embed_one`]).
+pub const HEAD_END: char = '\u{1e}';
+
+/// The head's share of a chunk's vector.
+const HEAD_SHARE: f32 = 0.5;
 
 impl HashEmbedder {
     /// An embedder of `dim` dimensions (at least 16).
@@ -143,8 +152,25 @@ impl HashEmbedder {
         Ok(HashEmbedder { dim })
     }
 
-    /// The vector of one text.
+    /// The vector of one text. A chunk's text whose head (its symbol and doc comment)
+    /// stands before [`HEAD_END`] is two vectors mixed: the head's and the body's, each
+    /// of unit length, the head weighing [`HEAD_SHARE`]. A long body then no longer
+    /// drowns the words that name and describe it.
     pub fn embed_one(&self, text: &str) -> Vec<f32> {
+        let Some((head, body)) = text.split_once(HEAD_END) else {
+            return self.embed_words(text);
+        };
+        let h = self.embed_words(head);
+        let mut v = self.embed_words(body);
+        for (x, y) in v.iter_mut().zip(&h) {
+            *x = *x * (1.0 - HEAD_SHARE) + y * HEAD_SHARE;
+        }
+        normalize(&mut v);
+        v
+    }
+
+    /// The damped, normalized bag of features of `text`'s words.
+    fn embed_words(&self, text: &str) -> Vec<f32> {
         let mut v = vec![0f32; self.dim];
         WORD_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
@@ -351,5 +377,49 @@ mod tests {
             err.downcast_ref::<LlmcError>(),
             Some(LlmcError::Config(_))
         ));
+    }
+
+    fn definition(text: String) -> crate::model::Chunk {
+        crate::model::Chunk {
+            start_line: 1,
+            end_line: 1,
+            kind: crate::model::ChunkKind::Definition,
+            symbol: None,
+            symbol_index: None,
+            text,
+        }
+    }
+
+    #[test]
+    fn a_long_body_does_not_drown_the_head_that_names_it() {
+        let e = HashEmbedder::new(1024).expect("dim");
+        let q = e.embed_one("how does fzf return new Terminal object?");
+        // fzf's NewTerminal: its doc comment is the question, its body 400 lines.
+        let body: String = (0..400)
+            .map(|i| format!("\tpreviewBox{i} := util.NewEventBox(opts.Layout{i}, height{i})\n"))
+            .collect();
+        let long = e.embed_one(&crate::search::sync::embed_text(
+            "src/terminal.go",
+            &definition(format!(
+                "func NewTerminal(opts *Options) (*Terminal, error) {{\n{body}}}"
+            )),
+            "NewTerminal",
+            "NewTerminal returns new Terminal object",
+        ));
+        // A three-line method of the same file, which says `Terminal` and `return`.
+        let short = e.embed_one(&crate::search::sync::embed_text(
+            "src/terminal.go",
+            &definition(
+                "func (t *Terminal) environ() []string {\n\treturn t.environImpl(false)\n}".into(),
+            ),
+            "Terminal.environ",
+            "",
+        ));
+        assert!(
+            cos(&q, &long) > cos(&q, &short),
+            "{} <= {}",
+            cos(&q, &long),
+            cos(&q, &short)
+        );
     }
 }

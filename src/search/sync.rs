@@ -14,12 +14,12 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use super::embed::{self, Embedder};
+use super::embed::{self, Embedder, HEAD_END};
 use super::generations;
 use super::lexical::{self, LexDoc, LexicalWriter};
 use super::vectors::{self, QVec, VectorWriteConfig, VectorWriteStats, VectorWriter};
 use crate::config::Config;
-use crate::model::{Chunk, Symbol};
+use crate::model::{Chunk, ChunkKind, Symbol};
 use crate::store::store_dir;
 
 /// Texts embedded per batch by the built-in embedder (it spreads a batch over the cores).
@@ -269,7 +269,7 @@ impl SearchWriter<'_> {
             }
             match (&mut self.vec, vectors) {
                 (Some(vec), Some(v)) => vec.add_vector(id, &v.vectors[i])?,
-                (Some(vec), None) => vec.add(id, embed_text(path, symbol, doc, &c.text))?,
+                (Some(vec), None) => vec.add(id, embed_text(path, c, symbol, doc))?,
                 (None, _) => {}
             }
         }
@@ -335,7 +335,7 @@ pub fn embed_chunks(
             .iter()
             .map(|c| {
                 let (symbol, doc) = symbol_and_doc(c, symbols);
-                embed_text(path, symbol, doc, &c.text)
+                embed_text(path, c, symbol, doc)
             })
             .collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
@@ -355,9 +355,16 @@ pub fn embed_chunks(
     })
 }
 
-/// The text a chunk is embedded as: its file's name, its symbol, its doc comment (which
-/// the text holds too: words that describe the code count twice) and its text.
-pub fn embed_text(path: &str, symbol: &str, doc: &str, text: &str) -> String {
+/// The text a chunk is embedded as. A definition's: its head (its symbol and doc
+/// comment, which the text holds too: words that describe the code count twice),
+/// [`HEAD_END`], then its file's name and its text. Any other chunk's: its file's name,
+/// its symbol (a section's headings) and its text.
+pub fn embed_text(path: &str, c: &Chunk, symbol: &str, doc: &str) -> String {
     let file = path.rsplit('/').next().unwrap_or(path);
-    format!("{file}\n{symbol}\n{doc}\n{text}")
+    let text = &c.text;
+    if c.kind == ChunkKind::Definition {
+        format!("{symbol}\n{doc}{HEAD_END}{file}\n{text}")
+    } else {
+        format!("{file}\n{symbol}\n{text}")
+    }
 }
