@@ -35,6 +35,9 @@ const LOCK_FILE: &str = "lock";
 /// (pages beyond it go to the file, which the OS caches).
 const CACHE_KIB: i64 = 32 * 1024;
 
+/// How much of the store's file a connection maps into memory.
+const MMAP_BYTES: i64 = 256 * 1024 * 1024;
+
 /// Flags on a file row: re-exported from [`crate::model::flags`], where the rows are made.
 pub use crate::model::flags;
 
@@ -482,6 +485,8 @@ impl Store {
         }
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         self.conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+        // Pages read in place from the page cache, not copied into SQLite's own.
+        self.conn.pragma_update(None, "mmap_size", MMAP_BYTES)?;
         Ok(())
     }
 
