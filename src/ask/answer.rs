@@ -481,7 +481,20 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
     } else if h.oldest_first {
         let c = &h.commits[0];
         let _ = writeln!(s, "{what} was introduced in {}", commit_line_words(c));
-        if total > 1 {
+        if h.pickaxe {
+            let _ = writeln!(
+                s,
+                "(no definition or file is named so: the commits whose changes add or remove \
+                 the text, as `git log -S{}` finds)",
+                shell_word(&h.target)
+            );
+            if total > 1 {
+                let _ = writeln!(
+                    s,
+                    "{total} commit(s) added or removed it{window}, oldest first:"
+                );
+            }
+        } else if total > 1 {
             let _ = writeln!(s, "{total} commit(s) touched it{window}, oldest first:");
         }
     } else {
@@ -513,8 +526,22 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
     s
 }
 
-/// The `llmc log` command that lists every commit of a history fact.
+/// The command that lists every commit of a history fact: `llmc log`, or `git log -S`
+/// for text the history knows as no definition or file.
 fn log_command(h: &HistoryFact, total: usize) -> String {
+    if h.pickaxe {
+        let mut cmd = format!("git log -S{} --reverse", shell_word(&h.target));
+        if let Some(a) = &h.author {
+            let _ = write!(cmd, " --author {}", shell_word(a));
+        }
+        if let Some(d) = &h.since {
+            let _ = write!(cmd, " --since {d}");
+        }
+        if let Some(d) = &h.until {
+            let _ = write!(cmd, " --until {d}");
+        }
+        return cmd;
+    }
     let mut cmd = String::from("llmc log");
     if h.target != "*" {
         let _ = write!(cmd, " {}", shell_word(&h.target));

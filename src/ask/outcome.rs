@@ -404,4 +404,8 @@ pub struct HistoryFact {
     /// messages hold (two or more each), best match first; the target is then `*`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub message_words: Vec<String>,
+    /// The target is no definition or file the history knows: these are the commits
+    /// whose changes add or remove it as text (`git log -S`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pickaxe: bool,
 }

@@ -680,6 +680,7 @@ pub fn history_facts(
                 oldest_first: false,
                 commits: log.commits,
                 message_words: q.message_words.iter().map(|(w, _)| w.clone()).collect(),
+                pickaxe: false,
             });
         }
     }
@@ -717,9 +718,51 @@ pub fn history_facts(
             oldest_first: q.oldest_first,
             commits: log.commits,
             message_words: Vec::new(),
+            pickaxe: false,
         });
     }
+    // "when was rich_markup_mode added?": a name the history knows as no definition and
+    // no file (a parameter, a key, an option) was introduced by the oldest commit whose
+    // changes add it, as `git log -S` finds.
+    if q.oldest_first {
+        for t in q.targets {
+            if facts.iter().any(|f| f.target == *t) || !pickaxe_text(t) {
+                continue;
+            }
+            let found = m.read(|c| Ok(hq::pickaxe(c, m.root, t, &filter, PICKAXE_BUDGET)))??;
+            let Some((commits, total)) = found else {
+                continue;
+            };
+            if commits.is_empty() {
+                continue;
+            }
+            m.read(|c| rank_commit_chunks(c, &commits, &mut ranked))?;
+            facts.push(HistoryFact {
+                target: t.clone(),
+                author: filter.author.clone(),
+                since: q.since.map(day),
+                until: q.until.map(day),
+                total,
+                oldest_first: true,
+                commits,
+                message_words: Vec::new(),
+                pickaxe: true,
+            });
+        }
+    }
     Ok((facts, ranked))
+}
+
+/// How long `git log -S` may look for a name's introduction (a long history is left).
+const PICKAXE_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Whether `t` is worth looking for as text in the history's changes: an identifier or
+/// a dotted or dashed name of three characters or more (a word alone is in too many).
+fn pickaxe_text(t: &str) -> bool {
+    t.chars().count() >= 3
+        && t.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | ':'))
+        && (t.contains(['_', '.', '-', ':']) || t.chars().skip(1).any(char::is_uppercase))
 }
 
 /// Adds to `ranked` the chunks of what each commit changed (its definitions, else its

@@ -380,6 +380,114 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
     })
 }
 
+/// The commits whose changes add or remove `text` (git's pickaxe, `git log -S`) that
+/// `filter` keeps and the store holds, each with the files where they do, in the
+/// filter's order; and how many there are. `None` when git fails or takes longer than
+/// `budget` (a long history), when the answer would not be whole.
+pub fn pickaxe(
+    conn: &Connection,
+    root: &Path,
+    text: &str,
+    filter: &LogFilter,
+    budget: std::time::Duration,
+) -> Result<Option<(Vec<LogCommit>, usize)>> {
+    let Some(out) = run_within(
+        super::git::git(root).args([
+            "log",
+            &format!("-S{text}"),
+            "--format=%x00%H",
+            "--name-only",
+            "--no-renames",
+            "HEAD",
+            "--",
+        ]),
+        budget,
+    )?
+    else {
+        return Ok(None);
+    };
+    let out = String::from_utf8_lossy(&out);
+    let mut stmt = conn.prepare_cached(&format!("{COMMIT_COLUMNS} WHERE hash = ?1"))?;
+    let mut files_stmt = conn.prepare_cached(
+        "SELECT path, old_path, status, added, removed FROM commit_files WHERE commit_id = ?1
+         ORDER BY rowid",
+    )?;
+    let mut commits = Vec::new();
+    for record in out.split('\0').skip(1) {
+        let mut lines = record.lines().map(str::trim).filter(|l| !l.is_empty());
+        let Some(hash) = lines.next() else { continue };
+        let paths: BTreeSet<&str> = lines.collect();
+        let Some((id, time, mut c)) = stmt.query_row([hash], commit_row).optional()? else {
+            continue;
+        };
+        if !keep(&c, time, filter) {
+            continue;
+        }
+        for f in files_stmt.query_map([id], |r| {
+            Ok(LogFile {
+                path: r.get(0)?,
+                old_path: r.get(1)?,
+                status: r.get(2)?,
+                added: r.get(3)?,
+                removed: r.get(4)?,
+            })
+        })? {
+            let f = f?;
+            if paths.contains(f.path.as_str()) {
+                c.files.push(f);
+            }
+        }
+        commits.push(c);
+    }
+    if filter.oldest_first {
+        commits.reverse();
+    }
+    let total = commits.len();
+    commits.drain(..filter.offset.min(total));
+    if let Some(l) = filter.limit {
+        commits.truncate(l);
+    }
+    Ok(Some((commits, total)))
+}
+
+/// `cmd`'s standard output, or `None` when it fails or is still running after `budget`
+/// (then it is killed).
+fn run_within(
+    cmd: &mut std::process::Command,
+    budget: std::time::Duration,
+) -> Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let Some(mut stdout) = child.stdout.take() else {
+        return Ok(None);
+    };
+    // Drained beside the wait, so a long output never blocks git on a full pipe.
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        stdout.read_to_end(&mut buf).map(|_| buf)
+    });
+    let deadline = std::time::Instant::now() + budget;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let out = reader.join().ok().and_then(|r| r.ok());
+    Ok(match status {
+        Some(s) if s.success() => out,
+        _ => None,
+    })
+}
+
 #[derive(Debug, Default)]
 struct Hit {
     paths: BTreeSet<String>,

@@ -234,6 +234,55 @@ fn a_name_only_benchmarks_define_is_read_as_the_module_named_after_it() {
     assert_eq!(subjects(&v)[0], "Time the shelves", "{v}");
 }
 
+/// "When was rich_markup_mode added?" where `rich_markup_mode` is a parameter, no
+/// definition or file (typer): the oldest commit whose changes add the text, as
+/// `git log -S` finds, and the answer says it looked for text.
+#[test]
+fn a_name_no_definition_holds_was_introduced_by_the_commit_that_added_the_text() {
+    let s = Scratch::git_fixture("python");
+    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "The inventory app");
+    s.write(
+        "app/render.py",
+        "def render(shelf, markup_mode=None):\n    return str(shelf)\n",
+    );
+    commit_all(&s, None, "2024-02-05T12:00:00+00:00", "Render shelves");
+    s.write(
+        "app/render.py",
+        "def render(shelf, markup_mode=None, rich_markup_mode=None):\n    return str(shelf)\n",
+    );
+    commit_all(
+        &s,
+        None,
+        "2024-03-05T12:00:00+00:00",
+        "Let callers choose the markup",
+    );
+    s.write(
+        "app/render.py",
+        "def render(shelf, rich_markup_mode=None):\n    return str(shelf)\n",
+    );
+    commit_all(
+        &s,
+        None,
+        "2024-04-05T12:00:00+00:00",
+        "Drop the old markup switch",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was rich_markup_mode added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(subjects(&v), ["Let callers choose the markup"], "{v}");
+    assert_eq!(v["history"][0]["pickaxe"], true, "{v}");
+    let text = answer_text(&v);
+    assert!(
+        text.starts_with("`rich_markup_mode` was introduced in ")
+            && text.contains("as `git log -Srich_markup_mode` finds"),
+        "{text}"
+    );
+    // A definition's introduction is still read from the history's definitions.
+    let (v, _) = ask_json(s.path(), &["when was `render` added?"]);
+    assert_eq!(subjects(&v)[0], "Render shelves", "{v}");
+    assert_eq!(v["history"][0]["pickaxe"], serde_json::Value::Null, "{v}");
+}
+
 fn subjects(v: &Value) -> Vec<String> {
     v["history"][0]["commits"]
         .as_array()
