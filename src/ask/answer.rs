@@ -530,36 +530,38 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
 /// for text the history knows as no definition or file.
 fn log_command(h: &HistoryFact, total: usize) -> String {
     if h.pickaxe {
-        let mut cmd = format!("git log -S{} --reverse", shell_word(&h.target));
-        if let Some(a) = &h.author {
-            let _ = write!(cmd, " --author {}", shell_word(a));
-        }
-        if let Some(d) = &h.since {
-            let _ = write!(cmd, " --since {d}");
-        }
-        if let Some(d) = &h.until {
-            let _ = write!(cmd, " --until {d}");
-        }
-        return cmd;
+        return format!(
+            "git log -S{} --reverse{}",
+            shell_word(&h.target),
+            window_options(h)
+        );
     }
     let mut cmd = String::from("llmc log");
     if h.target != "*" {
         let _ = write!(cmd, " {}", shell_word(&h.target));
     }
-    if let Some(a) = &h.author {
-        let _ = write!(cmd, " --author {}", shell_word(a));
-    }
-    if let Some(d) = &h.since {
-        let _ = write!(cmd, " --since {d}");
-    }
-    if let Some(d) = &h.until {
-        let _ = write!(cmd, " --until {d}");
-    }
+    cmd.push_str(&window_options(h));
     if h.oldest_first {
         cmd.push_str(" --reverse");
     }
     let _ = write!(cmd, " -n {total}");
     cmd
+}
+
+/// ` --author A --since D --until D`, as far as a history fact has them (`llmc log` and
+/// `git log` spell them alike).
+fn window_options(h: &HistoryFact) -> String {
+    let mut s = String::new();
+    if let Some(a) = &h.author {
+        let _ = write!(s, " --author {}", shell_word(a));
+    }
+    if let Some(d) = &h.since {
+        let _ = write!(s, " --since {d}");
+    }
+    if let Some(d) = &h.until {
+        let _ = write!(s, " --until {d}");
+    }
+    s
 }
 
 /// A word as a POSIX shell reads it back: quoted unless it is plain.

@@ -329,25 +329,14 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
         }
     }
 
-    let mut files_stmt = conn.prepare_cached(
-        "SELECT path, old_path, status, added, removed FROM commit_files WHERE commit_id = ?1
-         ORDER BY rowid",
-    )?;
+    let mut files_stmt = conn.prepare_cached(COMMIT_FILES)?;
     let mut syms_stmt = conn.prepare_cached(&format!(
         "{SYMBOL_COLUMNS} WHERE commit_id = ?1 ORDER BY rowid"
     ))?;
     let mut out = Vec::with_capacity(commits.len());
     for (_, id, mut c) in commits {
         let hit = hits.as_ref().and_then(|h| h.get(&id));
-        let files = files_stmt.query_map([id], |r| {
-            Ok(LogFile {
-                path: r.get(0)?,
-                old_path: r.get(1)?,
-                status: r.get(2)?,
-                added: r.get(3)?,
-                removed: r.get(4)?,
-            })
-        })?;
+        let files = files_stmt.query_map([id], file_row)?;
         for f in files {
             let f = f?;
             let wanted = hit.is_none_or(|h| {
@@ -408,10 +397,7 @@ pub fn pickaxe(
     };
     let out = String::from_utf8_lossy(&out);
     let mut stmt = conn.prepare_cached(&format!("{COMMIT_COLUMNS} WHERE hash = ?1"))?;
-    let mut files_stmt = conn.prepare_cached(
-        "SELECT path, old_path, status, added, removed FROM commit_files WHERE commit_id = ?1
-         ORDER BY rowid",
-    )?;
+    let mut files_stmt = conn.prepare_cached(COMMIT_FILES)?;
     let mut commits = Vec::new();
     for record in out.split('\0').skip(1) {
         let mut lines = record.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -423,15 +409,7 @@ pub fn pickaxe(
         if !keep(&c, time, filter) {
             continue;
         }
-        for f in files_stmt.query_map([id], |r| {
-            Ok(LogFile {
-                path: r.get(0)?,
-                old_path: r.get(1)?,
-                status: r.get(2)?,
-                added: r.get(3)?,
-                removed: r.get(4)?,
-            })
-        })? {
+        for f in files_stmt.query_map([id], file_row)? {
             let f = f?;
             if paths.contains(f.path.as_str()) {
                 c.files.push(f);
@@ -504,6 +482,20 @@ impl Hit {
 }
 
 const COMMIT_COLUMNS: &str = "SELECT id, commit_time, hash, author_date, author, email, subject, body, parents, author_time FROM commits";
+
+/// A commit's changed files, in the order git listed them.
+const COMMIT_FILES: &str = "SELECT path, old_path, status, added, removed FROM commit_files
+    WHERE commit_id = ?1 ORDER BY rowid";
+
+fn file_row(r: &rusqlite::Row) -> rusqlite::Result<LogFile> {
+    Ok(LogFile {
+        path: r.get(0)?,
+        old_path: r.get(1)?,
+        status: r.get(2)?,
+        added: r.get(3)?,
+        removed: r.get(4)?,
+    })
+}
 
 fn commit_row(r: &rusqlite::Row) -> rusqlite::Result<(i64, i64, LogCommit)> {
     let parents: String = r.get(8)?;
