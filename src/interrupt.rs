@@ -70,3 +70,73 @@ pub fn check() -> Result<(), LlmcError> {
         Ok(())
     }
 }
+
+/// How a child process waited on under a time limit ended.
+#[derive(Debug)]
+pub enum Waited {
+    Exited(std::process::ExitStatus),
+    /// Still running at the deadline: killed.
+    TimedOut,
+    /// A stop was asked for ([`requested`]): killed.
+    Interrupted,
+}
+
+/// Waits for `child` until `deadline`, polling every `poll`; kills it (and reaps it) when
+/// the time is up or a stop is asked for.
+pub fn wait_until(
+    child: &mut std::process::Child,
+    deadline: std::time::Instant,
+    poll: std::time::Duration,
+) -> std::io::Result<Waited> {
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Waited::Exited(status));
+        }
+        let stop = if requested() {
+            Waited::Interrupted
+        } else if std::time::Instant::now() >= deadline {
+            Waited::TimedOut
+        } else {
+            std::thread::sleep(poll);
+            continue;
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        return Ok(stop);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_child_past_its_deadline_is_killed_and_one_that_ends_is_waited_for() {
+        let started = Instant::now();
+        let mut slow = Command::new("sleep").arg("5").spawn().expect("sleep");
+        let waited = wait_until(
+            &mut slow,
+            started + Duration::from_millis(100),
+            Duration::from_millis(5),
+        )
+        .expect("wait");
+        assert!(matches!(waited, Waited::TimedOut), "{waited:?}");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        // Killed and reaped: nothing is left to wait for.
+        assert!(slow.try_wait().expect("try_wait").is_some());
+
+        let mut quick = Command::new("true").spawn().expect("true");
+        let waited = wait_until(
+            &mut quick,
+            Instant::now() + Duration::from_secs(5),
+            Duration::from_millis(5),
+        )
+        .expect("wait");
+        assert!(
+            matches!(waited, Waited::Exited(s) if s.success()),
+            "{waited:?}"
+        );
+    }
+}

@@ -428,8 +428,8 @@ pub fn pickaxe(
     Ok(Some((commits, total)))
 }
 
-/// `cmd`'s standard output, or `None` when it fails or is still running after `budget`
-/// (then it is killed).
+/// `cmd`'s standard output, or `None` when it fails, is still running after `budget` or
+/// a stop is asked for (then it is killed).
 fn run_within(
     cmd: &mut std::process::Command,
     budget: std::time::Duration,
@@ -447,21 +447,14 @@ fn run_within(
         let mut buf = Vec::new();
         stdout.read_to_end(&mut buf).map(|_| buf)
     });
-    let deadline = std::time::Instant::now() + budget;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
-        }
-        if std::time::Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
+    let waited = crate::interrupt::wait_until(
+        &mut child,
+        std::time::Instant::now() + budget,
+        std::time::Duration::from_millis(5),
+    )?;
     let out = reader.join().ok().and_then(|r| r.ok());
-    Ok(match status {
-        Some(s) if s.success() => out,
+    Ok(match waited {
+        crate::interrupt::Waited::Exited(s) if s.success() => out,
         _ => None,
     })
 }

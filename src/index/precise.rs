@@ -234,21 +234,19 @@ fn run_one(
         Ok(c) => c,
         Err(e) => return format!("precise: {name} could not start: {e}"),
     };
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Ok(status),
-            Ok(None) if started.elapsed() >= timeout || crate::interrupt::requested() => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break Err(if crate::interrupt::requested() {
-                    "interrupted".to_string()
-                } else {
-                    format!("stopped after its timeout of {} s", timeout.as_secs())
-                });
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-            Err(e) => break Err(e.to_string()),
-        }
+    use crate::interrupt::Waited;
+    let status = match crate::interrupt::wait_until(
+        &mut child,
+        started + timeout,
+        Duration::from_millis(50),
+    ) {
+        Ok(Waited::Exited(status)) => Ok(status),
+        Ok(Waited::Interrupted) => Err("interrupted".to_string()),
+        Ok(Waited::TimedOut) => Err(format!(
+            "stopped after its timeout of {} s",
+            timeout.as_secs()
+        )),
+        Err(e) => Err(e.to_string()),
     };
     let seconds = started.elapsed().as_secs_f64();
     let failed = |why: String| {
