@@ -478,6 +478,17 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
              match first:",
             h.message_words.join(", ")
         );
+    } else if let (true, Some(note)) = (h.oldest_first, &h.partial) {
+        let c = &h.commits[0];
+        let _ = writeln!(
+            s,
+            "{what}'s oldest commit in the history read so far is {}",
+            commit_line_words(c)
+        );
+        let _ = writeln!(s, "({note}: the commit that introduced it may be older)");
+        if total > 1 {
+            let _ = writeln!(s, "{total} commit(s) touched it{window}, oldest first:");
+        }
     } else if h.oldest_first {
         let c = &h.commits[0];
         let _ = writeln!(s, "{what} was introduced in {}", commit_line_words(c));

@@ -408,4 +408,8 @@ pub struct HistoryFact {
     /// whose changes add or remove it as text (`git log -S`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pickaxe: bool,
+    /// While the history is read in part (newest first): how far back it reaches. An
+    /// introduction read from it is then only the oldest commit read so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
 }

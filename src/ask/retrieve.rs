@@ -591,8 +591,9 @@ pub fn history_facts(
         m.warn_off(Memory::History);
         return Ok((Vec::new(), Vec::new()));
     }
-    if let Some(note) = m.read(|c| Ok(hq::partial_note(c)))?? {
-        m.warn(note);
+    let partial = m.read(|c| Ok(hq::partial_note(c)))??;
+    if let Some(note) = &partial {
+        m.warn(note.clone());
     }
     let mut facts = Vec::new();
     let mut filter = LogFilter {
@@ -681,6 +682,7 @@ pub fn history_facts(
                 commits: log.commits,
                 message_words: q.message_words.iter().map(|(w, _)| w.clone()).collect(),
                 pickaxe: false,
+                partial: partial.clone(),
             });
         }
     }
@@ -719,6 +721,7 @@ pub fn history_facts(
             commits: log.commits,
             message_words: Vec::new(),
             pickaxe: false,
+            partial: partial.clone(),
         });
     }
     // "when was rich_markup_mode added?": a name the history knows as no definition and
@@ -747,6 +750,8 @@ pub fn history_facts(
                 commits,
                 message_words: Vec::new(),
                 pickaxe: true,
+                // git's own log names the oldest commit, read or not.
+                partial: None,
             });
         }
     }

@@ -22,6 +22,10 @@ pub fn label(score: f64) -> &'static str {
     }
 }
 
+/// The highest confidence of an introduction read from a history still being read:
+/// Low, above `ask.refine_below` and `ask.abstain_below` (0.6 and 0.3 by default).
+const PARTIAL_INTRODUCTION: f64 = 0.65;
+
 /// The measured signals of a confidence, before its score.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Signals {
@@ -320,6 +324,22 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         absent,
         verbatim,
     });
+    // An introduction read from a history still being read names only the oldest commit
+    // read so far: Low, whatever the evidence (the answer says the introducing commit
+    // may be older), though not so low that it is refined or withheld.
+    if pass
+        .history
+        .iter()
+        .any(|h| h.oldest_first && h.partial.is_some() && !h.commits.is_empty())
+        && pass.confidence.score > PARTIAL_INTRODUCTION
+    {
+        pass.confidence.score = PARTIAL_INTRODUCTION;
+        pass.confidence.label = label(PARTIAL_INTRODUCTION).into();
+        reasons.push(format!(
+            "history read in part: the introducing commit may not be read yet, confidence \
+             {PARTIAL_INTRODUCTION:.2} at most"
+        ));
+    }
     if pass.candidates.is_empty() {
         pass.weak.push("nothing retrieved".into());
     }

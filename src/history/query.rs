@@ -399,11 +399,20 @@ pub fn pickaxe(
     let mut stmt = conn.prepare_cached(&format!("{COMMIT_COLUMNS} WHERE hash = ?1"))?;
     let mut files_stmt = conn.prepare_cached(COMMIT_FILES)?;
     let mut commits = Vec::new();
-    for record in out.split('\0').skip(1) {
+    let records: Vec<&str> = out.split('\0').skip(1).collect();
+    for (i, record) in records.iter().enumerate() {
         let mut lines = record.lines().map(str::trim).filter(|l| !l.is_empty());
         let Some(hash) = lines.next() else { continue };
         let paths: BTreeSet<&str> = lines.collect();
         let Some((id, time, mut c)) = stmt.query_row([hash], commit_row).optional()? else {
+            // A history still being read lacks the oldest commits; the one that
+            // introduced the text is read from git itself.
+            if i + 1 == records.len()
+                && let Some((time, c)) = commit_from_git(root, hash, &paths)?
+                && keep(&c, time, filter)
+            {
+                commits.push(c);
+            }
             continue;
         };
         if !keep(&c, time, filter) {
@@ -426,6 +435,60 @@ pub fn pickaxe(
         commits.truncate(l);
     }
     Ok(Some((commits, total)))
+}
+
+/// Commit `hash` as git tells it (author date, author, message, parents), with `paths`
+/// as its files (status and line counts unknown); `None` when git cannot.
+fn commit_from_git(
+    root: &Path,
+    hash: &str,
+    paths: &BTreeSet<&str>,
+) -> Result<Option<(i64, LogCommit)>> {
+    let Some(out) = super::git::try_output(
+        root,
+        &[
+            "log",
+            "-1",
+            "--no-walk",
+            "--format=%aI%x1f%at%x1f%an%x1f%ae%x1f%P%x1f%s%x1f%b",
+            hash,
+            "--",
+        ],
+    )?
+    else {
+        return Ok(None);
+    };
+    let out = String::from_utf8_lossy(&out);
+    let f: Vec<&str> = out.splitn(7, '\x1f').collect();
+    let [date, time, author, email, parents, subject, body] = f[..] else {
+        return Ok(None);
+    };
+    let Ok(time) = time.trim().parse::<i64>() else {
+        return Ok(None);
+    };
+    Ok(Some((
+        time,
+        LogCommit {
+            commit: hash.to_string(),
+            date: date.to_string(),
+            author: author.to_string(),
+            email: email.to_string(),
+            subject: subject.to_string(),
+            body: body.trim_end().to_string(),
+            parents: parents.split_whitespace().map(str::to_string).collect(),
+            files: paths
+                .iter()
+                .map(|p| LogFile {
+                    path: p.to_string(),
+                    old_path: None,
+                    status: "M".to_string(),
+                    added: None,
+                    removed: None,
+                })
+                .collect(),
+            symbols: Vec::new(),
+        },
+    )))
 }
 
 /// `cmd`'s standard output, or `None` when it fails, is still running after `budget` or

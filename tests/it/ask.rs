@@ -10,7 +10,7 @@ use llmc::config::Config;
 use serde_json::Value;
 
 use crate::history::{fixture_history, repo_dir};
-use crate::util::{Scratch, llmc_in, stderr, stdout, testdata};
+use crate::util::{Scratch, llmc_env, llmc_in, stderr, stdout, testdata};
 
 fn ask_json(dir: &Path, args: &[&str]) -> (Value, i32) {
     let mut full = vec!["ask", "--json", "--no-cache"];
@@ -266,6 +266,33 @@ fn a_name_no_definition_holds_was_introduced_by_the_commit_that_added_the_text()
         "2024-04-05T12:00:00+00:00",
         "Drop the old markup switch",
     );
+    // While the history is read in part (the newest commit only, no background run), the
+    // introducing commit is not in the index yet: git's own log names it.
+    let partly = [
+        ("LLMCTEST_HISTORY_SLICE", "1"),
+        ("LLMCTEST_HISTORY_BUDGET_MS", "0"),
+        ("LLMCTEST_HISTORY_BACKGROUND", "0"),
+    ];
+    let out = llmc_env(s.path(), &partly, &["index", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = llmc_env(
+        s.path(),
+        &partly,
+        &[
+            "ask",
+            "--json",
+            "--no-llm",
+            "when was rich_markup_mode added?",
+        ],
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("one JSON document");
+    assert!(
+        v["warnings"]
+            .to_string()
+            .contains("history read back to 2024-04-05"),
+        "{v}"
+    );
+    assert_eq!(subjects(&v), ["Let callers choose the markup"], "{v}");
     s.index();
     let (v, code) = ask_json(s.path(), &["when was rich_markup_mode added?"]);
     assert_eq!(code, 0, "{v}");

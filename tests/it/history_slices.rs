@@ -126,6 +126,22 @@ fn the_code_answers_at_once_and_a_partial_history_says_how_far_back_it_reaches()
     let warnings = v["warnings"].to_string();
     assert!(warnings.contains("history read back to 2024-01-"), "{v}");
     assert!(warnings.contains("ask again later for older"), "{v}");
+    // "When was X added?" from a history read in part names the oldest commit read so
+    // far as such, at Low, not as the introduction.
+    let out = llmc_env(
+        &dir,
+        ONE_SLICE,
+        &["ask", "--json", "--no-llm", "when was `lerp` added?"],
+    );
+    let v = json(&out);
+    let text = v["answer"]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("`lerp`'s oldest commit in the history read so far is ")
+            && text.contains("the commit that introduced it may be older"),
+        "{v}"
+    );
+    assert_eq!(v["confidence"]["label"], "Low", "{v}");
+    assert!(v["history"][0]["partial"].is_string(), "{v}");
     let out = llmc_env(&dir, ONE_SLICE, &["status"]);
     assert!(
         stdout(&out).contains("commits not read yet; `llmc index --history-only` reads them now"),
