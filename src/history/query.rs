@@ -408,7 +408,7 @@ pub fn pickaxe(
             // A history still being read lacks the oldest commits; the one that
             // introduced the text is read from git itself.
             if i + 1 == records.len()
-                && let Some((time, c)) = commit_from_git(root, hash, &paths)?
+                && let Some((time, c)) = commit_from_git(conn, root, hash, &paths)?
                 && keep(&c, time, filter)
             {
                 commits.push(c);
@@ -437,53 +437,41 @@ pub fn pickaxe(
     Ok(Some((commits, total)))
 }
 
-/// Commit `hash` as git tells it (author date, author, message, parents), with `paths`
-/// as its files (status and line counts unknown); `None` when git cannot.
+/// Commit `hash` as the history's own `git log` reads it (as ingestion would store it),
+/// with those of its files that are in `paths`; `None` when git does not know it.
 fn commit_from_git(
+    conn: &Connection,
     root: &Path,
     hash: &str,
     paths: &BTreeSet<&str>,
 ) -> Result<Option<(i64, LogCommit)>> {
-    let Some(out) = super::git::try_output(
-        root,
-        &[
-            "log",
-            "-1",
-            "--no-walk",
-            "--format=%aI%x1f%at%x1f%an%x1f%ae%x1f%P%x1f%s%x1f%b",
-            hash,
-            "--",
-        ],
-    )?
-    else {
+    // With its hunks, for the line counts, unless the clone is partial (as ingestion).
+    let partial = super::get_meta(conn, super::meta::PARTIAL)?.is_some();
+    let mut log = super::git::LogStream::start(root, &[hash.to_string()], !partial)?;
+    let Some(g) = log.next_commit()? else {
         return Ok(None);
     };
-    let out = String::from_utf8_lossy(&out);
-    let f: Vec<&str> = out.splitn(7, '\x1f').collect();
-    let [date, time, author, email, parents, subject, body] = f[..] else {
-        return Ok(None);
-    };
-    let Ok(time) = time.trim().parse::<i64>() else {
-        return Ok(None);
-    };
+    while log.next_commit()?.is_some() {}
     Ok(Some((
-        time,
+        g.author_time,
         LogCommit {
-            commit: hash.to_string(),
-            date: date.to_string(),
-            author: author.to_string(),
-            email: email.to_string(),
-            subject: subject.to_string(),
-            body: body.trim_end().to_string(),
-            parents: parents.split_whitespace().map(str::to_string).collect(),
-            files: paths
-                .iter()
-                .map(|p| LogFile {
-                    path: p.to_string(),
-                    old_path: None,
-                    status: "M".to_string(),
-                    added: None,
-                    removed: None,
+            commit: g.hash,
+            date: g.author_iso,
+            author: g.author,
+            email: g.email,
+            subject: g.subject,
+            body: g.body,
+            parents: g.parents,
+            files: g
+                .files
+                .into_iter()
+                .filter(|f| paths.contains(f.path.as_str()))
+                .map(|f| LogFile {
+                    path: f.path,
+                    old_path: f.old_path,
+                    status: f.status.to_string(),
+                    added: f.added,
+                    removed: f.removed,
                 })
                 .collect(),
             symbols: Vec::new(),
