@@ -276,6 +276,17 @@ def doc_candidates(defs: list[Def]) -> list[tuple[Def, str]]:
     return out
 
 
+def without_subject(d: Def) -> str | None:
+    """The normalised first sentence of `d`'s doc comment without a leading own name."""
+    fs = first_sentence(d.doc) if d.doc else None
+    if not fs:
+        return None
+    ws = simplify_markup(fs).split()
+    if ws and ws[0].strip("`*") in (d.name, d.qualname, d.qualname.replace("::", ".")):
+        ws = ws[1:]
+    return re.sub(r"\W+", " ", " ".join(ws).lower()).strip() or None
+
+
 def doc_questions(repo: str, commit: str, defs: list[Def], seed: int, n: int) -> list[dict]:
     cands = doc_candidates(defs)
     rng = rng_for(seed, repo, "doc")
@@ -297,12 +308,23 @@ def doc_questions(repo: str, commit: str, defs: list[Def], seed: int, n: int) ->
         if text is None:
             text = maybe_lower(q, rng, d.name)
         intent = "concept" if variant == "concept" else "locate"
+        gold = [{"path": d.path, "start_line": d.start, "end_line": d.end}]
+        extra = {}
+        if variant != "verbatim" and without_subject(d):
+            # A rephrasing drops the sentence's subject: "Uint looks up …" and "Uint64 looks
+            # up …" both read "how does cli look up …", and either definition answers it.
+            twins = [t for t in defs if t is not d and not t.test and t.kind in DOC_KINDS
+                     and t.doc and without_subject(t) == without_subject(d)]
+            gold += [{"path": t.path, "start_line": t.start, "end_line": t.end} for t in twins]
+            if twins:
+                extra["same_sentence_after_the_name"] = sorted(t.qualname for t in twins)
         out.append({
             "question": text,
             "intent": intent,
-            "gold": [{"path": d.path, "start_line": d.start, "end_line": d.end}],
+            "gold": gold,
             "note": note(source="doc-comment", variant=variant, doc_first_sentence=q, symbol=d.qualname,
-                         kind=d.kind, generator=GENERATOR, commit=commit, parser=parser_name(d.lang)),
+                         kind=d.kind, generator=GENERATOR, commit=commit, parser=parser_name(d.lang),
+                         **extra),
             "_key": f"def:{d.path}:{d.qualname}",
             "_family": "doc",
         })
