@@ -59,8 +59,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             let lang = files[file].lang;
             let sep = lang.map_or(".", Lang::separator);
             let qualname = r.get_ref(4)?.as_str()?;
-            let owner = match qualname.rsplit_once(sep) {
-                Some((owner, _)) => names.intern(owner.rsplit(sep).next().unwrap_or(owner)),
+            let owner = match split_last(qualname, sep) {
+                Some((owner, _)) => names.intern(split_last(owner, sep).map_or(owner, |(_, o)| o)),
                 None => NONE,
             };
             let name = r.get_ref(3)?.as_str()?;
@@ -464,6 +464,20 @@ pub(super) fn read_calls(
 }
 
 /// Whether directory `dir` is `root` or below it (`""` is the repository root).
+/// `s` split at the last `sep`: `rsplit_once`, with a byte search for the one-byte
+/// separators of most languages (the symbol table of a large repository is read on
+/// every run that resolves the graph).
+fn split_last<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+    match *sep.as_bytes() {
+        // An ASCII byte never falls inside a multi-byte character.
+        [b] if b.is_ascii() => s
+            .bytes()
+            .rposition(|c| c == b)
+            .map(|i| (&s[..i], &s[i + 1..])),
+        _ => s.rsplit_once(sep),
+    }
+}
+
 fn is_within(dir: &str, root: &str) -> bool {
     root.is_empty()
         || dir
@@ -488,4 +502,21 @@ fn cargo_package_name(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_last;
+
+    #[test]
+    fn split_last_cuts_at_the_last_separator_of_any_length() {
+        assert_eq!(split_last("a.b.c", "."), Some(("a.b", "c")));
+        assert_eq!(
+            split_last("crate::kv::Key", "::"),
+            Some(("crate::kv", "Key"))
+        );
+        assert_eq!(split_last("größe.länge", "."), Some(("größe", "länge")));
+        assert_eq!(split_last("plain", "."), None);
+        assert_eq!(split_last("a::b", "."), None);
+    }
 }
