@@ -147,12 +147,17 @@ CREATE TABLE commit_symbols (
 );
 ";
 
+/// The indexes of a new store, made once its rows are in (one sort per index instead of
+/// an update per row). A call's callee and receiver call are looked up by equality only,
+/// which rules out NULL, so their indexes leave out the calls that have none (half of
+/// them have no callee, five in six no receiver call): less to sort when a store is
+/// made, less to keep when calls are written.
 pub(super) const SCHEMA_INDEXES: &str = "
 CREATE INDEX symbols_name ON symbols(name);
-CREATE INDEX calls_callee ON calls(callee_id);
+CREATE INDEX calls_callee ON calls(callee_id) WHERE callee_id IS NOT NULL;
 CREATE INDEX calls_caller ON calls(caller_id);
 CREATE INDEX calls_name ON calls(name);
-CREATE INDEX calls_receiver_call ON calls(receiver_call);
+CREATE INDEX calls_receiver_call ON calls(receiver_call) WHERE receiver_call IS NOT NULL;
 CREATE INDEX calls_precise ON calls(precise) WHERE precise = 1;
 CREATE INDEX scip_calls_callee ON scip_calls(callee_id);
 CREATE INDEX scip_calls_caller ON scip_calls(caller_id);
