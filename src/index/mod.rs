@@ -659,23 +659,43 @@ pub fn run_with(
         .map_or(0, |d| d.as_secs());
     if changed {
         stats.generation = old_generation + 1;
-        // search: committed before the store, so the store never runs ahead of them, and
-        // before the graph, so that tantivy's indexing memory is returned before the
-        // graph's tables are built.
-        let t = Instant::now();
-        let mut s = search_writer.commit(stats.generation)?;
-        stats.stages.search_commit = t.elapsed().as_secs_f64();
+        let generation = stats.generation;
+        // The search indexes commit on a thread of their own while the code graph resolves
+        // (reading the symbol table back is one core's work): both are done before the
+        // store commits, so the store never runs ahead of the search indexes.
+        let (search, graph) = std::thread::scope(|scope| {
+            let search = scope.spawn(move || {
+                let t = Instant::now();
+                search_writer
+                    .commit(generation)
+                    .map(|s| (s, t.elapsed().as_secs_f64()))
+            });
+            // The code graph: resolve every call and import against what is now stored.
+            let graph = memories.graph.then(|| -> Result<(_, f64)> {
+                let t = Instant::now();
+                graph::resolve(writer.conn(), root, &affected, pool)
+                    .context("resolving the code graph")?;
+                crate::interrupt::check()?;
+                let summary = crate::graph::scip::apply(
+                    writer.conn(),
+                    root,
+                    &scip_sources,
+                    cfg.max_file_size,
+                )
+                .context("reading the SCIP indexes")?;
+                Ok((summary, t.elapsed().as_secs_f64()))
+            });
+            let search = search
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the search index commit failed")));
+            (search, graph)
+        });
+        let (mut s, search_seconds) = search?;
+        stats.stages.search_commit = search_seconds;
         s.rebuilt = search_stale;
         stats.search = Some(s);
-        // The code graph: resolve every call and import against what is now stored.
-        if memories.graph {
-            let t = Instant::now();
-            graph::resolve(writer.conn(), root, &affected, pool)
-                .context("resolving the code graph")?;
-            crate::interrupt::check()?;
-            let summary =
-                crate::graph::scip::apply(writer.conn(), root, &scip_sources, cfg.max_file_size)
-                    .context("reading the SCIP indexes")?;
+        if let Some(graph) = graph {
+            let (summary, seconds) = graph?;
             crate::interrupt::check()?;
             stats.warnings.extend(summary.warnings.iter().cloned());
             writer.set_meta(meta::SCIP, &serde_json::to_string(&summary)?)?;
@@ -683,8 +703,8 @@ pub fn run_with(
             if !summary.sources.is_empty() || !summary.warnings.is_empty() {
                 stats.precise = Some(summary);
             }
-            stats.graph_seconds = t.elapsed().as_secs_f64();
-            stats.stages.graph = stats.graph_seconds;
+            stats.graph_seconds = seconds;
+            stats.stages.graph = seconds;
         }
         writer.set_meta(meta::MEMORIES, &memories.to_meta())?;
         writer.set_meta(meta::GENERATION, &stats.generation.to_string())?;
