@@ -207,12 +207,16 @@ pub fn is_stop(word: &str) -> bool {
 }
 
 /// A crude stem: lower-case, without common English suffixes, so that "parsing",
-/// "parsed" and "parser" meet "parse".
+/// "parsed" and "parser" meet "parse". A word ending in "ss" keeps its last "s":
+/// "compress" meets "compressed" and "class" meets "classes".
 pub fn stem(word: &str) -> String {
     let w = word.to_ascii_lowercase();
     for suffix in [
         "ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s",
     ] {
+        if suffix == "s" && w.ends_with("ss") {
+            break;
+        }
         if let Some(base) = w.strip_suffix(suffix)
             && base.len() >= 3
         {
@@ -347,6 +351,9 @@ mod tests {
         assert_eq!(stem("parsing"), stem("parse"));
         assert_eq!(stem("parsed"), stem("parser"));
         assert_eq!(stem("configs"), stem("config"));
+        assert_eq!(stem("compressed"), stem("compress"));
+        assert_eq!(stem("classes"), stem("class"));
+        assert_eq!(stem("processing"), stem("process"));
         let s = stems("fn load_config(path: &Path) -> Config");
         assert!(covered("parseConfig", &stems("parse the config")));
         assert!(covered("configs", &s));
