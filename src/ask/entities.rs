@@ -77,6 +77,8 @@ pub fn entities(question: &str) -> Vec<Entity> {
         }
         if is_date(w) {
             push(w, EntityKind::Date);
+        } else if is_long_option(w) {
+            push(w, EntityKind::Identifier);
         } else if looks_like_path(w) {
             push(w, EntityKind::Path);
         } else if is_code_identifier(w) || (i > 0 && is_proper_name(w)) {
@@ -134,6 +136,18 @@ pub(super) fn known_extension(name: &str, ext: &str) -> bool {
             FileLang::Code(_) | FileLang::Markdown => true,
             FileLang::Text(label) => label != "text",
         }
+}
+
+/// A command-line option as written on the command line, `--dry-run` or `--offline`: a
+/// name the code holds as text, never a word of the question.
+fn is_long_option(w: &str) -> bool {
+    w.strip_prefix("--").is_some_and(|name| {
+        name.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            && name.starts_with(|c: char| c.is_alphanumeric())
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+    })
 }
 
 /// CamelCase, snake_case, dotted or `::` paths, calls like `f()`.
@@ -339,5 +353,10 @@ mod tests {
         assert_eq!(ents("How does the Scheduler work?"), ["Scheduler"]);
         assert_eq!(ents("How does retry work?"), Vec::<String>::new());
         assert_eq!(ents("who calls parseArgs"), ["parseArgs"]);
+        // A long option is named as written; dashes alone are none.
+        assert_eq!(ents("when was the --offline option added?"), ["--offline"]);
+        assert_eq!(ents("where is --dry-run handled"), ["--dry-run"]);
+        assert!(ents("what does -- mean").is_empty());
+        assert!(ents("what does --- do").is_empty());
     }
 }

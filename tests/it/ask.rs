@@ -310,6 +310,43 @@ fn a_name_no_definition_holds_was_introduced_by_the_commit_that_added_the_text()
     assert_eq!(v["history"][0]["pickaxe"], serde_json::Value::Null, "{v}");
 }
 
+/// "when was the --dry-run option added?": the option is named as written, not read as
+/// the `options` definition its word is near, and git's pickaxe finds the commit that
+/// added it.
+#[test]
+fn a_long_option_was_introduced_by_the_commit_that_added_it() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/cli.py",
+        "import argparse\n\noptions = argparse.ArgumentParser()\n\
+         options.add_argument(\"--verbose\")\n",
+    );
+    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "A command line");
+    s.write(
+        "app/cli.py",
+        "import argparse\n\noptions = argparse.ArgumentParser()\n\
+         options.add_argument(\"--verbose\")\noptions.add_argument(\"--dry-run\")\n",
+    );
+    commit_all(
+        &s,
+        None,
+        "2024-02-05T12:00:00+00:00",
+        "Rehearse without writing",
+    );
+    s.write(
+        "app/cli.py",
+        "import argparse\n\noptions = argparse.ArgumentParser(prog=\"inventory\")\n\
+         options.add_argument(\"--verbose\")\noptions.add_argument(\"--dry-run\")\n",
+    );
+    commit_all(&s, None, "2024-03-05T12:00:00+00:00", "Name the program");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the --dry-run option added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["history"][0]["target"], "--dry-run", "{v}");
+    assert_eq!(subjects(&v), ["Rehearse without writing"], "{v}");
+    assert_eq!(v["history"][0]["pickaxe"], true, "{v}");
+}
+
 fn subjects(v: &Value) -> Vec<String> {
     v["history"][0]["commits"]
         .as_array()
