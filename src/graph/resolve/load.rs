@@ -463,7 +463,6 @@ pub(super) fn read_calls(
     Ok(last)
 }
 
-/// Whether directory `dir` is `root` or below it (`""` is the repository root).
 /// `s` split at the last `sep`: `rsplit_once`, with a byte search for the one-byte
 /// separators of most languages (the symbol table of a large repository is read on
 /// every run that resolves the graph).
@@ -478,6 +477,7 @@ fn split_last<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
     }
 }
 
+/// Whether directory `dir` is `root` or below it (`""` is the repository root).
 fn is_within(dir: &str, root: &str) -> bool {
     root.is_empty()
         || dir
