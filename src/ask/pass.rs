@@ -570,14 +570,19 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
         // "how does werkzeug return the built environ?" asks how the code that says
         // "Return the built environ." does it; "how does the main settings for a benchmark
         // session work?" about the code that says "The main settings for …".
-        Some(Intent::Concept) => {
-            let rest = ["how does ", "how do "]
-                .iter()
-                .find_map(|lead| question.strip_prefix(lead))?;
-            let after_subject = rest.split_once(' ').map(|(_, s)| s);
-            let before_work = rest.strip_suffix(" work");
-            after_subject.into_iter().chain(before_work).collect()
-        }
+        // "explain draw space around content" about the code that says "Draw space around
+        // content."
+        Some(Intent::Concept) => match question.strip_prefix("explain ") {
+            Some(rest) => vec![rest],
+            None => {
+                let rest = ["how does ", "how do "]
+                    .iter()
+                    .find_map(|lead| question.strip_prefix(lead))?;
+                let after_subject = rest.split_once(' ').map(|(_, s)| s);
+                let before_work = rest.strip_suffix(" work");
+                after_subject.into_iter().chain(before_work).collect()
+            }
+        },
         _ => return None,
     };
     let sentences: Vec<&str> = sentences

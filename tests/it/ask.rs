@@ -570,10 +570,15 @@ def converter_names(path):
         assert_eq!(source_symbols(&v)[0], "strip_param", "{q}: {v}");
         assert_eq!(v["confidence"]["verbatim"], 1.0, "{q}: {v}");
     }
-    let q = "how do the names of the converters in a path pattern work?";
-    let (v, _) = ask_json(s.path(), &[q]);
-    assert_eq!(source_symbols(&v)[0], "converter_names", "{q}: {v}");
-    assert_eq!(v["confidence"]["verbatim"], 1.0, "{q}: {v}");
+    for q in [
+        "how do the names of the converters in a path pattern work?",
+        "explain the names of the converters in a path pattern",
+    ] {
+        let (v, _) = ask_json(s.path(), &[q]);
+        assert_eq!(v["intents"][0], "concept", "{q}: {v}");
+        assert_eq!(source_symbols(&v)[0], "converter_names", "{q}: {v}");
+        assert_eq!(v["confidence"]["verbatim"], 1.0, "{q}: {v}");
+    }
 }
 
 /// A Rust `#[test]` function in a source file is a test though its path is not: a
