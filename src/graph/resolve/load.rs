@@ -59,8 +59,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             let lang = files[file].lang;
             let sep = lang.map_or(".", Lang::separator);
             let qualname = r.get_ref(4)?.as_str()?;
-            let owner = match split_last(qualname, sep) {
-                Some((owner, _)) => names.intern(split_last(owner, sep).map_or(owner, |(_, o)| o)),
+            let owner = match rsplit_sep(qualname, sep) {
+                Some((owner, _)) => names.intern(rsplit_sep(owner, sep).map_or(owner, |(_, o)| o)),
                 None => NONE,
             };
             let name = r.get_ref(3)?.as_str()?;
@@ -466,7 +466,7 @@ pub(super) fn read_calls(
 /// `s` split at the last `sep`: `rsplit_once`, with a byte search for the one-byte
 /// separators of most languages (the symbol table of a large repository is read on
 /// every run that resolves the graph).
-fn split_last<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+fn rsplit_sep<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
     match *sep.as_bytes() {
         // An ASCII byte never falls inside a multi-byte character.
         [b] if b.is_ascii() => s
@@ -506,17 +506,17 @@ fn cargo_package_name(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::split_last;
+    use super::rsplit_sep;
 
     #[test]
-    fn split_last_cuts_at_the_last_separator_of_any_length() {
-        assert_eq!(split_last("a.b.c", "."), Some(("a.b", "c")));
+    fn rsplit_sep_cuts_at_the_last_separator_of_any_length() {
+        assert_eq!(rsplit_sep("a.b.c", "."), Some(("a.b", "c")));
         assert_eq!(
-            split_last("crate::kv::Key", "::"),
+            rsplit_sep("crate::kv::Key", "::"),
             Some(("crate::kv", "Key"))
         );
-        assert_eq!(split_last("größe.länge", "."), Some(("größe", "länge")));
-        assert_eq!(split_last("plain", "."), None);
-        assert_eq!(split_last("a::b", "."), None);
+        assert_eq!(rsplit_sep("größe.länge", "."), Some(("größe", "länge")));
+        assert_eq!(rsplit_sep("plain", "."), None);
+        assert_eq!(rsplit_sep("a::b", "."), None);
     }
 }
