@@ -177,7 +177,7 @@ def rephrase(sentence: str, d: Def, repo: str, how: str) -> str | None:
         return None
     # Go/Rust docs open with the identifier: "NewApp creates …"; JS "This function …"
     subject_dropped = False
-    if ws[0].strip("`*") in (d.name, d.qualname, d.qualname.replace("::", ".")) and len(ws) > 2:
+    if is_own_name(ws[0], d) and len(ws) > 2:
         ws = ws[1:]
         subject_dropped = True
     elif len(ws) > 2 and (re.fullmatch(r"`[^`]+`|[A-Za-z]+[A-Z_][A-Za-z0-9_]*", ws[0]) or ws[0].lower() in ("this", "it")) \
@@ -276,13 +276,18 @@ def doc_candidates(defs: list[Def]) -> list[tuple[Def, str]]:
     return out
 
 
+def is_own_name(word: str, d: Def) -> bool:
+    """Whether a sentence's first word is `d`'s own name ("NewApp creates …")."""
+    return word.strip("`*") in (d.name, d.qualname, d.qualname.replace("::", "."))
+
+
 def without_subject(d: Def) -> str | None:
     """The normalised first sentence of `d`'s doc comment without a leading own name."""
     fs = first_sentence(d.doc) if d.doc else None
     if not fs:
         return None
     ws = simplify_markup(fs).split()
-    if ws and ws[0].strip("`*") in (d.name, d.qualname, d.qualname.replace("::", ".")):
+    if ws and is_own_name(ws[0], d):
         ws = ws[1:]
     return re.sub(r"\W+", " ", " ".join(ws).lower()).strip() or None
 
@@ -292,6 +297,9 @@ def doc_questions(repo: str, commit: str, defs: list[Def], seed: int, n: int) ->
     rng = rng_for(seed, repo, "doc")
     chosen = sample(rng, cands, n)
     chosen.sort(key=lambda t: (t[0].path, t[0].start))
+    # Each documented definition's sentence without its own name, read once.
+    bare = [(t, without_subject(t)) for t in defs
+            if not t.test and t.kind in DOC_KINDS and t.doc]
     out = []
     n_reph = 0
     for i, (d, q) in enumerate(chosen):
@@ -310,11 +318,11 @@ def doc_questions(repo: str, commit: str, defs: list[Def], seed: int, n: int) ->
         intent = "concept" if variant == "concept" else "locate"
         gold = [{"path": d.path, "start_line": d.start, "end_line": d.end}]
         extra = {}
-        if variant != "verbatim" and without_subject(d):
+        own = without_subject(d)
+        if variant != "verbatim" and own:
             # A rephrasing drops the sentence's subject: "Uint looks up …" and "Uint64 looks
             # up …" both read "how does cli look up …", and either definition answers it.
-            twins = [t for t in defs if t is not d and not t.test and t.kind in DOC_KINDS
-                     and t.doc and without_subject(t) == without_subject(d)]
+            twins = [t for t, key in bare if t is not d and key == own]
             gold += [{"path": t.path, "start_line": t.start, "end_line": t.end} for t in twins]
             if twins:
                 extra["same_sentence_after_the_name"] = sorted(t.qualname for t in twins)
