@@ -7,11 +7,11 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 use rayon::prelude::*;
-use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 use super::tokenize::{split_identifier, words};
 use crate::config::{EmbedConfig, EmbedProvider};
@@ -128,7 +128,7 @@ pub struct HashEmbedder {
 }
 
 /// Bumped whenever the features change, so old vectors are re-embedded.
-const HASH_VERSION: u32 = 3;
+const HASH_VERSION: u32 = 4;
 
 const WORD_WEIGHT: f32 = 1.0;
 const IDENT_WEIGHT: f32 = 0.7;
@@ -175,23 +175,26 @@ impl HashEmbedder {
         WORD_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.dim != self.dim {
-                cache.words.clear();
+                cache.clear();
                 cache.dim = self.dim;
             }
             for (_, word) in words(text) {
                 if word.len() > 64 {
                     continue;
                 }
-                if let Some(features) = cache.words.get(word) {
-                    apply(&mut v, features);
+                let key = word_key(word);
+                if let Some(&(at, len)) = cache.words.get(&key) {
+                    apply(&mut v, &cache.features[at as usize..(at + len) as usize]);
                     continue;
                 }
                 let features = self.word_features(word);
                 apply(&mut v, &features);
                 if cache.words.len() >= WORD_CACHE_MAX {
-                    cache.words.clear();
+                    cache.clear();
                 }
-                cache.words.insert(word.into(), features);
+                let at = cache.features.len() as u32;
+                cache.features.extend_from_slice(&features);
+                cache.words.insert(key, (at, features.len() as u32));
             }
         });
         for x in &mut v {
@@ -202,7 +205,7 @@ impl HashEmbedder {
     }
 
     /// One word's features in the order they are added to the vector.
-    fn word_features(&self, word: &str) -> Features {
+    fn word_features(&self, word: &str) -> Vec<(u32, f32)> {
         let mut out = Vec::new();
         let mut buf = String::new();
         let parts = split_identifier(word);
@@ -232,7 +235,7 @@ impl HashEmbedder {
         if kept > 0 && parts.len() > 1 {
             out.push(self.feature(b'i', joined.as_bytes(), IDENT_WEIGHT));
         }
-        out.into_boxed_slice()
+        out
     }
 
     /// The dimension a feature lands in and its signed weight.
@@ -252,14 +255,52 @@ fn apply(v: &mut [f32], features: &[(u32, f32)]) {
     }
 }
 
-/// A word's features: (dimension, signed weight) in the order they are added.
-type Features = Box<[(u32, f32)]>;
-
 /// Words whose features were computed on this thread: code repeats its identifiers, and
-/// hashing a word's n-grams is most of the embedder's work.
+/// hashing a word's n-grams is most of the embedder's work. A word is found by its
+/// [`word_key`], its features (dimension, signed weight, in the order they are added)
+/// are a range of one buffer: a lookup touches the table and that range, no key or
+/// boxed slice of its own.
 struct WordCache {
     dim: usize,
-    words: HashMap<Box<str>, Features, Xxh3DefaultBuilder>,
+    words: HashMap<u64, (u32, u32), BuildHasherDefault<KeyHasher>>,
+    features: Vec<(u32, f32)>,
+}
+
+impl WordCache {
+    fn clear(&mut self) {
+        self.words.clear();
+        self.features.clear();
+    }
+}
+
+/// A word's key in the cache: its 64-bit hash with its length in the top byte. Two
+/// words of one length meet on one key with odds of one in 2^56 per pair, far below
+/// one in a million for the cache's 32,768 words.
+fn word_key(word: &str) -> u64 {
+    let h = xxhash_rust::xxh3::xxh3_64(word.as_bytes());
+    (h >> 8) | ((word.len() as u64) << 56)
+}
+
+/// The cache's keys are hashes already: the table uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        // hashbrown reads its control byte from the top seven bits, which hold the
+        // length: mix the low bits up.
+        self.0 = n.rotate_left(32) ^ n;
+    }
 }
 
 /// Past this many words the cache starts over (a few MB per thread).
@@ -269,7 +310,8 @@ thread_local! {
     static WORD_CACHE: RefCell<WordCache> = const {
         RefCell::new(WordCache {
             dim: 0,
-            words: HashMap::with_hasher(Xxh3DefaultBuilder),
+            words: HashMap::with_hasher(BuildHasherDefault::new()),
+            features: Vec::new(),
         })
     };
 }
@@ -290,12 +332,26 @@ impl Embedder for HashEmbedder {
 
 /// Scales `v` to unit length (a zero vector stays zero).
 pub fn normalize(v: &mut [f32]) {
-    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let norm = sum_of_squares(v).sqrt();
     if norm > 0.0 {
         for x in v {
             *x /= norm;
         }
     }
+}
+
+/// The sum of the squares of `v`, in eight running sums (a sum in one order cannot be
+/// vectorized; it was the embedder's slowest loop).
+fn sum_of_squares(v: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    let mut chunks = v.chunks_exact(8);
+    for c in &mut chunks {
+        for (l, x) in lanes.iter_mut().zip(c) {
+            *l += x * x;
+        }
+    }
+    let rest: f32 = chunks.remainder().iter().map(|x| x * x).sum();
+    lanes.iter().sum::<f32>() + rest
 }
 
 pub(crate) fn is_stop(w: &str) -> bool {
@@ -327,6 +383,20 @@ mod tests {
         for w in ["true", "false"] {
             assert!(is_stop(w), "{w}");
         }
+    }
+
+    /// Every length, the eight running sums and the rest past them: unit length after.
+    #[test]
+    fn normalize_gives_unit_length_at_any_length() {
+        for n in [1usize, 7, 8, 9, 17, 1024, 1029] {
+            let mut v: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin() + 0.1).collect();
+            normalize(&mut v);
+            let norm: f64 = v.iter().map(|&x| f64::from(x) * f64::from(x)).sum();
+            assert!((norm - 1.0).abs() < 1e-5, "{n}: {norm}");
+        }
+        let mut zero = vec![0f32; 9];
+        normalize(&mut zero);
+        assert_eq!(zero, vec![0f32; 9]);
     }
 
     #[test]

@@ -257,6 +257,21 @@ mod tests {
         }
     }
 
+    /// The largest magnitude sets the scale wherever it stands: in the eight running
+    /// maxima or in the rest past them, negative or not.
+    #[test]
+    fn the_scale_comes_from_the_largest_magnitude() {
+        for n in [3usize, 8, 11, 64, 67] {
+            for at in [0, n / 2, n - 1] {
+                let mut v = vec![0.01f32; n];
+                v[at] = -0.9;
+                let q = QVec::new(&v);
+                assert_eq!(q.values[at], -127, "{n} {at}");
+                assert!((q.scale - 0.9 / 127.0).abs() < 1e-9, "{n} {at}");
+            }
+        }
+    }
+
     #[test]
     fn quantized_dot_products_approximate_cosines() {
         let a = [0.6f32, 0.8, 0.0];

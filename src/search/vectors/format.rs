@@ -136,7 +136,19 @@ pub struct QVec {
 impl QVec {
     /// Quantizes `v`.
     pub fn new(v: &[f32]) -> QVec {
-        let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+        // Eight running maxima: a fold in one order is not vectorized.
+        let mut lanes = [0f32; 8];
+        let mut chunks = v.chunks_exact(8);
+        for c in &mut chunks {
+            for (l, x) in lanes.iter_mut().zip(c) {
+                *l = l.max(x.abs());
+            }
+        }
+        let max = chunks
+            .remainder()
+            .iter()
+            .chain(&lanes)
+            .fold(0f32, |m, x| m.max(x.abs()));
         if max == 0.0 {
             return QVec {
                 values: vec![0; v.len()],
