@@ -189,7 +189,9 @@ impl HashEmbedder {
                 }
                 let features = self.word_features(word);
                 apply(&mut v, &features);
-                if cache.words.len() >= WORD_CACHE_MAX {
+                if cache.words.len() >= WORD_CACHE_MAX
+                    || cache.features.len() + features.len() > FEATURES_MAX
+                {
                     cache.clear();
                 }
                 let at = cache.features.len() as u32;
@@ -303,8 +305,11 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Past this many words the cache starts over (a few MB per thread).
+/// Past this many words, or features of all words, the cache starts over: at most
+/// 8 MB of features and 1 MB of table per thread whatever the words' lengths, and a
+/// word's range of the buffer fits its `u32` offsets.
 const WORD_CACHE_MAX: usize = 32_768;
+const FEATURES_MAX: usize = 1 << 20;
 
 thread_local! {
     static WORD_CACHE: RefCell<WordCache> = const {
