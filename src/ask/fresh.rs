@@ -47,7 +47,7 @@ pub fn ask_fresh(root: &Path, config: &Config, req: &AskRequest, fresh: &Fresh) 
         let prepare = || {
             let store = Store::open_existing(root)?;
             Ok((
-                index::FreshnessCheck::prepare(root, &store)?,
+                index::FreshnessCheck::prepare(root, &store, config)?,
                 indexed_at(&store),
             ))
         };
@@ -127,7 +127,10 @@ pub fn ensure_index(root: &Path, config: &Config, fresh: &Fresh) -> Result<Fresh
     };
     let (stale, at) = match &store {
         None => (true, None),
-        Some(s) => (index::looks_stale(root, s, cores())?, Some(indexed_at(s))),
+        Some(s) => (
+            index::looks_stale(root, s, config, cores())?,
+            Some(indexed_at(s)),
+        ),
     };
     bring_up_to_date(root, config, fresh, at, stale)
 }
@@ -199,6 +202,11 @@ fn reindex(root: &Path, config: &Config, fresh: &Fresh, first: bool) -> Result<F
     let refreshed = stats.parsed + stats.deleted;
     if first {
         (fresh.say)(Notice::Note(stats.summary()));
+    } else if let Some(reason) = stats.search.as_ref().and_then(|s| s.rebuilt.as_deref()) {
+        (fresh.say)(Notice::Note(format!(
+            "re-indexed all {refreshed} file(s) first ({:.2} s): {reason}",
+            stats.seconds
+        )));
     } else if refreshed > 0 {
         (fresh.say)(Notice::Note(format!(
             "re-indexed {refreshed} changed file(s) first ({:.2} s)",

@@ -90,16 +90,21 @@ impl Session {
     /// follows their directories).
     fn known(&self, store: &Store) -> Result<Arc<Known>> {
         let mut slot = lock(&self.known);
-        Self::known_in(&mut slot, &self.root, store)
+        Self::known_in(&mut slot, &self.root, &self.config, store)
     }
 
-    fn known_in(slot: &mut Watched, root: &Path, store: &Store) -> Result<Arc<Known>> {
+    fn known_in(
+        slot: &mut Watched,
+        root: &Path,
+        config: &Config,
+        store: &Store,
+    ) -> Result<Arc<Known>> {
         if let Some(k) = slot.known.as_ref()
             && k.current(store)?
         {
             return Ok(Arc::clone(k));
         }
-        let k = Arc::new(Known::read(root, store)?);
+        let k = Arc::new(Known::read(root, store, config)?);
         slot.watch.follow(&k);
         slot.known = Some(Arc::clone(&k));
         Ok(k)
@@ -117,7 +122,7 @@ impl Session {
             None => false,
         };
         if !current {
-            Self::known_in(&mut slot, &self.root, store)?;
+            Self::known_in(&mut slot, &self.root, &self.config, store)?;
         }
         if slot.watch.changed() {
             slot.seen += 1;

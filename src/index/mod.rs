@@ -207,8 +207,8 @@ pub fn plan(root: &Path, cfg: &IndexConfig, known: &HashMap<String, FileState>) 
 ///
 /// The stats are the cost (one per indexed file): they are shared between `threads`
 /// threads and stop at the first change found.
-pub fn looks_stale(root: &Path, store: &Store, threads: usize) -> Result<bool> {
-    let check = FreshnessCheck::prepare(root, store)?;
+pub fn looks_stale(root: &Path, store: &Store, config: &Config, threads: usize) -> Result<bool> {
+    let check = FreshnessCheck::prepare(root, store, config)?;
     std::thread::scope(|s| {
         for _ in 1..threads {
             s.spawn(|| check.help());
@@ -240,13 +240,16 @@ pub struct Known {
     /// The directories of the stored files, joined to the root.
     dirs: Vec<PathBuf>,
     /// The files were read by an llmc that reads code differently
-    /// ([`EXTRACTION_VERSION`]): the index is stale whatever the files say.
+    /// ([`EXTRACTION_VERSION`]), or embedded by another embedder than the configuration
+    /// names ([`SearchSync::embedded_otherwise`]): the index is stale whatever the files
+    /// say.
     read_otherwise: bool,
 }
 
 impl Known {
-    /// Reads the stored files of the store's generation (`root`'s).
-    pub fn read(root: &Path, store: &Store) -> Result<Known> {
+    /// Reads the stored files of the store's generation (`root`'s), and whether
+    /// `config` would read or embed them otherwise.
+    pub fn read(root: &Path, store: &Store, config: &Config) -> Result<Known> {
         let files: Vec<(String, u64, i64)> = store.read(|c| {
             let mut stmt = c.prepare("SELECT path, size, mtime_ns FROM files")?;
             let rows = stmt.query_map([], |r| {
@@ -269,7 +272,8 @@ impl Known {
         let generation = store.generation()?;
         Ok(Known {
             generation,
-            read_otherwise: read_otherwise(store, generation)?,
+            read_otherwise: read_otherwise(store, generation)?
+                || SearchSync::embedded_otherwise(root, generation, config)?,
             checked: store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0),
             files: files
                 .into_iter()
@@ -291,10 +295,10 @@ impl Known {
 const STAT_BLOCK: usize = 64;
 
 impl FreshnessCheck {
-    pub fn prepare(root: &Path, store: &Store) -> Result<FreshnessCheck> {
+    pub fn prepare(root: &Path, store: &Store, config: &Config) -> Result<FreshnessCheck> {
         Ok(FreshnessCheck::with_known(
             root,
-            std::sync::Arc::new(Known::read(root, store)?),
+            std::sync::Arc::new(Known::read(root, store, config)?),
         ))
     }
 

@@ -221,7 +221,7 @@ mod tests {
 
     fn known(root: &Path) -> Known {
         let store = Store::open_existing(root).expect("store");
-        Known::read(root, &store).expect("known")
+        Known::read(root, &store, &crate::config::Config::default()).expect("known")
     }
 
     /// A small indexed repository with git: `a.py`, `pkg/b.py`.

@@ -44,6 +44,23 @@ pub fn from_config(cfg: &EmbedConfig) -> Result<Box<dyn Embedder>> {
     }
 }
 
+/// The [`Embedder::id`] of the embedder `cfg` names, without making it (no server is
+/// asked): what an index's vectors are checked against before they are read.
+pub fn configured_id(cfg: &EmbedConfig) -> String {
+    match cfg.provider {
+        EmbedProvider::Builtin => builtin_id(cfg.dim),
+        EmbedProvider::Ollama => ollama_id(&cfg.ollama_model),
+    }
+}
+
+fn builtin_id(dim: usize) -> String {
+    format!("builtin-hash-v{HASH_VERSION}/{dim}")
+}
+
+fn ollama_id(model: &str) -> String {
+    format!("ollama/{model}")
+}
+
 /// Embeddings from an Ollama server, in batches, each request under a timeout.
 #[derive(Debug)]
 pub struct OllamaEmbedder {
@@ -103,7 +120,7 @@ fn embed_error(e: LlmError) -> anyhow::Error {
 
 impl Embedder for OllamaEmbedder {
     fn id(&self) -> String {
-        format!("ollama/{}", self.model)
+        ollama_id(&self.model)
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
@@ -323,7 +340,7 @@ thread_local! {
 
 impl Embedder for HashEmbedder {
     fn id(&self) -> String {
-        format!("builtin-hash-v{HASH_VERSION}/{}", self.dim)
+        builtin_id(self.dim)
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {

@@ -110,6 +110,20 @@ impl SearchSync {
         })
     }
 
+    /// Whether `root`'s vectors at `generation` were made by another embedder than
+    /// `config` names (an llmc whose built-in embedder changed, or a configuration that
+    /// names another model): a reader would find no vector near its question, and the
+    /// next index run embeds every chunk again. Reads the vectors' manifest only; no
+    /// embedder is made. False when the semantic index is off or has no vectors.
+    pub fn embedded_otherwise(root: &Path, generation: u64, config: &Config) -> Result<bool> {
+        if !config.index.semantic || generation == 0 {
+            return Ok(false);
+        }
+        let dir = generations::gen_dir(&vectors::vectors_dir(&store_dir(root)), generation);
+        Ok(vectors::read_manifest(&dir)?
+            .is_some_and(|m| m.embedder != embed::configured_id(&config.embed)))
+    }
+
     /// The embedder when it runs in the parse workers ([`Embedder::inline`]): the index
     /// run then embeds each file's chunks with [`embed_chunks`] where they are made.
     pub fn inline_embedder(&self) -> Option<&dyn Embedder> {

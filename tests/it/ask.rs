@@ -969,6 +969,66 @@ fn ask_indexes_a_repository_without_an_index_and_refreshes_a_stale_one() {
     assert!(stderr(&out).contains("--no-refresh"));
 }
 
+/// Vectors made by another embedder than the configuration names (an upgraded llmc,
+/// another `embed.dim` or model) are near no question: an ask embeds every chunk again
+/// first and says why, instead of answering without its semantic memory while the files
+/// look unchanged.
+#[test]
+fn an_ask_embeds_again_when_the_vectors_were_made_by_another_embedder() {
+    let s = Scratch::git_fixture("python");
+    // Every file and directory an hour old, so that nothing looks changed to the ask
+    // but the vectors (a time in the second of the index run's check would).
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    fn age(p: &Path, past: std::time::SystemTime) {
+        if p.is_dir() {
+            for e in std::fs::read_dir(p).expect("read dir") {
+                age(&e.expect("entry").path(), past);
+            }
+        }
+        std::fs::File::open(p)
+            .and_then(|f| f.set_modified(past))
+            .expect("set mtime");
+    }
+    age(s.path(), past);
+    let out = llmc_env(s.path(), &[("LLMC_EMBED_DIM", "64")], &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    age(s.path(), past);
+    let question = "how does the report format an item with its price?";
+    let out = s.llmc(&["ask", "--json", "--no-cache", question]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("re-indexed all") && stderr(&out).contains("/64`"),
+        "{}",
+        stderr(&out)
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert!(
+        v["freshness"]["refreshed_files"].as_u64() >= Some(1),
+        "{}",
+        v["freshness"]
+    );
+    let semantic_hits = |v: &Value| -> Vec<String> {
+        v["trace"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["stage"] == "retrieve")
+            .flat_map(|t| t["reasons"].as_array().cloned().unwrap_or_default())
+            .filter_map(|r| r.as_str().map(str::to_string))
+            .filter(|r| r.starts_with("semantic"))
+            .collect()
+    };
+    let hits = semantic_hits(&v);
+    assert!(
+        !hits.is_empty() && hits.iter().all(|r| !r.contains(": 0 hit(s)")),
+        "{hits:?}"
+    );
+    // The vectors now match: the next ask reads them as they are.
+    let (v, code) = ask_json(s.path(), &[question]);
+    assert_eq!(code, 0);
+    assert_eq!(v["freshness"]["refreshed_files"], 0, "{}", v["freshness"]);
+}
+
 /// `indexed_at` is an RFC 3339 time in UTC, `indexed_at_unix` the same instant in
 /// seconds, in `ask --json` and `status --json` alike; `status` shows the time to people.
 #[test]

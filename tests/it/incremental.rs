@@ -118,7 +118,15 @@ fn the_freshness_check_sees_an_edit_in_any_file() {
         }
     }
     // Split between three threads, so each part of the list is some thread's job.
-    let stale = || llmc::index::looks_stale(repo.path(), &repo.store(), 3).expect("check runs");
+    let stale = || {
+        llmc::index::looks_stale(
+            repo.path(),
+            &repo.store(),
+            &llmc::config::Config::default(),
+            3,
+        )
+        .expect("check runs")
+    };
     // Modification times in the past, so that the edits below cannot share one.
     let past = SystemTime::now() - Duration::from_secs(3600);
     let set_time = |rel: &str, t: SystemTime| {
