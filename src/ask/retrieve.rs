@@ -624,7 +624,11 @@ pub fn history_facts(
             }
         }
         for t in &rest {
-            for p in m.read(|c| lookups::files_named_by_word(c, t))? {
+            let mut named = m.read(|c| lookups::files_named_by_word(c, t))?;
+            if named.is_empty() {
+                named = m.read(|c| lookups::gone_files_named_by_word(c, t))?;
+            }
+            for p in named {
                 if !conn_targets
                     .iter()
                     .any(|(_, x)| *x == (Target::File { path: p.clone() }))

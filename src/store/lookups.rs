@@ -78,14 +78,34 @@ pub fn authors(c: &Connection) -> rusqlite::Result<Vec<(String, u64)>> {
 
 /// Files with a path segment (or its stem) that is `word`, up to three.
 pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
+    named_by_word(
+        c,
+        word,
+        "SELECT path FROM files WHERE instr(lower(path), ?1) > 0 ORDER BY length(path) LIMIT 50",
+    )
+}
+
+/// [`files_named_by_word`] among the files the history saw deleted and the tree no
+/// longer has ("when was the jws module removed?": `src/itsdangerous/jws.py`). A scan of
+/// the history's deletions, for a word that names no file of the tree.
+pub fn gone_files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
+    named_by_word(
+        c,
+        word,
+        "SELECT DISTINCT path FROM commit_files
+         WHERE status = 'D' AND instr(lower(path), ?1) > 0
+           AND path NOT IN (SELECT path FROM files)
+         ORDER BY length(path) LIMIT 50",
+    )
+}
+
+fn named_by_word(c: &Connection, word: &str, sql: &str) -> rusqlite::Result<Vec<String>> {
     if word.len() < 3 {
         return Ok(Vec::new());
     }
     // SQLite's lower() folds ASCII only; so does this side.
     let lower = word.to_ascii_lowercase();
-    let mut stmt = c.prepare_cached(
-        "SELECT path FROM files WHERE instr(lower(path), ?1) > 0 ORDER BY length(path) LIMIT 50",
-    )?;
+    let mut stmt = c.prepare_cached(sql)?;
     let paths: Vec<String> = stmt
         .query_map([&lower], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;

@@ -347,6 +347,49 @@ fn a_long_option_was_introduced_by_the_commit_that_added_it() {
     assert_eq!(v["history"][0]["pickaxe"], true, "{v}");
 }
 
+/// "when was the jws module removed?": the word names no file of the tree, but a file
+/// the history saw deleted; its log, newest first, opens with the commit that deleted it.
+#[test]
+fn a_removed_module_is_found_among_the_files_the_history_deleted() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/jws.py",
+        "def sign_token(payload):\n    return payload\n",
+    );
+    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "Add token signing");
+    s.write(
+        "app/jws.py",
+        "def sign_token(payload):\n    \"\"\"Deprecated.\"\"\"\n    return payload\n",
+    );
+    commit_all(
+        &s,
+        None,
+        "2024-02-05T12:00:00+00:00",
+        "Deprecate token signing",
+    );
+    s.git(&["rm", "-q", "app/jws.py"]);
+    commit_all(
+        &s,
+        None,
+        "2024-03-05T12:00:00+00:00",
+        "Drop deprecated code",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the jws module removed?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["history"][0]["target"], "app/jws.py", "{v}");
+    assert_eq!(
+        subjects(&v),
+        [
+            "Drop deprecated code",
+            "Deprecate token signing",
+            "Add token signing"
+        ],
+        "{v}"
+    );
+    assert_eq!(v["confidence"]["label"], "High", "{v}");
+}
+
 fn subjects(v: &Value) -> Vec<String> {
     v["history"][0]["commits"]
         .as_array()
