@@ -2,7 +2,7 @@
 //! records its decision in the trace. The first pass runs the routed query; each refine
 //! attempt runs another (its stages recorded as `refine.*`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -112,6 +112,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     let found = retrieve(state, &query, stage(Stage::Retrieve))?;
     let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
     definitions_lead(state, &mut candidates);
+    implementation_before_overloads(state, &mut candidates);
     named_definition_first(state, &found.lists, &mut candidates)?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
@@ -402,6 +403,69 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
         candidates[i].score = score;
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+}
+
+/// Several definitions of one qualified name in one file, some of them stubs that only
+/// declare it: Python's `@overload`s (a body of `...`) before the implementation, a
+/// TypeScript function's overload signatures before its body. The stubs' few lines can
+/// match a question's words better than the code that does what it asks ("how does the
+/// timestamp signer check the max age?" found `unsign`'s two `@overload`s before
+/// `unsign`). The group's fused scores are dealt out again, the definitions with a body
+/// first, each side in its order, so the scores the confidence reads stay the same. A
+/// property's getter and setter (no stub) and the chunks of one long definition (one
+/// symbol) are left as they are.
+fn implementation_before_overloads(state: &mut State, candidates: &mut [Candidate]) {
+    let mut groups: HashMap<(String, String), Vec<usize>> = HashMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        if let (Some(symbol), Some(_)) = (c.loc.symbol.as_deref(), c.loc.symbol_id)
+            && matches!(c.loc.kind.as_str(), "function" | "method")
+        {
+            groups
+                .entry((c.loc.path.clone(), symbol.to_string()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let mut moved = false;
+    for members in groups.into_values() {
+        let ids: HashSet<Option<i64>> = members
+            .iter()
+            .map(|&i| candidates[i].loc.symbol_id)
+            .collect();
+        if members.len() < 2 || ids.len() < members.len() {
+            continue;
+        }
+        let stubs: Vec<bool> = members
+            .iter()
+            .map(|&i| {
+                let c = &candidates[i].loc;
+                is_stub(&state.text.text(&c.path, c.start_line, c.end_line))
+            })
+            .collect();
+        if stubs.iter().all(|&s| s) || !stubs.iter().any(|&s| s) {
+            continue;
+        }
+        // Members are in fused order; a stable sort keeps it on each side.
+        let mut order: Vec<(bool, usize)> =
+            stubs.into_iter().zip(members.iter().copied()).collect();
+        order.sort_by_key(|&(stub, _)| stub);
+        let scores: Vec<f64> = members.iter().map(|&i| candidates[i].score).collect();
+        for (&(_, i), score) in order.iter().zip(scores) {
+            moved |= candidates[i].score != score;
+            candidates[i].score = score;
+        }
+    }
+    if moved {
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+}
+
+/// Whether a definition's text only declares it: a Python body of `...` (an
+/// `@overload`, a protocol's method), or a signature ended by `;` with no body (a
+/// TypeScript overload, an abstract or interface method).
+fn is_stub(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with("...") || (t.ends_with(';') && !t.contains('{'))
 }
 
 /// A concept question whose subject is a definition named by its identifier ("how does
@@ -794,6 +858,28 @@ pub fn ids(p: &Pass) -> HashSet<i64> {
 
 #[cfg(test)]
 mod tests {
+    /// Stubs declare; a getter, a setter and a function whose last line holds an
+    /// ellipsis in a call or a string have a body.
+    #[test]
+    fn stubs_are_told_from_definitions_with_a_body() {
+        for stub in [
+            "    def unsign(self, value: str) -> bytes: ...",
+            "    def unsign(\n        self,\n        value: str,\n    ) -> bytes:\n        \"\"\"Doc.\"\"\"\n        ...\n",
+            "function parse(input: string): Node;",
+            "  abstract render(): void;",
+        ] {
+            assert!(super::is_stub(stub), "{stub:?}");
+        }
+        for body in [
+            "    @property\n    def request(self) -> Request:\n        return self._request",
+            "    def request(self, value):\n        self._request = value\n",
+            "function parse(input: string): Node {\n  return read(input);\n}",
+            "def load():\n    print(\"loading...\")",
+        ] {
+            assert!(!super::is_stub(body), "{body:?}");
+        }
+    }
+
     #[test]
     fn tests_beside_the_code_are_known_by_name() {
         for t in [
