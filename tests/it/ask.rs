@@ -390,6 +390,18 @@ fn a_removed_module_is_found_among_the_files_the_history_deleted() {
     assert_eq!(v["confidence"]["label"], "High", "{v}");
 }
 
+/// The reasons the trace of `v` gives at `stage` (`retrieve`, `expand`, …).
+fn stage_reasons(v: &Value, stage: &str) -> Vec<String> {
+    v["trace"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["stage"] == stage)
+        .flat_map(|t| t["reasons"].as_array().cloned().unwrap_or_default())
+        .filter_map(|r| r.as_str().map(str::to_string))
+        .collect()
+}
+
 fn subjects(v: &Value) -> Vec<String> {
     v["history"][0]["commits"]
         .as_array()
@@ -552,6 +564,44 @@ fn concept_howto_and_locate_questions_rank_the_right_code_first() {
     }
 }
 
+/// `@overload` stubs of a method come before its implementation in the file, and their
+/// few lines can match a question's words best; the implementation, which does what is
+/// asked, comes before them.
+#[test]
+fn the_implementation_comes_before_its_overload_stubs() {
+    let s = Scratch::indexed_file(
+        "signing/timed.py",
+        "import time\nimport typing as t\n\n\nclass TimestampSigner:\n    \"\"\"Signs values with the time they were signed.\"\"\"\n\n\
+         \x20   @t.overload\n    def unsign(self, value: str, max_age: int | None = None, \
+         return_timestamp: t.Literal[False] = False) -> str: ...\n\n\
+         \x20   @t.overload\n    def unsign(self, value: str, max_age: int | None = None, \
+         return_timestamp: t.Literal[True] = True) -> tuple[str, int]: ...\n\n\
+         \x20   def unsign(self, value, max_age=None, return_timestamp=False):\n\
+         \x20       \"\"\"Unsigns the value; a signature older than the limit is refused.\"\"\"\n\
+         \x20       value, stamp = value.rsplit(\".\", 1)\n\
+         \x20       if max_age is not None:\n\
+         \x20           age = int(time.time()) - int(stamp)\n\
+         \x20           if age > max_age:\n\
+         \x20               raise ValueError(f\"signature age {age} > {max_age} seconds\")\n\
+         \x20       if return_timestamp:\n\
+         \x20           return value, int(stamp)\n\
+         \x20       return value\n",
+    );
+    let (v, code) = ask_json(
+        s.path(),
+        &["how does the timestamp signer check the max age?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    let unsign: Vec<u64> = v["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .filter(|s| s["symbol"] == "TimestampSigner.unsign")
+        .filter_map(|s| s["start_line"].as_u64())
+        .collect();
+    assert_eq!(unsign, [14, 8, 11], "{v}");
+}
+
 /// A sentence pasted into the question (a doc comment, a message) finds the code that
 /// holds it as written, above a chunk whose words match it more often.
 #[test]
@@ -684,13 +734,8 @@ fn a_benchmark_ranks_below_the_code_but_src_benchmark_is_code() {
     );
     s.index();
     let demoted = |v: &Value| {
-        v["trace"]
-            .as_array()
+        stage_reasons(v, "expand")
             .into_iter()
-            .flatten()
-            .filter(|t| t["stage"] == "expand")
-            .flat_map(|t| t["reasons"].as_array().cloned().unwrap_or_default())
-            .filter_map(|r| r.as_str().map(str::to_string))
             .find(|r| r.contains("test, fixture or example"))
     };
     let (v, code) = ask_json(s.path(), &["where are the timing samples summarized?"]);
@@ -1050,18 +1095,10 @@ fn an_ask_embeds_again_when_the_vectors_were_made_by_another_embedder() {
         "{}",
         v["freshness"]
     );
-    let semantic_hits = |v: &Value| -> Vec<String> {
-        v["trace"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|t| t["stage"] == "retrieve")
-            .flat_map(|t| t["reasons"].as_array().cloned().unwrap_or_default())
-            .filter_map(|r| r.as_str().map(str::to_string))
-            .filter(|r| r.starts_with("semantic"))
-            .collect()
-    };
-    let hits = semantic_hits(&v);
+    let hits: Vec<String> = stage_reasons(&v, "retrieve")
+        .into_iter()
+        .filter(|r| r.starts_with("semantic"))
+        .collect();
     assert!(
         !hits.is_empty() && hits.iter().all(|r| !r.contains(": 0 hit(s)")),
         "{hits:?}"
