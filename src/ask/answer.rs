@@ -471,7 +471,14 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
         let _ = writeln!(s, "No commit touched {what}{window}.");
         return s;
     }
-    if !h.message_words.is_empty() {
+    if !h.message_words.is_empty() && h.target != "*" {
+        let _ = writeln!(
+            s,
+            "{total} commit(s) touched {what}{window}; those whose subject holds words of the \
+             question ({}) first:",
+            h.message_words.join(", ")
+        );
+    } else if !h.message_words.is_empty() {
         let _ = writeln!(
             s,
             "{total} commit(s){window} whose message holds words of the question ({}), best \

@@ -695,6 +695,11 @@ pub fn history_facts(
     }
     for (name, target) in conn_targets {
         let mut log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
+        let told = if q.targets.is_empty() || q.grep.is_some() || q.oldest_first {
+            Vec::new()
+        } else {
+            told_first(m, &target, &name, q.terms, &filter, &mut log)?
+        };
         if let Some(text) = q.grep {
             let wanted = LogFilter {
                 grep: Some(text.to_string()),
@@ -723,7 +728,7 @@ pub fn history_facts(
             total: log.total,
             oldest_first: q.oldest_first,
             commits: log.commits,
-            message_words: Vec::new(),
+            message_words: told,
             pickaxe: false,
             partial: partial.clone(),
         });
@@ -760,6 +765,60 @@ pub fn history_facts(
         }
     }
     Ok((facts, ranked))
+}
+
+/// "when did Signer start accepting a list of secret keys?": the question names a
+/// definition and says, in words beside its name, what changed. Of the commits that
+/// touched the target, those whose subject holds two or more of those words come first,
+/// the ones holding more before the others (then in the log's order); the rest follow,
+/// up to the log's limit. Returns the words (as written) when it put some first.
+fn told_first(
+    m: &mut Memories,
+    target: &Target,
+    name: &str,
+    terms: &[String],
+    filter: &LogFilter,
+    log: &mut hq::Log,
+) -> Result<Vec<String>> {
+    let own: Vec<String> = super::text::split_identifier(name)
+        .iter()
+        .map(|p| super::text::stem(p))
+        .collect();
+    let words: Vec<(String, String)> = super::pass::message_words(terms)
+        .into_iter()
+        .filter(|(w, s)| !own.contains(s) && !w.eq_ignore_ascii_case(name))
+        .collect();
+    if words.len() < 2 {
+        return Ok(Vec::new());
+    }
+    let stems: Vec<String> = words.iter().map(|(_, s)| s.clone()).collect();
+    let wanted = LogFilter {
+        words: stems.clone(),
+        limit: None,
+        offset: 0,
+        ..filter.clone()
+    };
+    let found = m.read(|c| Ok(hq::log(c, target, &wanted)))??;
+    let mut told: Vec<(usize, hq::LogCommit)> = found
+        .commits
+        .into_iter()
+        .map(|c| (hq::subject_holds(&c, &stems), c))
+        .filter(|(n, _)| *n >= 2)
+        .collect();
+    if told.is_empty() {
+        return Ok(Vec::new());
+    }
+    told.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    let limit = filter.limit.unwrap_or(usize::MAX);
+    let mut commits: Vec<hq::LogCommit> = told.into_iter().map(|(_, c)| c).collect();
+    for c in std::mem::take(&mut log.commits) {
+        if !commits.iter().any(|x| x.commit == c.commit) {
+            commits.push(c);
+        }
+    }
+    commits.truncate(limit);
+    log.commits = commits;
+    Ok(words.into_iter().map(|(w, _)| w).collect())
 }
 
 /// How long `git log -S` may look for a name's introduction (a long history is left).

@@ -390,6 +390,50 @@ fn a_removed_module_is_found_among_the_files_the_history_deleted() {
     assert_eq!(v["confidence"]["label"], "High", "{v}");
 }
 
+/// "when did Signer start accepting secret keys?": of the commits that touched the
+/// definition, the one whose subject says so comes first, not the newest.
+#[test]
+fn a_change_told_in_words_beside_a_name_leads_its_log() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/signer.py",
+        "class Signer:\n    def __init__(self, key):\n        self.key = key\n",
+    );
+    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "Add a signer");
+    s.write(
+        "app/signer.py",
+        "class Signer:\n    def __init__(self, keys):\n        self.keys = list(keys)\n",
+    );
+    commit_all(
+        &s,
+        None,
+        "2024-02-05T12:00:00+00:00",
+        "Signer can accept secret keys",
+    );
+    s.write(
+        "app/signer.py",
+        "class Signer:\n    \"\"\"Signs.\"\"\"\n\n    def __init__(self, keys):\n        self.keys = list(keys)\n",
+    );
+    commit_all(&s, None, "2024-03-05T12:00:00+00:00", "Document the signer");
+    s.index();
+    let (v, code) = ask_json(
+        s.path(),
+        &["when did Signer start accepting a list of secret keys?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["history"][0]["target"], "Signer", "{v}");
+    assert_eq!(
+        subjects(&v),
+        [
+            "Signer can accept secret keys",
+            "Document the signer",
+            "Add a signer"
+        ],
+        "{v}"
+    );
+    assert!(answer_text(&v).contains("first:"), "{v}");
+}
+
 /// The reasons the trace of `v` gives at `stage` (`retrieve`, `expand`, …).
 fn stage_reasons(v: &Value, stage: &str) -> Vec<String> {
     v["trace"]
