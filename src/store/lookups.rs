@@ -82,12 +82,14 @@ pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<S
         c,
         word,
         "SELECT path FROM files WHERE instr(lower(path), ?1) > 0 ORDER BY length(path) LIMIT 50",
+        false,
     )
 }
 
-/// [`files_named_by_word`] among the files the history saw deleted and the tree no
-/// longer has ("when was the jws module removed?": `src/itsdangerous/jws.py`). A scan of
-/// the history's deletions, for a word that names no file of the tree.
+/// The files the history saw deleted and the tree no longer has whose name (its stem) is
+/// `word`, up to three ("when was the jws module removed?": `src/itsdangerous/jws.py`).
+/// A directory's name is not enough: "support" named ky's `cypress/support/.keep`. A
+/// scan of the history's deletions, for a word that names no file of the tree.
 pub fn gone_files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
     named_by_word(
         c,
@@ -96,10 +98,18 @@ pub fn gone_files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<
          WHERE status = 'D' AND instr(lower(path), ?1) > 0
            AND path NOT IN (SELECT path FROM files)
          ORDER BY length(path) LIMIT 50",
+        true,
     )
 }
 
-fn named_by_word(c: &Connection, word: &str, sql: &str) -> rusqlite::Result<Vec<String>> {
+/// The paths `sql` finds for `word` (lower-cased, `?1`) with a segment whose stem is the
+/// word; with `file_only`, the last segment (the file's own name) only.
+fn named_by_word(
+    c: &Connection,
+    word: &str,
+    sql: &str,
+    file_only: bool,
+) -> rusqlite::Result<Vec<String>> {
     if word.len() < 3 {
         return Ok(Vec::new());
     }
@@ -112,10 +122,13 @@ fn named_by_word(c: &Connection, word: &str, sql: &str) -> rusqlite::Result<Vec<
     Ok(paths
         .into_iter()
         .filter(|p| {
-            p.to_ascii_lowercase().split('/').any(|seg| {
-                let stem = seg.split('.').next().unwrap_or(seg);
-                stem == lower
-            })
+            let p = p.to_ascii_lowercase();
+            let named = |seg: &str| seg.split('.').next().unwrap_or(seg) == lower;
+            if file_only {
+                p.rsplit('/').next().is_some_and(named)
+            } else {
+                p.split('/').any(named)
+            }
         })
         .take(3)
         .collect())
