@@ -166,6 +166,12 @@ fn commit_all(s: &Scratch, author: Option<&str>, date: &str, message: &str) {
     s.git(&args);
 }
 
+/// Writes `content` to `rel` and commits everything at `date` with `message`.
+fn commit_file(s: &Scratch, rel: &str, content: &str, date: &str, message: &str) {
+    s.write(rel, content);
+    commit_all(s, None, date, message);
+}
+
 /// Whether the answer `v` says it read the question as `reading`.
 fn has_reading(v: &Value, reading: &str) -> bool {
     v["readings"]
@@ -352,11 +358,13 @@ fn a_long_option_was_introduced_by_the_commit_that_added_it() {
 #[test]
 fn a_removed_module_is_found_among_the_files_the_history_deleted() {
     let s = Scratch::git_fixture("python");
-    s.write(
+    commit_file(
+        &s,
         "app/jws.py",
         "def sign_token(payload):\n    return payload\n",
+        "2024-01-05T12:00:00+00:00",
+        "Add token signing",
     );
-    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "Add token signing");
     s.write(
         "app/jws.py",
         "def sign_token(payload):\n    \"\"\"Deprecated.\"\"\"\n    return payload\n",
@@ -395,11 +403,13 @@ fn a_removed_module_is_found_among_the_files_the_history_deleted() {
 #[test]
 fn a_change_told_in_words_beside_a_name_leads_its_log() {
     let s = Scratch::git_fixture("python");
-    s.write(
+    commit_file(
+        &s,
         "app/signer.py",
         "class Signer:\n    def __init__(self, key):\n        self.key = key\n",
+        "2024-01-05T12:00:00+00:00",
+        "Add a signer",
     );
-    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "Add a signer");
     s.write(
         "app/signer.py",
         "class Signer:\n    def __init__(self, keys):\n        self.keys = list(keys)\n",
@@ -410,11 +420,13 @@ fn a_change_told_in_words_beside_a_name_leads_its_log() {
         "2024-02-05T12:00:00+00:00",
         "Signer can accept secret keys",
     );
-    s.write(
+    commit_file(
+        &s,
         "app/signer.py",
         "class Signer:\n    \"\"\"Signs.\"\"\"\n\n    def __init__(self, keys):\n        self.keys = list(keys)\n",
+        "2024-03-05T12:00:00+00:00",
+        "Document the signer",
     );
-    commit_all(&s, None, "2024-03-05T12:00:00+00:00", "Document the signer");
     s.index();
     let (v, code) = ask_json(
         s.path(),
