@@ -13,7 +13,7 @@ use crate::index::status::{Status, status};
 
 /// Prints the status.
 pub fn cmd_status(ctx: &Ctx, args: &StatusArgs) -> Result<Exit> {
-    let s = status(&ctx.root, &ctx.config.index)?;
+    let s = status(&ctx.root, &ctx.config)?;
     if args.json {
         print_json(serde_json::to_value(&s)?)?;
         return Ok(Exit::Ok);
@@ -106,6 +106,12 @@ pub fn render(s: &Status, max_changed: usize, now: i64, style: Style) -> String 
         if c.total() > max_changed {
             let _ = writeln!(out, "  … and {} more", c.total() - max_changed);
         }
+    }
+    if let Some(why) = &s.read_again {
+        let _ = writeln!(
+            out,
+            "  every file is read again by the next `llmc ask` or `llmc index`: {why}"
+        );
     }
     let memories = if s.memories.is_empty() {
         "none (definitions and chunks only)".to_string()

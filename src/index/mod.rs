@@ -142,9 +142,13 @@ impl IndexStats {
 /// covers its tables, not what is in them).
 pub const EXTRACTION_VERSION: &str = "2026-11-27.12";
 
+/// Why every file is read again when [`read_otherwise`] says so.
+pub(crate) const READ_OTHERWISE: &str =
+    "this llmc reads code differently from the one that built the index";
+
 /// Whether the files of `store`'s `generation` were read with another
 /// [`EXTRACTION_VERSION`] (an empty store was read by no one).
-fn read_otherwise(store: &Store, generation: u64) -> Result<bool> {
+pub(crate) fn read_otherwise(store: &Store, generation: u64) -> Result<bool> {
     Ok(generation > 0 && store.meta(meta::EXTRACTION)?.as_deref() != Some(EXTRACTION_VERSION))
 }
 
@@ -465,7 +469,7 @@ pub fn run_with(
     let search_stale = if !switched.is_empty() {
         Some(switched.join(", "))
     } else if extraction_stale {
-        Some("this llmc reads code differently from the one that built the index".to_string())
+        Some(READ_OTHERWISE.to_string())
     } else {
         search.stale_reason(root, old_generation)?
     };

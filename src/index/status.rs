@@ -9,7 +9,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::walk;
-use crate::config::IndexConfig;
+use crate::config::{Config, IndexConfig};
+use crate::search::sync::SearchSync;
 use crate::store::Store;
 
 /// The state of an index.
@@ -35,6 +36,10 @@ pub struct Status {
     pub memories: Vec<&'static str>,
     /// Memories switched on or off in the configuration since the last index run.
     pub memories_switched: Vec<String>,
+    /// Why the next `llmc ask` or `llmc index` reads every file again though none
+    /// changed: an llmc that reads code differently, or vectors another embedder made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_again: Option<String>,
     /// The SCIP indexes the last graph pass read: per index, its languages, when it was
     /// written and which files changed since (their edges are heuristic).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,9 +69,15 @@ impl Changed {
 }
 
 /// Reads the status of the index at `root`.
-pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
+pub fn status(root: &Path, config: &Config) -> Result<Status> {
+    let cfg = &config.index;
     let store = Store::open_existing(root)?;
     let generation = store.generation()?;
+    let read_again = if super::read_otherwise(&store, generation)? {
+        Some(super::READ_OTHERWISE.to_string())
+    } else {
+        SearchSync::embedded_by(root, generation, config)?
+    };
     let indexed_at = store.indexed_at()?;
     let files = store.files_by_language()?;
     let defs = store.definitions_by_language()?;
@@ -78,6 +89,7 @@ pub fn status(root: &Path, cfg: &IndexConfig) -> Result<Status> {
     Ok(Status {
         memories: built.names(),
         memories_switched: cfg.memories().changes_from(built),
+        read_again,
         root: root.display().to_string(),
         generation,
         indexed_at: indexed_at.map(|t| t.to_string()),

@@ -116,12 +116,25 @@ impl SearchSync {
     /// next index run embeds every chunk again. Reads the vectors' manifest only; no
     /// embedder is made. False when the semantic index is off or has no vectors.
     pub fn embedded_otherwise(root: &Path, generation: u64, config: &Config) -> Result<bool> {
+        Ok(SearchSync::embedded_by(root, generation, config)?.is_some())
+    }
+
+    /// [`SearchSync::embedded_otherwise`] as the reason the next run gives: "the vectors
+    /// were made by `…`, the configuration asks for `…`".
+    pub fn embedded_by(root: &Path, generation: u64, config: &Config) -> Result<Option<String>> {
         if !config.index.semantic || generation == 0 {
-            return Ok(false);
+            return Ok(None);
         }
         let dir = generations::gen_dir(&vectors::vectors_dir(&store_dir(root)), generation);
+        let wanted = embed::configured_id(&config.embed);
         Ok(vectors::read_manifest(&dir)?
-            .is_some_and(|m| m.embedder != embed::configured_id(&config.embed)))
+            .filter(|m| m.embedder != wanted)
+            .map(|m| {
+                format!(
+                    "the vectors were made by `{}`, the configuration asks for `{wanted}`",
+                    m.embedder
+                )
+            }))
     }
 
     /// The embedder when it runs in the parse workers ([`Embedder::inline`]): the index

@@ -1137,6 +1137,11 @@ fn an_ask_embeds_again_when_the_vectors_were_made_by_another_embedder() {
     let out = llmc_env(s.path(), &[("LLMC_EMBED_DIM", "64")], &["index", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
     age(s.path(), past);
+    // `status` says so before the ask does it.
+    let out = s.llmc(&["status", "--json"]);
+    let status: Value = serde_json::from_str(&stdout(&out)).expect("status json");
+    let why = status["read_again"].as_str().unwrap_or_default();
+    assert!(why.contains("/64`"), "{status}");
     let question = "how does the report format an item with its price?";
     let out = s.llmc(&["ask", "--json", "--no-cache", question]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -1163,6 +1168,8 @@ fn an_ask_embeds_again_when_the_vectors_were_made_by_another_embedder() {
     let (v, code) = ask_json(s.path(), &[question]);
     assert_eq!(code, 0);
     assert_eq!(v["freshness"]["refreshed_files"], 0, "{}", v["freshness"]);
+    let out = s.llmc(&["status"]);
+    assert!(!stdout(&out).contains("read again"), "{}", stdout(&out));
 }
 
 /// `indexed_at` is an RFC 3339 time in UTC, `indexed_at_unix` the same instant in

@@ -983,7 +983,7 @@ impl Shared {
 
     fn status(&self, fresh: &Fresh) -> Result<Answer, ToolError> {
         let (status, freshness) = self.session.fresh(fresh, &|| {
-            crate::index::status::status(self.root(), &self.ctx.config.index)
+            crate::index::status::status(self.root(), &self.ctx.config)
         })?;
         let mut doc = serde_json::to_value(&status).map_err(anyhow::Error::from)?;
         add_freshness(&mut doc, &freshness);

@@ -484,6 +484,14 @@ pub fn status() -> Value {
                 "memories_switched",
                 strings("Memories switched on or off since the index."),
             ),
+            (
+                "read_again",
+                t(
+                    "string",
+                    "Why the next ask or index reads every file again though none changed \
+                     (absent when nothing asks it).",
+                ),
+            ),
         ],
         &["root", "generation", "files", "changed"],
     )
