@@ -396,13 +396,25 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
     if !defs.iter().any(|d| d.0) {
         return;
     }
-    let mut scores: Vec<f64> = defs.iter().map(|&(_, i)| candidates[i].score).collect();
-    scores.sort_by(|a, b| b.total_cmp(a));
     defs.sort_unstable();
-    for (&(_, i), score) in defs.iter().zip(scores) {
+    let order: Vec<usize> = defs.iter().map(|&(_, i)| i).collect();
+    if deal_scores(candidates, &order) {
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+}
+
+/// Deals the fused scores of the candidates at `order` out again, the best to the first
+/// of `order`: a reordering among them that leaves the scores the confidence reads as
+/// they were. Returns whether a score moved (the caller sorts the candidates again).
+fn deal_scores(candidates: &mut [Candidate], order: &[usize]) -> bool {
+    let mut scores: Vec<f64> = order.iter().map(|&i| candidates[i].score).collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    let mut moved = false;
+    for (&i, score) in order.iter().zip(scores) {
+        moved |= candidates[i].score != score;
         candidates[i].score = score;
     }
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    moved
 }
 
 /// Several definitions of one qualified name in one file, some of them stubs that only
@@ -449,11 +461,8 @@ fn implementation_before_overloads(state: &mut State, candidates: &mut [Candidat
         let mut order: Vec<(bool, usize)> =
             stubs.into_iter().zip(members.iter().copied()).collect();
         order.sort_by_key(|&(stub, _)| stub);
-        let scores: Vec<f64> = members.iter().map(|&i| candidates[i].score).collect();
-        for (&(_, i), score) in order.iter().zip(scores) {
-            moved |= candidates[i].score != score;
-            candidates[i].score = score;
-        }
+        let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
+        moved |= deal_scores(candidates, &order);
     }
     if moved {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
