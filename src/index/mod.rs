@@ -245,7 +245,7 @@ pub struct Known {
     dirs: Vec<PathBuf>,
     /// The files were read by an llmc that reads code differently
     /// ([`EXTRACTION_VERSION`]), or embedded by another embedder than the configuration
-    /// names ([`SearchSync::embedded_otherwise`]): the index is stale whatever the files
+    /// names ([`SearchSync::embedded_by`]): the index is stale whatever the files
     /// say.
     read_otherwise: bool,
 }
@@ -277,7 +277,7 @@ impl Known {
         Ok(Known {
             generation,
             read_otherwise: read_otherwise(store, generation)?
-                || SearchSync::embedded_otherwise(root, generation, config)?,
+                || SearchSync::embedded_by(root, generation, config)?.is_some(),
             checked: store.meta_seconds(meta::CHECKED_AT)?.unwrap_or(0),
             files: files
                 .into_iter()

@@ -42,6 +42,14 @@ pub struct SearchSync {
     config: Config,
 }
 
+/// "the vectors were made by `made`, the configuration asks for `wanted`", when they
+/// differ.
+fn made_by_another(made: &str, wanted: &str) -> Option<String> {
+    (made != wanted).then(|| {
+        format!("the vectors were made by `{made}`, the configuration asks for `{wanted}`")
+    })
+}
+
 impl SearchSync {
     /// Builds the configured embedder when the semantic index is on (for Ollama: checks
     /// the server and the model).
@@ -101,40 +109,22 @@ impl SearchSync {
                 "the vector index is at generation {}, the store at {generation}",
                 m.generation
             )),
-            Some(m) if m.embedder != embedder.id() => Some(format!(
-                "the vectors were made by `{}`, the configuration asks for `{}`",
-                m.embedder,
-                embedder.id()
-            )),
-            Some(_) => None,
+            Some(m) => made_by_another(&m.embedder, &embedder.id()),
         })
     }
 
-    /// Whether `root`'s vectors at `generation` were made by another embedder than
-    /// `config` names (an llmc whose built-in embedder changed, or a configuration that
-    /// names another model): a reader would find no vector near its question, and the
-    /// next index run embeds every chunk again. Reads the vectors' manifest only; no
-    /// embedder is made. False when the semantic index is off or has no vectors.
-    pub fn embedded_otherwise(root: &Path, generation: u64, config: &Config) -> Result<bool> {
-        Ok(SearchSync::embedded_by(root, generation, config)?.is_some())
-    }
-
-    /// [`SearchSync::embedded_otherwise`] as the reason the next run gives: "the vectors
-    /// were made by `…`, the configuration asks for `…`".
+    /// Why `root`'s vectors at `generation` cannot be read with the embedder `config`
+    /// names (an llmc whose built-in embedder changed, or a configuration that names
+    /// another model), as the next index run says it: a reader would find no vector near
+    /// its question, and that run embeds every chunk again. Reads the vectors' manifest
+    /// only; no embedder is made. None when the semantic index is off or has no vectors.
     pub fn embedded_by(root: &Path, generation: u64, config: &Config) -> Result<Option<String>> {
         if !config.index.semantic || generation == 0 {
             return Ok(None);
         }
         let dir = generations::gen_dir(&vectors::vectors_dir(&store_dir(root)), generation);
-        let wanted = embed::configured_id(&config.embed);
         Ok(vectors::read_manifest(&dir)?
-            .filter(|m| m.embedder != wanted)
-            .map(|m| {
-                format!(
-                    "the vectors were made by `{}`, the configuration asks for `{wanted}`",
-                    m.embedder
-                )
-            }))
+            .and_then(|m| made_by_another(&m.embedder, &embed::configured_id(&config.embed))))
     }
 
     /// The embedder when it runs in the parse workers ([`Embedder::inline`]): the index
