@@ -89,7 +89,8 @@ pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<S
 /// The files the history saw deleted and the tree no longer has whose name (its stem) is
 /// `word`, up to three ("when was the jws module removed?": `src/itsdangerous/jws.py`).
 /// A directory's name is not enough: "support" named ky's `cypress/support/.keep`. A
-/// scan of the history's deletions, for a word that names no file of the tree.
+/// scan of the history's deletions (their partial index, `commit_files_deleted`), for a
+/// word that names no file of the tree.
 pub fn gone_files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
     named_by_word(
         c,

@@ -167,6 +167,7 @@ CREATE INDEX commits_time ON commits(commit_time, id);
 CREATE INDEX commit_files_commit ON commit_files(commit_id);
 CREATE INDEX commit_files_path ON commit_files(path);
 CREATE INDEX commit_files_old_path ON commit_files(old_path) WHERE old_path IS NOT NULL;
+CREATE INDEX commit_files_deleted ON commit_files(path) WHERE status = 'D';
 CREATE INDEX commit_symbols_commit ON commit_symbols(commit_id);
 CREATE INDEX commit_symbols_name ON commit_symbols(name);
 CREATE INDEX commit_symbols_qualname ON commit_symbols(qualname);
