@@ -305,7 +305,9 @@ fn ingest_in(
             } else {
                 BATCH_MAX
             }),
+            parsing: std::cell::RefCell::new(None),
         };
+        let until = opts.budget.map(|b| started + b);
         if !todo.above.is_empty() {
             // Newer than everything held: one transaction, ids above the held ones,
             // oldest first so a parent's id stays below its child's.
@@ -320,6 +322,7 @@ fn ingest_in(
                 &mut cache,
                 Ids::Up(next),
                 usize::MAX,
+                None,
                 None,
             )?;
             add_remaining(w.conn(), -(n as i64))?;
@@ -343,17 +346,22 @@ fn ingest_in(
                     Ids::Down(next),
                     knobs.slice,
                     Some(Instant::now() + deadline),
+                    until,
                 )?;
                 add_remaining(w.conn(), -(n as i64))?;
                 w.commit()?;
                 stats.new_commits += n as u64;
-                if n == 0 || stream.finished() {
+                // A batch still parsed is written by the next slice.
+                if n == 0 || (stream.finished() && slice.parsing.borrow().is_none()) {
                     break;
                 }
                 if let Some(ms) = knobs.pause_ms {
                     std::thread::sleep(Duration::from_millis(ms));
                 }
-                let out_of_time = opts.budget.is_some_and(|b| started.elapsed() >= b);
+                // Out of time, a batch already being parsed is still written: it was
+                // started only when it should be parsed within the budget.
+                let out_of_time = opts.budget.is_some_and(|b| started.elapsed() >= b)
+                    && slice.parsing.borrow().is_none();
                 if out_of_time || yield_now() {
                     break;
                 }
@@ -405,11 +413,39 @@ struct SliceCtx<'a> {
     /// each batch up to [`BATCH_MAX`] (across the slices of one ingestion); else
     /// [`BATCH_MAX`].
     batch: std::cell::Cell<usize>,
+    /// The batch being parsed while the one before it is written: it carries over from
+    /// one slice to the next, so a slice's commit and the next slice's parse overlap.
+    parsing: std::cell::RefCell<Option<Parsing>>,
+}
+
+/// A batch of commits whose file versions are being parsed ([`DefCache::start`]), with
+/// the reader of its merges' own changes.
+struct Parsing {
+    batch: Vec<GitCommit>,
+    parse: std::thread::JoinHandle<Parsed>,
+    merges: Option<std::thread::JoinHandle<Result<Vec<git::MergeChange>>>>,
+    /// The blobs it parses: the next batch does not read them again.
+    blobs: HashSet<String>,
+    /// When its parse started.
+    launched: Instant,
+}
+
+/// A batch read and its versions fetched, to parse once the batch before is parsed (a
+/// version may be reparsed from a tree that batch keeps).
+struct Prepared {
+    batch: Vec<GitCommit>,
+    chains: Vec<Vec<Task>>,
+    merges: Option<std::thread::JoinHandle<Result<Vec<git::MergeChange>>>>,
 }
 
 impl SliceCtx<'_> {
     /// Reads commits from `stream` into `conn` until it ends, `max` commits are read or
     /// `deadline` passed (checked between batches); returns how many.
+    ///
+    /// Batches overlap: while one batch is parsed, the next is read from git (its commits
+    /// and its file versions) and the one before is written. The next batch may be
+    /// started before this call returns (then the next call writes it), unless `until`
+    /// (the end of the run's budget) comes before it would be parsed.
     #[allow(clippy::too_many_arguments)]
     fn read(
         &self,
@@ -420,80 +456,82 @@ impl SliceCtx<'_> {
         ids: Ids,
         max: usize,
         deadline: Option<Instant>,
+        until: Option<Instant>,
     ) -> Result<usize> {
         let is_boundary = &self.todo.boundary;
         let mut merges: HashMap<String, i64> = HashMap::new();
         // Merges: only what they changed beyond taking one parent's version (conflict
-        // resolutions, evil merges), from git's dense combined diff. Each batch's are read
-        // on a thread while the batch is parsed.
+        // resolutions, evil merges), from git's dense combined diff, read on a thread
+        // while their batch is parsed.
         let mut merge_runs = Vec::new();
-        // A merge whose changes are read: one inside the range read, not its boundary.
-        let own_merge =
-            |c: &GitCommit| c.parents.len() > 1 && !is_boundary.contains(c.hash.as_str());
-        let mut batch: Vec<GitCommit> = Vec::new();
+        let passed = |t: Option<Instant>| t.is_some_and(|t| Instant::now() >= t);
         let mut n = 0usize;
         loop {
-            let next = stream.next_commit()?;
-            let end = next.is_none();
-            batch.extend(next);
-            if batch.len() < self.batch.get().min(max - n) && !end {
-                continue;
-            }
-            self.batch.set((self.batch.get() * 2).min(BATCH_MAX));
+            let taken = self.parsing.borrow_mut().take();
+            let current = match taken {
+                Some(p) => p,
+                None => match self.prepare(stream, blobs, cache, max - n, &HashSet::new())? {
+                    Some(p) => self.launch(cache, p),
+                    None => break,
+                },
+            };
             // A safe point: the slice being written is rolled back.
             crate::interrupt::check()?;
-            let batch_merges: Vec<String> = batch
-                .iter()
-                .filter(|c| own_merge(c))
-                .map(|c| c.hash.clone())
-                .collect();
-            if !batch_merges.is_empty() {
-                let root = self.root.to_path_buf();
-                merge_runs.push(std::thread::spawn(move || {
-                    git::merge_changes(&root, &batch_merges)
-                }));
-            }
-            let wanted: Vec<Wanted> = batch
-                .iter()
-                .filter(|c| !is_boundary.contains(c.hash.as_str()))
-                .flat_map(|c| {
-                    c.patches.iter().filter_map(move |p| {
-                        patch_sides(c, p).map(|(old, new)| (old, new, p.hunks.as_slice()))
-                    })
-                })
-                .collect();
-            let chains = cache.prefetch(blobs, &wanted)?;
-            // While the batch is parsed, the next one is read from git log (given back to
-            // the stream, so a slice that ends here loses none).
-            let ahead = if end {
-                0
+            // The next batch: in this slice while it has room, else the next slice's first.
+            let after = n + current.batch.len();
+            let cap = if after < max && !passed(deadline) {
+                max - after
             } else {
-                self.batch.get().min(max.saturating_sub(n + batch.len()))
+                max
             };
-            let read_ahead = std::thread::scope(|s| {
-                let reader = (ahead > 0).then(|| s.spawn(|| stream.next_commits(ahead)));
-                cache.parse_chains(chains);
-                reader.map(|r| r.join())
-            });
-            match read_ahead {
-                None => {}
-                Some(Ok(commits)) => stream.unread(commits?),
-                Some(Err(_)) => anyhow::bail!("reading git log stopped"),
-            }
-            for c in batch.drain(..) {
+            // Without a budget, it is read while this one is parsed.
+            let early = match until {
+                None => self.prepare(stream, blobs, cache, cap, &current.blobs)?,
+                Some(_) => None,
+            };
+            let Parsing {
+                batch,
+                parse,
+                merges: merge_run,
+                launched,
+                ..
+            } = current;
+            cache.finish(parse)?;
+            merge_runs.extend(merge_run);
+            // With a budget, it is read only if it should be parsed within the budget (it
+            // is twice this one at most), so that a short budget (the first answer's) is
+            // not exceeded by a batch.
+            let next = match until {
+                None => early,
+                Some(u) if Instant::now() + 2 * launched.elapsed() < u => {
+                    self.prepare(stream, blobs, cache, cap, &HashSet::new())?
+                }
+                Some(_) => None,
+            };
+            // It is parsed while this one is written.
+            let next = next.map(|p| self.launch(cache, p));
+            for c in batch {
                 let id = match ids {
                     Ids::Up(first) => first + n as i64,
                     Ids::Down(first) => first - n as i64,
                 };
                 let boundary = is_boundary.contains(c.hash.as_str());
                 insert_commit(conn, id, &c, boundary, blobs, cache)?;
-                if own_merge(&c) {
+                if self.own_merge(&c) {
                     merges.insert(c.hash.clone(), id);
                 }
                 n += 1;
                 self.progress.inc(1);
             }
-            if end || n >= max || deadline.is_some_and(|d| Instant::now() >= d) {
+            let going_on = next.is_some();
+            *self.parsing.borrow_mut() = next;
+            if going_on && until.is_none() {
+                // The commits of the batch after it are read from git log while it is
+                // parsed (given back to the stream, so a slice that ends here loses none).
+                let ahead = stream.next_commits(self.batch.get())?;
+                stream.unread(ahead);
+            }
+            if !going_on || n >= max || passed(deadline) {
                 break;
             }
         }
@@ -514,6 +552,67 @@ impl SliceCtx<'_> {
             }
         }
         Ok(n)
+    }
+
+    /// A merge whose changes are read: one inside the range read, not its boundary.
+    fn own_merge(&self, c: &GitCommit) -> bool {
+        c.parents.len() > 1 && !self.todo.boundary.contains(c.hash.as_str())
+    }
+
+    /// Takes the next batch from `stream` (at most `cap` commits), starts reading its
+    /// merges and reads the file versions to parse, but `parsing` (those of the batch
+    /// being parsed); `None` at the end of the stream.
+    fn prepare(
+        &self,
+        stream: &mut LogStream,
+        blobs: &mut Blobs,
+        cache: &mut DefCache,
+        cap: usize,
+        parsing: &HashSet<String>,
+    ) -> Result<Option<Prepared>> {
+        let batch = stream.next_commits(self.batch.get().min(cap))?;
+        if batch.is_empty() {
+            return Ok(None);
+        }
+        self.batch.set((self.batch.get() * 2).min(BATCH_MAX));
+        let batch_merges: Vec<String> = batch
+            .iter()
+            .filter(|c| self.own_merge(c))
+            .map(|c| c.hash.clone())
+            .collect();
+        let merges = (!batch_merges.is_empty()).then(|| {
+            let root = self.root.to_path_buf();
+            std::thread::spawn(move || git::merge_changes(&root, &batch_merges))
+        });
+        let is_boundary = &self.todo.boundary;
+        let wanted: Vec<Wanted> = batch
+            .iter()
+            .filter(|c| !is_boundary.contains(c.hash.as_str()))
+            .flat_map(|c| {
+                c.patches.iter().filter_map(move |p| {
+                    patch_sides(c, p).map(|(old, new)| (old, new, p.hunks.as_slice()))
+                })
+            })
+            .collect();
+        let chains = cache.prefetch(blobs, &wanted, parsing)?;
+        drop(wanted);
+        Ok(Some(Prepared {
+            batch,
+            chains,
+            merges,
+        }))
+    }
+
+    /// Starts parsing a prepared batch.
+    fn launch(&self, cache: &mut DefCache, p: Prepared) -> Parsing {
+        let blobs = p.chains.iter().flatten().map(|t| t.blob.clone()).collect();
+        Parsing {
+            batch: p.batch,
+            parse: cache.start(p.chains),
+            merges: p.merges,
+            blobs,
+            launched: Instant::now(),
+        }
     }
 }
 
@@ -818,6 +917,10 @@ impl Seed {
 #[derive(Default)]
 struct DefCache<'s> {
     map: HashMap<String, std::rc::Rc<Vec<Def>>>,
+    /// The map before the last batch made room in it: the batch written while the next is
+    /// parsed still reads it. Dropped when the next batch makes room again (the batch
+    /// that read it is written by then).
+    old: HashMap<String, std::rc::Rc<Vec<Def>>>,
     /// Syntax trees of the oldest versions parsed lately, by blob: the version before
     /// is reparsed from its successor's tree, and tree-sitter reuses what a commit did not
     /// change (most of a file, usually).
@@ -901,14 +1004,15 @@ impl Trees {
 }
 
 /// One blob to parse: its bytes, and the newer version of the same file it may be
-/// reparsed from.
-struct Task<'p> {
+/// reparsed from. It owns what it holds: a batch's versions are parsed on a thread of
+/// their own while the batch before is written.
+struct Task {
     blob: String,
-    path: &'p str,
+    path: String,
     bytes: Vec<u8>,
     base: Option<String>,
     /// The `-U0` hunks from this version to `base`.
-    hunks: &'p [Hunk],
+    hunks: Vec<Hunk>,
     /// Its place in the batch, newest first: how near in history two versions are.
     order: usize,
 }
@@ -1137,18 +1241,36 @@ fn parse_version(
 const REGIONS_MOST_PERCENT: usize = 30;
 
 impl DefCache<'_> {
+    /// Whether the definitions of `blob` are held (from the map before the last room
+    /// made, they are taken into the map).
+    fn holds(&mut self, blob: &str) -> bool {
+        if self.map.contains_key(blob) {
+            return true;
+        }
+        match self.old.get(blob) {
+            Some(d) => {
+                self.map.insert(blob.to_string(), d.clone());
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Reads the blobs of `wanted` (each patch's old and new side) that are not cached,
-    /// in chains to parse (with [`DefCache::parse_chains`]): the versions of one file in
-    /// order, newest first, each reparsed from the one after it. (A batch too large to
-    /// hold at once is parsed in parts as it is read; the last part is returned.)
-    fn prefetch<'w>(
+    /// in chains to parse (with [`DefCache::parse_chains`] or [`DefCache::start`]): the
+    /// versions of one file in order, newest first, each reparsed from the one after it.
+    /// (A batch too large to hold at once is parsed in parts as it is read; the last part
+    /// is returned.)
+    fn prefetch(
         &mut self,
         blobs: &mut Blobs,
-        wanted: &[Wanted<'w>],
-    ) -> Result<Vec<Vec<Task<'w>>>> {
+        wanted: &[Wanted],
+        parsing: &HashSet<String>,
+    ) -> Result<Vec<Vec<Task>>> {
         // Made room for first, so nothing this batch needs is dropped after it is read.
+        // The batch before it may still be written: what it needs stays in `old`.
         if self.map.len() + 2 * wanted.len() > DEF_CACHE_MAX {
-            self.map.clear();
+            self.old = std::mem::take(&mut self.map);
         }
         let mut chains: Vec<Vec<Task>> = Vec::new();
         // The chain each blob of this batch is parsed in.
@@ -1161,7 +1283,8 @@ impl DefCache<'_> {
             let no_hunks: &[Hunk] = &[];
             for (side, base, hunks) in [(new, None, no_hunks), (old, new.map(|(b, _)| b), hunks)] {
                 if let Some((blob, path)) = side
-                    && !self.map.contains_key(blob)
+                    && !parsing.contains(blob)
+                    && !self.holds(blob)
                     && seen.insert(blob)
                 {
                     todo.push((blob, path, base, hunks));
@@ -1182,10 +1305,10 @@ impl DefCache<'_> {
                 held += bytes.len();
                 let task = Task {
                     blob: blob.to_string(),
-                    path,
+                    path: path.to_string(),
                     bytes,
                     base: base.map(str::to_string),
-                    hunks,
+                    hunks: hunks.to_vec(),
                     order: k * 256 + i,
                 };
                 let k = match base.and_then(|b| chain_of.get(b)) {
@@ -1212,12 +1335,37 @@ impl DefCache<'_> {
     /// Parses chains of versions on rayon's pool into the cache, the chains of one file
     /// on one thread (see [`parse_file`]).
     fn parse_chains(&mut self, chains: Vec<Vec<Task>>) {
-        let max = self.max_size;
-        // The chains of each file, in the order they were made: the first holds the
-        // file's newest version of the batch. A chain's first version may be reparsed from
-        // a tree an earlier batch kept.
-        let mut files: Vec<Vec<(Vec<Task>, Option<Kept>)>> = Vec::new();
-        let mut file_of: HashMap<&str, usize> = HashMap::new();
+        let files = self.by_file(chains);
+        let parsed = parse_files(files, std::mem::take(&mut self.trees), self.max_size);
+        self.keep(parsed);
+    }
+
+    /// Starts parsing `chains` as [`DefCache::parse_chains`] does, on a thread of its own
+    /// (which hands the work to rayon's pool): the caller writes the batch before while
+    /// they are parsed, then hands the thread to [`DefCache::finish`]. The kept trees
+    /// go with the thread and come back with its result.
+    fn start(&mut self, chains: Vec<Vec<Task>>) -> std::thread::JoinHandle<Parsed> {
+        let files = self.by_file(chains);
+        let (trees, max) = (std::mem::take(&mut self.trees), self.max_size);
+        std::thread::spawn(move || parse_files(files, trees, max))
+    }
+
+    /// Takes in what a thread of [`DefCache::start`] parsed.
+    fn finish(&mut self, parse: std::thread::JoinHandle<Parsed>) -> Result<()> {
+        let parsed = parse
+            .join()
+            .map_err(|_| anyhow::anyhow!("parsing the history's file versions stopped"))?;
+        self.keep(parsed);
+        Ok(())
+    }
+
+    /// The chains of each file, in the order they were made (the first holds the file's
+    /// newest version of the batch), the file with the most to parse first. A chain's
+    /// first version may be reparsed from a tree an earlier batch kept: it is taken out
+    /// of the kept trees and handed with the chain.
+    fn by_file(&mut self, chains: Vec<Vec<Task>>) -> Files {
+        let mut files: Files = Vec::new();
+        let mut file_of: HashMap<String, usize> = HashMap::new();
         for chain in chains {
             let Some(first) = chain.first() else {
                 continue;
@@ -1226,7 +1374,7 @@ impl DefCache<'_> {
                 .base
                 .as_ref()
                 .and_then(|b| self.trees.take(b).map(|h| (b.clone(), h)));
-            let k = *file_of.entry(first.path).or_insert_with(|| {
+            let k = *file_of.entry(first.path.clone()).or_insert_with(|| {
                 files.push(Vec::new());
                 files.len() - 1
             });
@@ -1243,26 +1391,12 @@ impl DefCache<'_> {
                     .sum::<usize>(),
             )
         });
-        use rayon::prelude::*;
-        // The kept trees are handed over as each file ends, so no more than the bound is
-        // held at any time (a batch of thousands of files must not hold all their trees).
-        let kept = std::sync::Mutex::new(std::mem::take(&mut self.trees));
-        let parsed: Vec<Vec<(String, Vec<Def>)>> = files
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|chains| {
-                let file = PARSER.with(|p| parse_file(&mut p.borrow_mut(), chains, max));
-                if file.hot
-                    && let Ok(mut k) = kept.lock()
-                {
-                    for (blob, h) in file.left {
-                        k.insert(blob, h);
-                    }
-                }
-                file.defs
-            })
-            .collect();
-        self.trees = kept.into_inner().unwrap_or_default();
+        files
+    }
+
+    /// Keeps what was parsed: the definitions by blob, and the trees for the next batch.
+    fn keep(&mut self, (parsed, trees): Parsed) {
+        self.trees = trees;
         for defs in parsed {
             for (blob, d) in defs {
                 self.map.insert(blob, std::rc::Rc::new(d));
@@ -1271,7 +1405,7 @@ impl DefCache<'_> {
     }
 
     fn defs(&mut self, blobs: &mut Blobs, blob: &str, path: &str) -> Result<std::rc::Rc<Vec<Def>>> {
-        if let Some(d) = self.map.get(blob) {
+        if let Some(d) = self.map.get(blob).or_else(|| self.old.get(blob)) {
             return Ok(d.clone());
         }
         let bytes = blobs.get(blob)?;
@@ -1288,12 +1422,42 @@ impl DefCache<'_> {
             ),
             (None, None) => std::rc::Rc::new(Vec::new()),
         };
-        if self.map.len() >= DEF_CACHE_MAX {
-            self.map.clear();
-        }
+        // No room is made here: the next batch's definitions may be in the map already.
+        // The next batch's prefetch makes room.
         self.map.insert(blob.to_string(), defs.clone());
         Ok(defs)
     }
+}
+
+/// The chains of a batch by file, each with the tree its first version may be reparsed
+/// from ([`DefCache::by_file`]).
+type Files = Vec<Vec<(Vec<Task>, Option<Kept>)>>;
+
+/// What a batch's parse gives: each file's definitions by blob, and the trees kept.
+type Parsed = (Vec<Vec<(String, Vec<Def>)>>, Trees);
+
+/// Parses `files` on rayon's pool, one file's chains on one thread (see [`parse_file`]),
+/// handing the trees worth keeping to `kept` as each file ends (so no more than its bound
+/// is held at any time: a batch of thousands of files must not hold all their trees).
+fn parse_files(files: Files, kept: Trees, max: u64) -> Parsed {
+    use rayon::prelude::*;
+    let kept = std::sync::Mutex::new(kept);
+    let parsed: Vec<Vec<(String, Vec<Def>)>> = files
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|chains| {
+            let file = PARSER.with(|p| parse_file(&mut p.borrow_mut(), chains, max));
+            if file.hot
+                && let Ok(mut k) = kept.lock()
+            {
+                for (blob, h) in file.left {
+                    k.insert(blob, h);
+                }
+            }
+            file.defs
+        })
+        .collect();
+    (parsed, kept.into_inner().unwrap_or_default())
 }
 
 /// What [`parse_file`] returns.
@@ -1393,14 +1557,11 @@ fn parse_chain(
         let (base, hunks) = match donor.take() {
             Some(d) => {
                 let hunks = line_hunks(&t.bytes, &d.bytes);
-                (Some(d), std::borrow::Cow::Owned(hunks))
+                (Some(d), hunks)
             }
-            None => (
-                t.base.as_ref().and_then(|b| trees.remove(b)),
-                std::borrow::Cow::Borrowed(t.hunks),
-            ),
+            None => (t.base.as_ref().and_then(|b| trees.remove(b)), t.hunks),
         };
-        let (defs, tree) = parse_version(parser, t.path, t.bytes, base, &hunks, max);
+        let (defs, tree) = parse_version(parser, &t.path, t.bytes, base, &hunks, max);
         if let Some(h) = tree {
             trees.insert(t.blob.clone(), h);
         }
@@ -1853,19 +2014,13 @@ mod tests {
         assert_eq!(line_hunks(b"", b"a\n").len(), 1);
     }
 
-    fn task<'p>(
-        blob: &str,
-        text: &str,
-        base: Option<&str>,
-        hunks: &'p [Hunk],
-        order: usize,
-    ) -> Task<'p> {
+    fn task(blob: &str, text: &str, base: Option<&str>, hunks: &[Hunk], order: usize) -> Task {
         Task {
             blob: blob.to_string(),
-            path: "m.py",
+            path: "m.py".to_string(),
             bytes: text.as_bytes().to_vec(),
             base: base.map(str::to_string),
-            hunks,
+            hunks: hunks.to_vec(),
             order,
         }
     }
