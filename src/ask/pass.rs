@@ -86,7 +86,15 @@ fn why_words(state: &State) -> Vec<(String, String)> {
     if !state.why || names || state.grep.is_some() {
         return Vec::new();
     }
-    message_words(&state.terms)
+    let mut words = message_words(&state.terms);
+    // A release the question names ("why was Python 3.8 support dropped?") is a word of
+    // the messages too, as written.
+    for v in super::text::versions(&state.question) {
+        if !words.iter().any(|(_, s)| *s == v) {
+            words.push((v.clone(), v));
+        }
+    }
+    words
 }
 
 /// The words a commit message is searched for: each subject word as written (lower-cased)

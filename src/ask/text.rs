@@ -226,6 +226,22 @@ pub fn stem(word: &str) -> String {
     w.trim_end_matches('e').to_string()
 }
 
+/// The release numbers a text names, dotted and as written: "Python 3.8" and "v2.0.1"
+/// give `3.8` and `2.0.1`. A number without a dot is no release.
+pub fn versions(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for run in text.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        let v = run.trim_matches('.');
+        let dotted = v.contains('.')
+            && v.split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if dotted && !out.iter().any(|o| o == v) {
+            out.push(v.to_string());
+        }
+    }
+    out
+}
+
 /// Identifier parts, lower-cased: `parseConfig` → `parse`, `config`; `Stack::push` →
 /// `stack`, `push`.
 pub fn split_identifier(ident: &str) -> Vec<String> {
@@ -344,6 +360,18 @@ mod tests {
         assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
         assert_eq!(split_identifier("MAX_LEN2"), ["max", "len", "2"]);
         assert_eq!(split_identifier("Stack::push"), ["stack", "push"]);
+    }
+
+    #[test]
+    fn releases_are_dotted_numbers() {
+        assert_eq!(
+            versions("why was Python 3.8 support dropped in v2.0.1?"),
+            ["3.8", "2.0.1"]
+        );
+        assert_eq!(
+            versions("version 3. or 42 or 1..2 or .5"),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

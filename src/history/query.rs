@@ -597,13 +597,19 @@ pub fn subject_holds(c: &LogCommit, stems: &[String]) -> usize {
 
 /// Where the commit's message holds each of `stems`, at the start of a word (so `mov` is
 /// in "move" and "moved", not in "remove"): 2 in the subject, 1 in the body only, 0 not.
+/// A release number (`3.8`) may follow letters ("py3.8", "v3.8"), but no digit may run on
+/// either side of it (`3.1` is not in "3.10").
 fn word_places(c: &LogCommit, stems: &[String]) -> Vec<u8> {
     let holds = |text: &str, stem: &str| {
+        let number = stem.starts_with(|c: char| c.is_ascii_digit());
         text.match_indices(stem).any(|(at, _)| {
-            text[..at]
-                .chars()
-                .next_back()
-                .is_none_or(|p| !p.is_alphanumeric())
+            let before = text[..at].chars().next_back();
+            if !number {
+                return before.is_none_or(|p| !p.is_alphanumeric());
+            }
+            let after = text[at + stem.len()..].chars().next();
+            before.is_none_or(|p| !(p.is_ascii_digit() || p == '.'))
+                && after.is_none_or(|n| !n.is_ascii_digit())
         })
     };
     let (subject, body) = (c.subject.to_lowercase(), c.body.to_lowercase());

@@ -446,6 +446,60 @@ fn a_change_told_in_words_beside_a_name_leads_its_log() {
     assert!(answer_text(&v).contains("first:"), "{v}");
 }
 
+/// "why was Python 3.8 support dropped?": the release is a word of the messages, written
+/// after letters as often as not ("drop-py3.8-support"), never inside another ("3.80").
+/// Without it the question's words were "python" and "support", and a commit that added
+/// support for another Python came first, at High.
+#[test]
+fn a_release_a_why_question_names_is_looked_for_in_the_messages() {
+    let s = Scratch::git_fixture("python");
+    for (date, message, version) in [
+        (
+            "2024-01-05T12:00:00+00:00",
+            "Add Python 3.8 to the test matrix",
+            "3.8",
+        ),
+        (
+            "2024-02-05T12:00:00+00:00",
+            "Merge pull request #9 from a/drop-py3.8-support",
+            "3.9",
+        ),
+        (
+            "2024-03-05T12:00:00+00:00",
+            "Test on Python 3.80 nightly",
+            "3.80",
+        ),
+        (
+            "2024-04-05T12:00:00+00:00",
+            "Add support for Python 3.13",
+            "3.13",
+        ),
+        (
+            "2024-05-05T12:00:00+00:00",
+            "Add support for Python 3.14",
+            "3.14",
+        ),
+    ] {
+        commit_file(
+            &s,
+            "tox.ini",
+            &format!("[tox]\nenvlist = py{version}\n"),
+            date,
+            message,
+        );
+    }
+    s.index();
+    let (v, code) = ask_json(s.path(), &["why was Python 3.8 support dropped?"]);
+    assert_eq!(code, 0, "{v}");
+    let listed = subjects(&v);
+    assert_eq!(
+        listed.first().map(String::as_str),
+        Some("Merge pull request #9 from a/drop-py3.8-support"),
+        "{v}"
+    );
+    assert!(!listed.iter().any(|m| m.contains("3.80")), "{v}");
+}
+
 /// The reasons the trace of `v` gives at `stage` (`retrieve`, `expand`, …).
 fn stage_reasons(v: &Value, stage: &str) -> Vec<String> {
     v["trace"]
