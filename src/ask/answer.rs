@@ -18,6 +18,7 @@ use crate::graph::{Row, SetAside};
 use crate::history::query::LogCommit;
 use crate::model::DefKind;
 use crate::source::{SourceText, row_text};
+use crate::store::lookups;
 
 /// Rows listed per fact before "… and N more".
 const ROWS_SHOWN: usize = 20;
@@ -710,6 +711,55 @@ fn clip(l: &str) -> String {
     }
 }
 
+/// For a question to the code graph (callers, callees, a definition; an import names a
+/// module, not a definition) that names an identifier no definition of the index has, what to say instead of "not what you
+/// asked": that it is defined nowhere, and when the history removed or last changed it.
+fn undefined_name(state: &mut State) -> Option<String> {
+    let graph = state
+        .classification
+        .intents
+        .iter()
+        .any(|i| matches!(i, Intent::Callers | Intent::Callees | Intent::Definition));
+    if !graph {
+        return None;
+    }
+    let name = state
+        .classification
+        .entities
+        .iter()
+        .find(|e| e.kind == EntityKind::Identifier)?
+        .text
+        .clone();
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(&name).to_string();
+    if state
+        .memories
+        .read(|c| lookups::is_defined(c, &bare))
+        .ok()?
+    {
+        return None;
+    }
+    let mut message = format!("No definition named `{bare}` in this repository's code.");
+    let last = state
+        .memories
+        .read(|c| lookups::last_touch(c, &bare))
+        .ok()
+        .flatten();
+    if let Some((hash, date, subject, change)) = last {
+        let short: String = hash.chars().take(10).collect();
+        let day: String = date.chars().take(10).collect();
+        let how = if change == "deleted" {
+            "removed it"
+        } else {
+            "last changed it"
+        };
+        message.push_str(&format!(
+            " The history knows it: {short} ({day}, \"{}\") {how}.",
+            clip(&subject)
+        ));
+    }
+    Some(message)
+}
+
 fn abstain(
     state: &mut State,
     nearest: Vec<Candidate>,
@@ -752,7 +802,10 @@ fn abstain(
         }
     }
     try_identifiers.truncate(5);
-    let (reason, message) = if any {
+    let undefined = undefined_name(state);
+    let (reason, message) = if let Some(message) = undefined {
+        (AbstainReason::NotDefined, message)
+    } else if any {
         (
             AbstainReason::OffTarget,
             "Related code was found, but not what you asked: the evidence does not answer the question.".to_string(),

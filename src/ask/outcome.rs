@@ -62,6 +62,8 @@ named! {
         NoMatch = "no_match",
         /// Related code was found, but not what was asked.
         OffTarget = "off_target",
+        /// A question for the code graph names something no definition has.
+        NotDefined = "not_defined",
     }
 }
 
@@ -244,7 +246,8 @@ pub struct Confidence {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Abstention {
     /// `no_match`: nothing in the repository matches; `off_target`: related code was
-    /// found, but not what was asked.
+    /// found, but not what was asked; `not_defined`: a question for the code graph
+    /// (callers, callees, a definition) names something no definition has.
     pub reason: AbstainReason,
     pub message: String,
     /// The nearest misses.

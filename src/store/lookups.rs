@@ -241,6 +241,21 @@ pub fn modules_named(c: &Connection, name: &str) -> rusqlite::Result<Vec<(String
         .collect())
 }
 
+/// The newest commit of the history that touched a definition named `name`: its hash,
+/// author date, subject, and how it touched it (`added`, `modified`, `deleted`).
+pub fn last_touch(
+    c: &Connection,
+    name: &str,
+) -> rusqlite::Result<Option<(String, String, String, String)>> {
+    c.prepare_cached(
+        "SELECT c.hash, c.author_date, c.subject, s.change
+         FROM commit_symbols s JOIN commits c ON c.id = s.commit_id
+         WHERE s.name = ?1 ORDER BY c.id DESC LIMIT 1",
+    )?
+    .query_row([name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+    .optional()
+}
+
 /// Whether some definition has exactly this name.
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);

@@ -923,6 +923,48 @@ fn a_comparison_covers_both_sides() {
     assert_eq!(v["confidence"]["coverage"], 1.0);
 }
 
+/// "who calls zip_equal?" after zip_equal was removed: the answer says no definition has
+/// the name and which commit removed it, not "related code was found, but not what you
+/// asked" (more-itertools).
+#[test]
+fn a_graph_question_about_a_removed_name_says_it_is_defined_nowhere_and_who_removed_it() {
+    let s = Scratch::git_fixture("python");
+    commit_file(
+        &s,
+        "app/zips.py",
+        "def zip_equal(*its):\n    return list(zip(*its))\n\n\ndef zip_offset(*its):\n    return list(zip(*its))\n",
+        "2024-01-05T12:00:00+00:00",
+        "Add zip helpers",
+    );
+    commit_file(
+        &s,
+        "app/zips.py",
+        "def zip_offset(*its):\n    return list(zip(*its))\n",
+        "2024-02-05T12:00:00+00:00",
+        "Drop the deprecated helper",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["who calls zip_equal?"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "abstained", "{v}");
+    assert_eq!(v["abstention"]["reason"], "not_defined", "{v}");
+    let message = v["abstention"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("No definition named `zip_equal` in this repository's code.")
+            && message.contains("\"Drop the deprecated helper\") removed it."),
+        "{v}"
+    );
+    // A name defined nowhere, ever: the first sentence alone.
+    let (v, code) = ask_json(s.path(), &["who calls frobnicate_widgets?"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["abstention"]["reason"], "not_defined", "{v}");
+    assert_eq!(
+        v["abstention"]["message"],
+        "No definition named `frobnicate_widgets` in this repository's code.",
+        "{v}"
+    );
+}
+
 #[test]
 fn an_out_of_scope_question_abstains_with_exit_code_1() {
     let s = python();

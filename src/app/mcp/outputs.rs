@@ -568,7 +568,7 @@ pub fn ask() -> Value {
             (
                 "abstention",
                 obj(
-                    "When abstained: `reason` (no_match, off_target), `message`, the \
+                    "When abstained: `reason` (no_match, off_target, not_defined), `message`, the \
                      `nearest` misses and `try_identifiers`.",
                     &[
                         ("reason", t("string", "")),
