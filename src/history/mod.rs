@@ -1321,7 +1321,9 @@ impl DefCache<'_> {
                 chain_of.insert(blob.to_string(), k);
                 chains[k].push(task);
                 // A batch with a huge commit (a vendored tree, a mass rename) is parsed
-                // in parts, so the blobs held at once stay bounded.
+                // in parts, so the blobs held at once stay bounded. While the batch
+                // before is still parsed, its kept trees are with that parse: these
+                // parts start from scratch, and the trees they leave are not kept.
                 if held >= PREFETCH_BYTES {
                     self.parse_chains(std::mem::take(&mut chains));
                     chain_of.clear();
