@@ -365,13 +365,10 @@ fn a_removed_module_is_found_among_the_files_the_history_deleted() {
         "2024-01-05T12:00:00+00:00",
         "Add token signing",
     );
-    s.write(
+    commit_file(
+        &s,
         "app/jws.py",
         "def sign_token(payload):\n    \"\"\"Deprecated.\"\"\"\n    return payload\n",
-    );
-    commit_all(
-        &s,
-        None,
         "2024-02-05T12:00:00+00:00",
         "Deprecate token signing",
     );
@@ -410,13 +407,10 @@ fn a_change_told_in_words_beside_a_name_leads_its_log() {
         "2024-01-05T12:00:00+00:00",
         "Add a signer",
     );
-    s.write(
+    commit_file(
+        &s,
         "app/signer.py",
         "class Signer:\n    def __init__(self, keys):\n        self.keys = list(keys)\n",
-    );
-    commit_all(
-        &s,
-        None,
         "2024-02-05T12:00:00+00:00",
         "Signer can accept secret keys",
     );
