@@ -98,12 +98,17 @@ fn why_words(state: &State) -> Vec<(String, String)> {
 }
 
 /// The words a commit message is searched for: each subject word as written (lower-cased)
-/// and its stem, the stems of three letters or more, each stem once.
+/// and its stem, the stems of three letters or more, each stem once; a word that names an
+/// input (argument, option, …) as any such word ([`super::text::message_stem`]).
 pub(super) fn message_words(terms: &[String]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for t in terms {
         let stem = super::text::stem(t);
-        if stem.len() >= 3 && !out.iter().any(|(_, s)| *s == stem) {
+        if stem.len() < 3 {
+            continue;
+        }
+        let stem = super::text::message_stem(&stem);
+        if !out.iter().any(|(_, s)| *s == stem) {
             out.push((t.to_lowercase(), stem));
         }
     }

@@ -226,6 +226,33 @@ pub fn stem(word: &str) -> String {
     w.trim_end_matches('e').to_string()
 }
 
+/// The stems of the words a question or a commit message names a definition's input with
+/// ("the step argument", "Add step keyword to windowed()", "a strict flag"), each at the
+/// start of a word: `arg` is in "argument" and "args", `param` in "parameter".
+const INPUT_WORDS: [&str; 6] = ["arg", "param", "keyword", "kwarg", "option", "flag"];
+
+/// A word of a commit message for `stem` (see `history::query::LogFilter::words`): a word
+/// that names an input stands for any of them, since a commit may call the step argument
+/// a keyword; any other stem stands for itself.
+pub fn message_stem(stem: &str) -> String {
+    const FORMS: [&str; 9] = [
+        "arg",
+        "argument",
+        "param",
+        "paramet",
+        "parameter",
+        "keyword",
+        "kwarg",
+        "option",
+        "flag",
+    ];
+    if FORMS.contains(&stem) {
+        INPUT_WORDS.join("|")
+    } else {
+        stem.to_string()
+    }
+}
+
 /// The release numbers a text names, dotted and as written: "Python 3.8" and "v2.0.1"
 /// give `3.8` and `2.0.1`. A number without a dot is no release.
 pub fn versions(text: &str) -> Vec<String> {
@@ -360,6 +387,25 @@ mod tests {
         assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
         assert_eq!(split_identifier("MAX_LEN2"), ["max", "len", "2"]);
         assert_eq!(split_identifier("Stack::push"), ["stack", "push"]);
+    }
+
+    #[test]
+    fn a_word_naming_an_input_stands_for_the_others() {
+        let any = message_stem(&stem("arguments"));
+        for word in [
+            "parameter",
+            "params",
+            "keyword",
+            "kwargs",
+            "option",
+            "flags",
+        ] {
+            assert_eq!(message_stem(&stem(word)), any, "{word}");
+        }
+        assert!(any.split('|').any(|s| s == "arg"), "{any}");
+        for word in ["step", "optional", "argon", "flagship"] {
+            assert_eq!(message_stem(&stem(word)), stem(word), "{word}");
+        }
     }
 
     #[test]

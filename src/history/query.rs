@@ -43,7 +43,8 @@ pub struct LogFilter {
     pub oldest_first: bool,
     /// Stems of which a commit's message must hold at least two, each at the start of a
     /// word, any case (a "why" question in words); for the whole repository, the commits
-    /// holding more of them come first.
+    /// holding more of them come first. A word may list stems that stand for each other,
+    /// separated by `|` (`arg|param|keyword`): a message holds it when it holds any.
     pub words: Vec<String>,
 }
 
@@ -613,13 +614,14 @@ fn word_places(c: &LogCommit, stems: &[String]) -> Vec<u8> {
         })
     };
     let (subject, body) = (c.subject.to_lowercase(), c.body.to_lowercase());
+    let held = |text: &str, word: &str| word.split('|').any(|s| holds(text, s));
     stems
         .iter()
         .map(|s| {
-            if holds(&subject, s) {
+            if held(&subject, s) {
                 2
             } else {
-                u8::from(holds(&body, s))
+                u8::from(held(&body, s))
             }
         })
         .collect()

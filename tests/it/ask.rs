@@ -440,6 +440,48 @@ fn a_change_told_in_words_beside_a_name_leads_its_log() {
     assert!(answer_text(&v).contains("first:"), "{v}");
 }
 
+/// "when did windowed get the step argument?": the commit says "keyword" where the
+/// question says "argument" (as more-itertools' did). A word naming an input stands for
+/// any other, so the commit that holds both it and "step" leads, not the newest of those
+/// holding one.
+#[test]
+fn an_argument_asked_for_is_found_in_a_commit_that_calls_it_a_keyword() {
+    let s = Scratch::git_fixture("python");
+    for (date, message, def) in [
+        (
+            "2024-01-05T12:00:00+00:00",
+            "Add windowed",
+            "def windowed(seq, n):\n    return [seq[i:i + n] for i in range(len(seq))]\n",
+        ),
+        (
+            "2024-02-05T12:00:00+00:00",
+            "Add step keyword to windowed()",
+            "def windowed(seq, n, step=1):\n    return [seq[i:i + n] for i in range(0, len(seq), step)]\n",
+        ),
+        (
+            "2024-03-05T12:00:00+00:00",
+            "Rename seq argument to iterable",
+            "def windowed(iterable, n, step=1):\n    return [iterable[i:i + n] for i in range(0, len(iterable), step)]\n",
+        ),
+        (
+            "2024-04-05T12:00:00+00:00",
+            "Check for invalid step",
+            "def windowed(iterable, n, step=1):\n    if step < 1:\n        raise ValueError(step)\n    return [iterable[i:i + n] for i in range(0, len(iterable), step)]\n",
+        ),
+    ] {
+        commit_file(&s, "app/windows.py", def, date, message);
+    }
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when did windowed get the step argument?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["history"][0]["target"], "windowed", "{v}");
+    assert_eq!(
+        subjects(&v).first().map(String::as_str),
+        Some("Add step keyword to windowed()"),
+        "{v}"
+    );
+}
+
 /// "why was Python 3.8 support dropped?": the release is a word of the messages, written
 /// after letters as often as not ("drop-py3.8-support"), never inside another ("3.80").
 /// Without it the question's words were "python" and "support", and a commit that added
