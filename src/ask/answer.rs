@@ -472,7 +472,26 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
         let _ = writeln!(s, "No commit touched {what}{window}.");
         return s;
     }
-    if !h.message_words.is_empty() && h.target != "*" {
+    if h.oldest_first && !h.message_words.is_empty() && h.target != "*" {
+        // `retrieve::introduced_first`: the oldest commit whose message names what the
+        // question asks about, then the target's log from its start.
+        let words = h.message_words.join(", ");
+        let _ = writeln!(
+            s,
+            "The oldest commit of {what}{window} whose message holds words of the question \
+             ({words}) is {}",
+            commit_line_words(&h.commits[0])
+        );
+        if let Some(note) = &h.partial {
+            let _ = writeln!(s, "({note}: an older one may not be read yet)");
+        }
+        if total > 1 {
+            let _ = writeln!(
+                s,
+                "{total} commit(s) touched {what}{window}; that one first, then oldest first:"
+            );
+        }
+    } else if !h.message_words.is_empty() && h.target != "*" {
         let _ = writeln!(
             s,
             "{total} commit(s) touched {what}{window}; those whose subject holds words of the \

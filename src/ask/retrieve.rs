@@ -695,7 +695,11 @@ pub fn history_facts(
     }
     for (name, target) in conn_targets {
         let mut log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
-        let told = if q.targets.is_empty() || q.grep.is_some() || q.oldest_first {
+        let told = if q.grep.is_some() {
+            Vec::new()
+        } else if q.oldest_first {
+            introduced_first(m, &target, &name, q.terms, &filter, &mut log)?
+        } else if q.targets.is_empty() {
             Vec::new()
         } else {
             told_first(m, &target, &name, q.terms, &filter, &mut log)?
@@ -732,6 +736,11 @@ pub fn history_facts(
             pickaxe: false,
             partial: partial.clone(),
         });
+    }
+    // "when was the mode function added to statsutils?": the target whose log the
+    // question's words put a commit first in leads (`introduced_first`).
+    if q.oldest_first {
+        facts.sort_by_key(|f| f.message_words.is_empty());
     }
     // "when was rich_markup_mode added?": a name the history knows as no definition and
     // no file (a parameter, a key, an option) was introduced by the oldest commit whose
@@ -819,6 +828,81 @@ fn told_first(
     commits.truncate(limit);
     log.commits = commits;
     Ok(words.into_iter().map(|(w, _)| w).collect())
+}
+
+/// "when was the mode function added to statsutils?", "when was the jitter argument
+/// added to backoff?": the question asks when something was introduced and names, beside
+/// the target, what (`mode`, `jitter`): not the target's first commit but the oldest of
+/// its commits whose message holds those words (two of them, or every one when fewer are
+/// named; those in the subject before those in the body only). That commit comes first,
+/// the rest in the log's order. Returns the words (as written) when it put one first.
+fn introduced_first(
+    m: &mut Memories,
+    target: &Target,
+    name: &str,
+    terms: &[String],
+    filter: &LogFilter,
+    log: &mut hq::Log,
+) -> Result<Vec<String>> {
+    let own: Vec<String> = super::text::split_identifier(name)
+        .iter()
+        .map(|p| super::text::stem(p))
+        .collect();
+    // What was introduced, without the words that say only what kind of thing it is
+    // (an argument, an option).
+    let words: Vec<(String, String)> = super::pass::message_words(terms)
+        .into_iter()
+        .filter(|(w, s)| !own.contains(s) && !w.eq_ignore_ascii_case(name) && !s.contains('|'))
+        .collect();
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let stems: Vec<String> = words.iter().map(|(_, s)| s.clone()).collect();
+    let wanted = LogFilter {
+        words: stems.clone(),
+        limit: None,
+        offset: 0,
+        ..filter.clone()
+    };
+    let found = m.read(|c| Ok(hq::log(c, target, &wanted)))??;
+    // A stem stands for too much here ("mod" is in "modules"): the words as written.
+    let need = words.len().min(2);
+    let held = |text: &str| {
+        let text = text.to_lowercase();
+        words.iter().filter(|(w, _)| names_word(&text, w)).count()
+    };
+    let first = found
+        .commits
+        .iter()
+        .find(|c| held(&c.subject) >= need)
+        .or_else(|| found.commits.iter().find(|c| held(&c.body) >= need))
+        .cloned();
+    let Some(first) = first else {
+        return Ok(Vec::new());
+    };
+    let limit = filter.limit.unwrap_or(usize::MAX);
+    let mut commits = vec![first];
+    for c in std::mem::take(&mut log.commits) {
+        if c.commit != commits[0].commit {
+            commits.push(c);
+        }
+    }
+    commits.truncate(limit);
+    log.commits = commits;
+    Ok(words.into_iter().map(|(w, _)| w).collect())
+}
+
+/// Whether lower-case `text` names `word` as a word of its own, or its plural: "mode" is
+/// in "add mode()" and "modes", not in "model" or "modules".
+fn names_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let rest = &text[at + word.len()..];
+        let run = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .map_or(rest, |end| &rest[..end]);
+        before.is_none_or(|p| !p.is_alphanumeric()) && matches!(run, "" | "s" | "es")
+    })
 }
 
 /// How long `git log -S` may look for a name's introduction (a long history is left).

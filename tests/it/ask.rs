@@ -482,6 +482,84 @@ fn an_argument_asked_for_is_found_in_a_commit_that_calls_it_a_keyword() {
     );
 }
 
+/// "when was the mode function added to stats?", "when was the jitter argument added to
+/// backoff?": what was introduced is not the target but a thing the question names beside
+/// it, so the oldest of the target's commits whose message names that thing answers, not
+/// the target's first commit (as on boltons). The word is matched as written: "mode" is
+/// not in "modules".
+#[test]
+fn an_introduction_of_a_thing_inside_a_target_is_the_commit_that_names_it() {
+    let s = Scratch::git_fixture("python");
+    let stats = |extra: &str| {
+        format!(
+            "class Stats:\n    def __init__(self, data):\n        self.data = data\n\n    def mean(self):\n        return sum(self.data) / len(self.data)\n{extra}"
+        )
+    };
+    let mode = "\n    def _calc_mode(self):\n        return max(set(self.data), key=self.data.count)\n\n    mode = property(_calc_mode)\n";
+    let retry = |args: &str| {
+        format!("def backoff({args}):\n    return [start * 2 ** i for i in range(count)]\n")
+    };
+    for (date, message, path, text) in [
+        (
+            "2024-01-05T12:00:00+00:00",
+            "Add stats functions",
+            "app/stats.py",
+            stats(""),
+        ),
+        (
+            "2024-01-06T12:00:00+00:00",
+            "Add backoff",
+            "app/retry.py",
+            retry("start, count"),
+        ),
+        (
+            "2024-02-05T12:00:00+00:00",
+            "Split helpers into modules",
+            "app/stats.py",
+            stats("\n# helpers\n"),
+        ),
+        (
+            "2024-03-05T12:00:00+00:00",
+            "Add jitter to backoff",
+            "app/retry.py",
+            retry("start, count, jitter=False"),
+        ),
+        (
+            "2024-04-05T12:00:00+00:00",
+            "Add mode() for the most common value",
+            "app/stats.py",
+            stats(mode),
+        ),
+        (
+            "2024-05-05T12:00:00+00:00",
+            "Fix a typo",
+            "app/stats.py",
+            stats(&format!("{mode}# done\n")),
+        ),
+    ] {
+        commit_file(&s, path, &text, date, message);
+    }
+    s.index();
+    for (question, target, first) in [
+        (
+            "when was the mode function added to stats?",
+            "app/stats.py",
+            "Add mode() for the most common value",
+        ),
+        (
+            "when was the jitter argument added to backoff?",
+            "backoff",
+            "Add jitter to backoff",
+        ),
+    ] {
+        let (v, code) = ask_json(s.path(), &[question]);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["history"][0]["target"], target, "{v}");
+        assert_eq!(subjects(&v).first().map(String::as_str), Some(first), "{v}");
+        assert!(answer_text(&v).starts_with("The oldest commit of"), "{v}");
+    }
+}
+
 /// "why was Python 3.8 support dropped?": the release is a word of the messages, written
 /// after letters as often as not ("drop-py3.8-support"), never inside another ("3.80").
 /// Without it the question's words were "python" and "support", and a commit that added
