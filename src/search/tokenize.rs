@@ -73,7 +73,9 @@ pub fn without_endings<'a>(word: &'a str, ends: &[&str]) -> Vec<&'a str> {
 
 /// The parts of one identifier: split on `_`, lower→upper (`parseConfig`), the last
 /// capital of a run before a lower-case letter (`HTTPServer` → `HTTP`, `Server`) and
-/// letter/digit boundaries. Returns byte ranges into `word`.
+/// letter/digit boundaries. A run of capitals followed by a lone `s` is an acronym's
+/// plural and stays whole (`URLs`, `IDsFor` → `IDs`, `For`). Returns byte ranges into
+/// `word`.
 pub fn split_identifier(word: &str) -> Vec<(usize, usize)> {
     let mut parts = Vec::new();
     split_identifier_into(word, &mut parts);
@@ -86,22 +88,32 @@ fn split_identifier_into(word: &str, parts: &mut Vec<(usize, usize)>) {
     parts.clear();
     if word.is_ascii() {
         let b = word.as_bytes();
-        split_by(b.len(), parts, |i| {
-            let c = b[i];
-            (
-                c == b'_',
-                c.is_ascii_lowercase(),
-                c.is_ascii_uppercase(),
-                c.is_ascii_digit(),
-            )
-        });
+        split_by(
+            b.len(),
+            parts,
+            |i| {
+                let c = b[i];
+                (
+                    c == b'_',
+                    c.is_ascii_lowercase(),
+                    c.is_ascii_uppercase(),
+                    c.is_ascii_digit(),
+                )
+            },
+            |i| b[i] == b's',
+        );
         return;
     }
     let chars: Vec<(usize, char)> = word.char_indices().collect();
-    split_by(chars.len(), parts, |n| {
-        let c = chars[n].1;
-        (c == '_', c.is_lowercase(), c.is_uppercase(), c.is_numeric())
-    });
+    split_by(
+        chars.len(),
+        parts,
+        |n| {
+            let c = chars[n].1;
+            (c == '_', c.is_lowercase(), c.is_uppercase(), c.is_numeric())
+        },
+        |n| chars[n].1 == 's',
+    );
     // `split_by` works in character positions: back to byte offsets.
     for p in parts.iter_mut() {
         let at = |n: usize| chars.get(n).map_or(word.len(), |&(i, _)| i);
@@ -110,11 +122,13 @@ fn split_identifier_into(word: &str, parts: &mut Vec<(usize, usize)>) {
 }
 
 /// The splitting rule over `len` characters, `class(n)` telling whether the n-th is
-/// (an underscore, lower-case, upper-case, numeric); ranges in character positions.
+/// (an underscore, lower-case, upper-case, numeric) and `is_s(n)` whether it is `s`;
+/// ranges in character positions.
 fn split_by(
     len: usize,
     parts: &mut Vec<(usize, usize)>,
     class: impl Fn(usize) -> (bool, bool, bool, bool),
+    is_s: impl Fn(usize) -> bool,
 ) {
     let mut start: Option<usize> = None;
     for n in 0..len {
@@ -127,7 +141,9 @@ fn split_by(
         }
         if let Some(s) = start {
             let (_, p_lower, p_upper, p_numeric) = class(n - 1);
-            let next_lower = n + 1 < len && class(n + 1).1;
+            // `URLs`: a lone `s` after capitals makes them plural, not a new word.
+            let plural = n + 1 < len && is_s(n + 1) && (n + 2 == len || !class(n + 2).1);
+            let next_lower = n + 1 < len && class(n + 1).1 && !plural;
             let boundary =
                 (p_lower && upper) || (p_upper && upper && next_lower) || (p_numeric != numeric);
             if boundary {
@@ -336,6 +352,9 @@ mod tests {
             ["httpserver2x", "http", "server", "2", "x"]
         );
         assert_eq!(texts("__init__"), ["__init__", "init"]);
+        assert_eq!(texts("URLs"), ["urls"]);
+        assert_eq!(texts("IDsFor"), ["idsfor", "ids", "for"]);
+        assert_eq!(texts("HTTPSession"), ["httpsession", "http", "session"]);
     }
 
     #[test]
