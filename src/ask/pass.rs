@@ -126,6 +126,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
     definitions_lead(state, &mut candidates);
     implementation_before_overloads(state, &mut candidates);
+    functions_before_their_constants(state, &mut candidates);
     named_definition_first(state, &found.lists, &mut candidates)?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
@@ -476,6 +477,49 @@ fn implementation_before_overloads(state: &mut State, candidates: &mut [Candidat
         order.sort_by_key(|&(stub, _)| stub);
         let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
         moved |= deal_scores(candidates, &order);
+    }
+    if moved {
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+}
+
+/// Candidates among which a constant gives way to the function it names.
+const CONSTANT_YIELDS_AMONG: usize = 10;
+
+/// "how does boltons parse URLs?": a constant whose value names a function or class the
+/// candidates hold (`DEFAULT_PARSED_URL = parse_url('')`, `parse_td = parse_timedelta`)
+/// is one use of it, and its one line matches the question's words better than the body
+/// that does what is asked. Of the first candidates, each such pair's fused scores are
+/// dealt out again, the function first, so the scores the confidence reads stay the same.
+/// A question that asks where a name is defined keeps its order (`definitions_lead`).
+fn functions_before_their_constants(state: &mut State, candidates: &mut [Candidate]) {
+    if state.classification.intents.first() != Some(&Intent::Concept) {
+        return;
+    }
+    let top = candidates.len().min(CONSTANT_YIELDS_AMONG);
+    let mut moved = false;
+    for i in 0..top {
+        let c = &candidates[i].loc;
+        if c.kind != "constant" || c.end_line.saturating_sub(c.start_line) > 2 {
+            continue;
+        }
+        let text = state.text.text(&c.path, c.start_line, c.end_line);
+        // The value: what follows the first `=` (or `:=`).
+        let Some((_, value)) = text.split_once('=') else {
+            continue;
+        };
+        let named: HashSet<&str> = super::text::words(value).collect();
+        let used = (i + 1..top).find(|&j| {
+            let d = &candidates[j].loc;
+            matches!(d.kind.as_str(), "function" | "method" | "class")
+                && d.symbol
+                    .as_deref()
+                    .and_then(|s| s.rsplit(['.', ':']).next())
+                    .is_some_and(|name| named.contains(name))
+        });
+        if let Some(j) = used {
+            moved |= deal_scores(candidates, &[j, i]);
+        }
     }
     if moved {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));

@@ -560,6 +560,33 @@ fn an_introduction_of_a_thing_inside_a_target_is_the_commit_that_names_it() {
     }
 }
 
+/// "how does the app parse URLs?": a one-line constant whose value calls the function
+/// that does it (`DEFAULT_PARSED_URL = parse_url('')`, as in boltons) matches the words
+/// better than the function's long body; the function answers, the constant follows.
+#[test]
+fn a_constant_that_calls_a_function_gives_way_to_it_in_a_how_question() {
+    let s = Scratch::git_fixture("python");
+    let mut body = String::from(
+        "import re\n\n_SCHEME_RE = re.compile(r'^([a-z][a-z0-9+.-]*):')\n\n\ndef parse_url(url_text):\n    \"\"\"Split the text of one address into its scheme, host, port and path.\"\"\"\n    m = _SCHEME_RE.match(url_text)\n    scheme = m.group(1) if m else ''\n    rest = url_text[len(scheme) + 1:] if scheme else url_text\n",
+    );
+    for part in [
+        "host", "port", "path", "query", "fragment", "user", "password",
+    ] {
+        body.push_str(&format!(
+            "    {part}, _, rest = rest.partition('/')\n    if not {part}:\n        {part} = None\n"
+        ));
+    }
+    body.push_str("    return dict(scheme=scheme, host=host, port=port, path=path)\n\n\nDEFAULT_PARSED_URL = parse_url('')\n");
+    s.write("app/urls.py", body);
+    s.index();
+    let (v, code) = ask_json(s.path(), &["how does the app parse URLs?"]);
+    assert_eq!(code, 0, "{v}");
+    let symbols = source_symbols(&v);
+    let at = |name: &str| symbols.iter().position(|s| s == name);
+    assert_eq!(at("parse_url"), Some(0), "{v}");
+    assert!(at("DEFAULT_PARSED_URL").is_some(), "{v}");
+}
+
 /// "why was Python 3.8 support dropped?": the release is a word of the messages, written
 /// after letters as often as not ("drop-py3.8-support"), never inside another ("3.80").
 /// Without it the question's words were "python" and "support", and a commit that added
