@@ -827,6 +827,9 @@ pub enum DefKind {
     /// A module or package named by import lines but not a file of the repository
     /// (`math`, `std::process`, `text/template`): the target of `importers` by name.
     Package,
+    /// A name the code calls but does not define (`isinstance`, `ValueError`,
+    /// `os.path.join`): the target of `callers` by name.
+    External,
 }
 
 impl DefKind {
@@ -836,6 +839,7 @@ impl DefKind {
             DefKind::Symbol(k) => k.as_str(),
             DefKind::File => "file",
             DefKind::Package => "package",
+            DefKind::External => "external",
         }
     }
 
@@ -843,6 +847,7 @@ impl DefKind {
         match s {
             "file" => Some(DefKind::File),
             "package" => Some(DefKind::Package),
+            "external" => Some(DefKind::External),
             _ => SymbolKind::parse(s).map(DefKind::Symbol),
         }
     }

@@ -157,6 +157,11 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                 d.path.clone()
             } else if d.kind == DefKind::Package {
                 format!("the package `{}`", d.symbol)
+            } else if d.kind == DefKind::External {
+                format!(
+                    "`{}` (defined outside this repository: a builtin or a library's name)",
+                    d.symbol
+                )
             } else {
                 format!(
                     "{} ({} at {}:{}-{})",

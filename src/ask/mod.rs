@@ -413,6 +413,17 @@ fn first_query(state: &mut State) -> Result<Query> {
                 named.extend(readings::packages_ending(state, term)?);
             }
         }
+        // "who calls isinstance?": the one word of a callers question names what the
+        // code calls though it defines it nowhere (a builtin, a library's function).
+        if named.is_empty()
+            && state.classification.intents.first() == Some(&Intent::Callers)
+            && let [term] = state.terms.as_slice()
+            && state
+                .memories
+                .read(|c| crate::store::lookups::is_called_outside(c, term))?
+        {
+            named.push(term.clone());
+        }
         if !named.is_empty() {
             state.record(
                 Stage::Route,

@@ -197,6 +197,35 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
             let mut candidates = find_defs(c, &q.target)?;
+            // Who calls a name the repository does not define (`isinstance`,
+            // `ValueError`, `os.path.join`): the call sites that name it.
+            if candidates.is_empty()
+                && q.relation == Relation::Callers
+                && matches!(q.min_resolution, None | Some(Resolution::Unresolved))
+            {
+                let results = external_callers(c, &q.target)?;
+                let candidates = if results.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![Def {
+                        id: 0,
+                        path: String::new(),
+                        line: 0,
+                        end_line: 0,
+                        symbol: q.target.clone(),
+                        kind: DefKind::External,
+                    }]
+                };
+                return Ok(Answer {
+                    target: q.target.clone(),
+                    candidates,
+                    results,
+                    set_aside: SetAside::default(),
+                    also_named: Vec::new(),
+                    references: Vec::new(),
+                    through_trait: Vec::new(),
+                });
+            }
             let mut also_named = match q.relation {
                 Relation::Defs => Vec::new(),
                 _ => narrow_bare(&q.target, &mut candidates),
@@ -371,6 +400,49 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
         }
     }
     Ok(out)
+}
+
+/// The call sites of a name no definition of the repository has: a bare name (`join`)
+/// matches every such call written with it; a qualified one (`os.path.join`) the calls
+/// resolved to that external name or written with that qualifier. Each row's `target` is
+/// the external name the call was resolved to, when it was.
+fn external_callers(c: &Connection, target: &str) -> rusqlite::Result<Vec<Row>> {
+    let t = target.trim();
+    let (qualifier, name) = match t.rsplit_once(['.', ':']) {
+        Some((q, n)) => (Some(q.trim_end_matches(':')), n),
+        None => (None, t),
+    };
+    if name.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.candidates, k.resolution,
+                coalesce(k.external, k.name)
+         FROM calls k JOIN files f ON f.id = k.file_id LEFT JOIN symbols s ON s.id = k.caller_id
+         WHERE k.name = ?1 AND k.callee_id IS NULL AND k.usage = 'call'
+           AND (?2 IS NULL OR k.external = ?3 OR k.qualifier = ?2)
+         ORDER BY f.path, k.line, k.col",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![name, qualifier, t], |r| {
+        let resolution: String = r.get(4)?;
+        Ok(Row {
+            path: r.get(0)?,
+            line: r.get(1)?,
+            symbol: r.get(2)?,
+            resolution: Resolution::parse(&resolution).unwrap_or(Resolution::Unresolved),
+            depth: 1,
+            candidates: r.get(3)?,
+            target: r.get(5)?,
+            defined_at: None,
+            usage: Usage::Call,
+            next: None,
+            via: None,
+            through: None,
+            in_macro: false,
+            from: None,
+        })
+    })?;
+    rows.collect()
 }
 
 /// The calls of the trait or interface methods the candidates implement: for a method

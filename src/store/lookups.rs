@@ -264,3 +264,15 @@ pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
         .optional()
         .map(|o| o.is_some())
 }
+
+/// Whether the code calls `name` though no definition of the repository has it (a
+/// builtin, a library's function): `who calls isinstance?`.
+pub fn is_called_outside(c: &Connection, name: &str) -> rusqlite::Result<bool> {
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
+    c.prepare_cached(
+        "SELECT 1 FROM calls WHERE name = ?1 AND callee_id IS NULL AND usage = 'call' LIMIT 1",
+    )?
+    .query_row([bare], |_| Ok(()))
+    .optional()
+    .map(|o| o.is_some())
+}

@@ -720,3 +720,59 @@ fn a_chain_is_typed_again_when_a_file_changes_what_it_goes_through() {
     assert!(callers("Engine.start").is_empty());
     assert_eq!(callers("Motor.start"), ["drive.py:12", "drive.py:9"]);
 }
+
+/// "who calls isinstance?", "where is ValueError raised?", `llmc graph callers
+/// os.path.join`: a name the code calls but defines nowhere is answered by its call sites
+/// (calls only: not the name in a string or a comment), said to be defined outside.
+#[test]
+fn callers_of_a_name_defined_outside_the_repository_are_its_call_sites() {
+    let repo = Scratch::fixture("python");
+    repo.write(
+        "app/check.py",
+        "import os.path\n\n\ndef check(x):\n    if not isinstance(x, int):\n        raise ValueError('not an int: %r' % x)\n    return os.path.join('a', str(x))\n\n\ndef label(x):\n    # isinstance(x, str) is not called here\n    return 'isinstance(x) and ValueError()'\n",
+    );
+    repo.index();
+    let out = repo.llmc(&["graph", "callers", "os.path.join", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::util::stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["candidates"][0]["kind"], "external", "{v}");
+    let rows: Vec<(String, u64, String)> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap_or("").to_string(),
+                r["line"].as_u64().unwrap_or(0),
+                r["symbol"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    // The fixture's own calls of it are listed too; this file's is the one call.
+    let here: Vec<_> = rows.iter().filter(|r| r.0 == "app/check.py").collect();
+    assert_eq!(
+        here,
+        [&("app/check.py".to_string(), 7, "check".to_string())]
+    );
+    assert!(rows.len() > 1, "{v}");
+    for (question, line) in [
+        ("who calls isinstance?", 5),
+        ("where is ValueError raised?", 6),
+    ] {
+        let out = repo.llmc(&["ask", question, "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", crate::util::stderr(&out));
+        let v = json(&out);
+        let text = v["answer"]["text"].as_str().unwrap_or("");
+        assert!(text.contains("defined outside this repository"), "{v}");
+        let rows = v["graph"][0]["rows"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let lines: Vec<u64> = rows
+            .iter()
+            .filter(|r| r["path"] == "app/check.py")
+            .filter_map(|r| r["line"].as_u64())
+            .collect();
+        assert_eq!(lines, [line], "{v}");
+    }
+}
