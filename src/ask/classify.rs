@@ -175,6 +175,19 @@ pub fn classify(question: &str) -> Classification {
         Intent::Imports if !named && import_noun(pos, phrase) => false,
         Intent::Callers | Intent::Imports if (!named || described) && passive(phrase) => false,
         Intent::Callers if import_statement => false,
+        // "which functions raise X", "where is X thrown": the name is what is raised;
+        // a sentence in which it is not ("where is the code for raised by `.url_for()`
+        // …") is located instead.
+        Intent::Callers if phrase.contains("raise") || phrase.contains("throw") => [
+            " x raised",
+            " x thrown",
+            "raise x ",
+            "raises x ",
+            "throw x ",
+            "throws x ",
+        ]
+        .iter()
+        .any(|p| lower.contains(p)),
         Intent::Callers => {
             !(has(Intent::Callees) && (phrase == "called by" || named_after_by))
                 && !(matches!(phrase, "used by" | "is used") && used_by_name.is_some())
@@ -358,6 +371,16 @@ mod tests {
     #[test]
     fn structural_questions() {
         assert_eq!(intents("where is parse_config called?"), ["callers"]);
+        assert_eq!(
+            intents("which functions raise PathAccessError?"),
+            ["callers"]
+        );
+        assert_eq!(intents("where is `ConfigError` thrown?"), ["callers"]);
+        assert_eq!(intents("what raises ValueError in parse_url?"), ["callers"]);
+        assert_ne!(
+            intents("where is the code for raised by `.url_for(name)` if no route matches?"),
+            ["callers"]
+        );
         assert_eq!(intents("who calls `Scheduler::plan`"), ["callers"]);
         assert_eq!(intents("what does load_config call"), ["callees"]);
         assert_eq!(intents("where is ParseConfig defined"), ["definition"]);
