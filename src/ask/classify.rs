@@ -212,7 +212,8 @@ pub fn classify(question: &str) -> Classification {
         }
         Intent::Concept => {
             let restates_howto = has(Intent::Howto) && matches!(phrase, "how do " | "how does");
-            let restates_history = has(Intent::History) && matches!(phrase, "why does" | "why is");
+            let restates_history = has(Intent::History)
+                && matches!(phrase, "why does" | "why is" | "why are" | "why do ");
             !has(Intent::Compare) && !restates_howto && !restates_history
         }
         _ => true,
@@ -377,6 +378,11 @@ mod tests {
         );
         assert_eq!(intents("where is `ConfigError` thrown?"), ["callers"]);
         assert_eq!(intents("what raises ValueError in parse_url?"), ["callers"]);
+        assert_eq!(
+            intents("why were the classes split into separate files?"),
+            ["history"]
+        );
+        assert_eq!(intents("why are options parsed twice?"), ["concept"]);
         assert_ne!(
             intents("where is the code for raised by `.url_for(name)` if no route matches?"),
             ["callers"]

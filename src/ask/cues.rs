@@ -168,6 +168,7 @@ pub const CUES: &[Cue] = &[
             "introduced",
             "why did",
             "why was",
+            "why were",
             // Not "modified" alone: "returns a new, modified request" describes code.
             "was modified",
             "were modified",
@@ -272,6 +273,8 @@ pub const CUES: &[Cue] = &[
             "what happens",
             "why does",
             "why is",
+            "why are",
+            "why do ",
             "purpose of",
             "what does {} do",
             "what do",

@@ -87,6 +87,18 @@ fn why_words(state: &State) -> Vec<(String, String)> {
         return Vec::new();
     }
     let mut words = message_words(&state.terms);
+    // Files and modules are what a change to the layout is about ("why were the classes
+    // split into separate files?" for "Refactor classes into files"), though a question
+    // about code reads them as cues.
+    for w in super::text::words(&state.question) {
+        let lower = w.to_lowercase();
+        if matches!(lower.as_str(), "file" | "files" | "module" | "modules") {
+            let stem = super::text::stem(&lower);
+            if !words.iter().any(|(_, s)| *s == stem) {
+                words.push((lower, stem));
+            }
+        }
+    }
     // A release the question names ("why was Python 3.8 support dropped?") is a word of
     // the messages too, as written.
     for v in super::text::versions(&state.question) {

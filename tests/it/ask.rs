@@ -587,6 +587,49 @@ fn a_constant_that_calls_a_function_gives_way_to_it_in_a_how_question() {
     assert!(at("DEFAULT_PARSED_URL").is_some(), "{v}");
 }
 
+/// "why were the classes split into separate files?" (commander.js): "why were" asks
+/// history as "why was" does, and "files", a cue word in a question about code, is a word
+/// of the messages here ("Refactor classes into files"). It was read as a locate question
+/// in no memory's terms, and the commit was never looked for.
+#[test]
+fn why_were_asks_the_history_with_files_among_the_words() {
+    let s = Scratch::git_fixture("python");
+    commit_file(
+        &s,
+        "app/shapes.py",
+        "class Square:\n    pass\n\n\nclass Circle:\n    pass\n",
+        "2024-01-05T12:00:00+00:00",
+        "Add shapes",
+    );
+    commit_file(
+        &s,
+        "app/circle.py",
+        "class Circle:\n    pass\n",
+        "2024-02-05T12:00:00+00:00",
+        "Refactor classes into files",
+    );
+    s.index();
+    let (v, code) = ask_json(
+        s.path(),
+        &["why were the classes split into separate files?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert!(
+        v["intents"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|i| i == "history"),
+        "{v}"
+    );
+    assert!(
+        subjects(&v)
+            .iter()
+            .any(|m| m == "Refactor classes into files"),
+        "{v}"
+    );
+}
+
 /// "why was Python 3.8 support dropped?": the release is a word of the messages, written
 /// after letters as often as not ("drop-py3.8-support"), never inside another ("3.80").
 /// Without it the question's words were "python" and "support", and a commit that added
