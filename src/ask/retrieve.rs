@@ -776,6 +776,19 @@ pub fn history_facts(
     Ok((facts, ranked))
 }
 
+/// The message words of a question ([`super::pass::message_words`]) beside the target
+/// `name`: not its name, nor a part of it.
+fn words_beside(name: &str, terms: &[String]) -> Vec<(String, String)> {
+    let own: Vec<String> = super::text::split_identifier(name)
+        .iter()
+        .map(|p| super::text::stem(p))
+        .collect();
+    super::pass::message_words(terms)
+        .into_iter()
+        .filter(|(w, s)| !own.contains(s) && !w.eq_ignore_ascii_case(name))
+        .collect()
+}
+
 /// "when did Signer start accepting a list of secret keys?": the question names a
 /// definition and says, in words beside its name, what changed. Of the commits that
 /// touched the target, those whose subject holds two or more of those words come first,
@@ -789,14 +802,7 @@ fn told_first(
     filter: &LogFilter,
     log: &mut hq::Log,
 ) -> Result<Vec<String>> {
-    let own: Vec<String> = super::text::split_identifier(name)
-        .iter()
-        .map(|p| super::text::stem(p))
-        .collect();
-    let words: Vec<(String, String)> = super::pass::message_words(terms)
-        .into_iter()
-        .filter(|(w, s)| !own.contains(s) && !w.eq_ignore_ascii_case(name))
-        .collect();
+    let words = words_beside(name, terms);
     if words.len() < 2 {
         return Ok(Vec::new());
     }
@@ -844,15 +850,11 @@ fn introduced_first(
     filter: &LogFilter,
     log: &mut hq::Log,
 ) -> Result<Vec<String>> {
-    let own: Vec<String> = super::text::split_identifier(name)
-        .iter()
-        .map(|p| super::text::stem(p))
-        .collect();
     // What was introduced, without the words that say only what kind of thing it is
     // (an argument, an option).
-    let words: Vec<(String, String)> = super::pass::message_words(terms)
+    let words: Vec<(String, String)> = words_beside(name, terms)
         .into_iter()
-        .filter(|(w, s)| !own.contains(s) && !w.eq_ignore_ascii_case(name) && !s.contains('|'))
+        .filter(|(_, s)| !s.contains('|'))
         .collect();
     if words.is_empty() {
         return Ok(Vec::new());

@@ -144,27 +144,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
             // import lines that name it.
             if files.is_empty() && q.relation == Relation::Importers {
                 let results = package_importers(c, &q.target)?;
-                let candidates = if results.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![Def {
-                        id: 0,
-                        path: String::new(),
-                        line: 0,
-                        end_line: 0,
-                        symbol: q.target.clone(),
-                        kind: DefKind::Package,
-                    }]
-                };
-                return Ok(Answer {
-                    target: q.target.clone(),
-                    candidates,
-                    results,
-                    set_aside: SetAside::default(),
-                    also_named: Vec::new(),
-                    references: Vec::new(),
-                    through_trait: Vec::new(),
-                });
+                return Ok(by_name_only(&q.target, DefKind::Package, results));
             }
             let candidates: Vec<Def> = files
                 .iter()
@@ -204,27 +184,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 && matches!(q.min_resolution, None | Some(Resolution::Unresolved))
             {
                 let results = external_callers(c, &q.target)?;
-                let candidates = if results.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![Def {
-                        id: 0,
-                        path: String::new(),
-                        line: 0,
-                        end_line: 0,
-                        symbol: q.target.clone(),
-                        kind: DefKind::External,
-                    }]
-                };
-                return Ok(Answer {
-                    target: q.target.clone(),
-                    candidates,
-                    results,
-                    set_aside: SetAside::default(),
-                    also_named: Vec::new(),
-                    references: Vec::new(),
-                    through_trait: Vec::new(),
-                });
+                return Ok(by_name_only(&q.target, DefKind::External, results));
             }
             let mut also_named = match q.relation {
                 Relation::Defs => Vec::new(),
@@ -292,6 +252,33 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                 through_trait,
             })
         }
+    }
+}
+
+/// The answer about a target the repository has no definition or file of (a package,
+/// an external name): the rows that name it, under one candidate of `kind` when there
+/// are any.
+fn by_name_only(target: &str, kind: DefKind, results: Vec<Row>) -> Answer {
+    let candidates = if results.is_empty() {
+        Vec::new()
+    } else {
+        vec![Def {
+            id: 0,
+            path: String::new(),
+            line: 0,
+            end_line: 0,
+            symbol: target.to_string(),
+            kind,
+        }]
+    };
+    Answer {
+        target: target.to_string(),
+        candidates,
+        results,
+        set_aside: SetAside::default(),
+        also_named: Vec::new(),
+        references: Vec::new(),
+        through_trait: Vec::new(),
     }
 }
 
