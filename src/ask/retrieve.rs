@@ -776,6 +776,23 @@ pub fn history_facts(
     Ok((facts, ranked))
 }
 
+/// Every commit of `target`'s log (in `filter`'s window and order) whose message holds
+/// enough of `stems` ([`LogFilter::words`]).
+fn holding(
+    m: &mut Memories,
+    target: &Target,
+    stems: &[String],
+    filter: &LogFilter,
+) -> Result<hq::Log> {
+    let wanted = LogFilter {
+        words: stems.to_vec(),
+        limit: None,
+        offset: 0,
+        ..filter.clone()
+    };
+    m.read(|c| Ok(hq::log(c, target, &wanted)))?
+}
+
 /// The message words of a question ([`super::pass::message_words`]) beside the target
 /// `name`: not its name, nor a part of it.
 fn words_beside(name: &str, terms: &[String]) -> Vec<(String, String)> {
@@ -807,13 +824,7 @@ fn told_first(
         return Ok(Vec::new());
     }
     let stems: Vec<String> = words.iter().map(|(_, s)| s.clone()).collect();
-    let wanted = LogFilter {
-        words: stems.clone(),
-        limit: None,
-        offset: 0,
-        ..filter.clone()
-    };
-    let found = m.read(|c| Ok(hq::log(c, target, &wanted)))??;
+    let found = holding(m, target, &stems, filter)?;
     let mut told: Vec<(usize, hq::LogCommit)> = found
         .commits
         .into_iter()
@@ -860,13 +871,7 @@ fn introduced_first(
         return Ok(Vec::new());
     }
     let stems: Vec<String> = words.iter().map(|(_, s)| s.clone()).collect();
-    let wanted = LogFilter {
-        words: stems.clone(),
-        limit: None,
-        offset: 0,
-        ..filter.clone()
-    };
-    let found = m.read(|c| Ok(hq::log(c, target, &wanted)))??;
+    let found = holding(m, target, &stems, filter)?;
     // A stem stands for too much here ("mod" is in "modules"): the words as written.
     let need = words.len().min(2);
     let held = |text: &str| {

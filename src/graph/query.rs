@@ -88,6 +88,33 @@ pub struct Row {
 }
 
 impl Row {
+    /// A direct call site (depth 1) read by name or by use, with nothing to follow
+    /// from it.
+    fn direct(
+        (path, line, symbol): (String, u32, String),
+        resolution: Resolution,
+        candidates: i64,
+        target: String,
+        usage: Usage,
+    ) -> Row {
+        Row {
+            path,
+            line,
+            symbol,
+            resolution,
+            depth: 1,
+            candidates,
+            target,
+            defined_at: None,
+            usage,
+            next: None,
+            via: None,
+            through: None,
+            in_macro: false,
+            from: None,
+        }
+    }
+
     /// The symbol part of [`Row::target`] (`Matcher::find` of `src/lib.rs:Matcher::find`).
     pub fn target_symbol(&self) -> &str {
         self.target
@@ -365,22 +392,13 @@ fn unresolved_named(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<
     let mut out = Vec::new();
     for name in bare_names(candidates) {
         let rows = stmt.query_map([name], |r| {
-            Ok(Row {
-                path: r.get(0)?,
-                line: r.get(1)?,
-                symbol: r.get(2)?,
-                resolution: Resolution::Unresolved,
-                depth: 1,
-                candidates: r.get(3)?,
-                target: name.to_string(),
-                defined_at: None,
-                usage: Usage::Call,
-                next: None,
-                via: None,
-                through: None,
-                in_macro: false,
-                from: None,
-            })
+            Ok(Row::direct(
+                (r.get(0)?, r.get(1)?, r.get(2)?),
+                Resolution::Unresolved,
+                r.get(3)?,
+                name.to_string(),
+                Usage::Call,
+            ))
         })?;
         for row in rows {
             out.push(row?);
@@ -411,23 +429,14 @@ fn external_callers(c: &Connection, target: &str) -> rusqlite::Result<Vec<Row>> 
          ORDER BY f.path, k.line, k.col",
     )?;
     let rows = stmt.query_map(rusqlite::params![name, qualifier, t], |r| {
-        let resolution: String = r.get(4)?;
-        Ok(Row {
-            path: r.get(0)?,
-            line: r.get(1)?,
-            symbol: r.get(2)?,
-            resolution: Resolution::parse(&resolution).unwrap_or(Resolution::Unresolved),
-            depth: 1,
-            candidates: r.get(3)?,
-            target: r.get(5)?,
-            defined_at: None,
-            usage: Usage::Call,
-            next: None,
-            via: None,
-            through: None,
-            in_macro: false,
-            from: None,
-        })
+        Ok(Row::direct(
+            (r.get(0)?, r.get(1)?, r.get(2)?),
+            r.get::<_, Option<Resolution>>(4)?
+                .unwrap_or(Resolution::Unresolved),
+            r.get(3)?,
+            r.get(5)?,
+            Usage::Call,
+        ))
     })?;
     rows.collect()
 }
@@ -506,22 +515,13 @@ fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row
             continue;
         }
         let rows = stmt.query_map([d.id], |r| {
-            Ok(Row {
-                path: r.get(0)?,
-                line: r.get(1)?,
-                symbol: r.get(2)?,
-                resolution: r.get(3)?,
-                depth: 1,
-                candidates: r.get(4)?,
-                target: format!("{}:{}", d.path, d.symbol),
-                defined_at: None,
-                usage: Usage::parse(&r.get::<_, String>(5)?),
-                next: None,
-                via: None,
-                through: None,
-                in_macro: false,
-                from: None,
-            })
+            Ok(Row::direct(
+                (r.get(0)?, r.get(1)?, r.get(2)?),
+                r.get(3)?,
+                r.get(4)?,
+                format!("{}:{}", d.path, d.symbol),
+                Usage::parse(&r.get::<_, String>(5)?),
+            ))
         })?;
         for row in rows {
             out.push(row?);
