@@ -95,6 +95,9 @@ pub fn classify(question: &str) -> Classification {
             }
         }
     }
+    // "compare A and B", "how does A compare to B" set two sides against each other; "how
+    // does packaging compare two versions?" asks how the code compares things.
+    hits.retain(|&(pos, _, _, phrase)| phrase != "compare " || names_two_sides(&lower[pos..]));
     let found = |hits: &[(usize, Intent, bool, &str)], i: Intent| hits.iter().any(|h| h.1 == i);
     // Dates alone signal history ("what changed since last week").
     if entities.iter().any(|e| e.kind == EntityKind::Date) && !found(&hits, Intent::History) {
@@ -334,6 +337,14 @@ pub(crate) fn describes(text: &str) -> bool {
         && !ASKS_OR_BIDS.contains(&first.as_str())
 }
 
+/// Whether `tail` (the question from "compare" on) sets a second side against the first:
+/// "compare A and B", "A compare to B", "compare A with B", "A against B", "A or B".
+fn names_two_sides(tail: &str) -> bool {
+    [" and ", " with ", " to ", " against ", " or ", ", "]
+        .iter()
+        .any(|p| tail.contains(p))
+}
+
 fn has_and(lower: &str) -> bool {
     lower.contains(" and ") || lower.contains(", ") || lower.contains("; ")
 }
@@ -500,6 +511,20 @@ mod tests {
         assert_eq!(
             intents("what is the difference between Item.describe and Shelf.describe"),
             ["compare"]
+        );
+        assert_eq!(
+            intents("compare Item.describe and Shelf.describe"),
+            ["compare"]
+        );
+        assert_eq!(intents("how does httpx compare to requests?"), ["compare"]);
+        // Comparing things is what the code does here, not what the question does.
+        assert_eq!(
+            intents("how does packaging compare two versions?"),
+            ["concept"]
+        );
+        assert_eq!(
+            intents("how does cli compare strings alphabetically considering case?"),
+            ["concept"]
         );
     }
 }
