@@ -605,12 +605,28 @@ pub fn history_facts(
         ..LogFilter::default()
     };
     let mut conn_targets: Vec<(String, Target)> = Vec::new();
+    // Targets that named no definition but a module: their files stand for them.
+    let mut named_modules: Vec<String> = Vec::new();
     if !q.targets.is_empty() {
         for t in q.targets {
             for name in m.read(|c| file_names(c, t))? {
                 let target = m.read(|c| Ok(hq::resolve(c, m.root, &name)))?;
-                if let Ok(target) = target {
+                let Ok(target) = target else {
+                    continue;
+                };
+                let modules = match &target {
+                    Target::Symbol { name, path: None } => m.read(|c| module_files(c, name))?,
+                    _ => Vec::new(),
+                };
+                if modules.is_empty() {
                     conn_targets.push((t.clone(), target));
+                } else {
+                    named_modules.push(t.clone());
+                    conn_targets.extend(
+                        modules
+                            .into_iter()
+                            .map(|p| (p.clone(), Target::File { path: p })),
+                    );
                 }
             }
         }
@@ -747,7 +763,8 @@ pub fn history_facts(
     // changes add it, as `git log -S` finds.
     if q.oldest_first {
         for t in q.targets {
-            if facts.iter().any(|f| f.target == *t) || !pickaxe_text(t) {
+            if facts.iter().any(|f| f.target == *t) || named_modules.contains(t) || !pickaxe_text(t)
+            {
                 continue;
             }
             let found = m.read(|c| Ok(hq::pickaxe(c, m.root, t, &filter, PICKAXE_BUDGET)))??;
@@ -961,6 +978,19 @@ pub fn day(s: i64) -> String {
 }
 
 /// A bare file name (`eval.c`) as the stored paths ending with it; anything else as is.
+/// The files of the module a bare name no definition has names ("when was
+/// dependency_groups added?": `src/packaging/dependency_groups.py`, or a package's
+/// `__init__.py`), code before documents, up to three. None when a definition has it.
+fn module_files(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
+    if name.contains(['/', '.', ':']) || lookups::is_defined(c, name)? {
+        return Ok(Vec::new());
+    }
+    let mut files = lookups::modules_named(c, name)?;
+    // Stable: shortest path first within code and within the rest.
+    files.sort_by_key(|(_, lang)| crate::syntax::lang::Lang::named(lang).is_none());
+    Ok(files.into_iter().take(3).map(|(p, _)| p).collect())
+}
+
 fn file_names(c: &Connection, t: &str) -> rusqlite::Result<Vec<String>> {
     if t.contains('/') || !looks_like_path(t) {
         return Ok(vec![t.to_string()]);

@@ -587,6 +587,43 @@ fn a_constant_that_calls_a_function_gives_way_to_it_in_a_how_question() {
     assert!(at("DEFAULT_PARSED_URL").is_some(), "{v}");
 }
 
+/// "when was dependency_groups added?" (pypa/packaging): no definition has the name, but
+/// a module does (`dependency_groups.py`); its first commit introduced it. The text was
+/// older (a marker's name in another file), and that commit was given.
+#[test]
+fn an_introduction_of_a_module_named_alone_is_the_first_commit_of_its_file() {
+    let s = Scratch::git_fixture("python");
+    commit_file(
+        &s,
+        "app/markers.py",
+        "MARKERS = ['extras', 'dependency_groups']\n",
+        "2024-01-05T12:00:00+00:00",
+        "Support the extras markers",
+    );
+    commit_file(
+        &s,
+        "app/dependency_groups.py",
+        "def resolve_groups(table):\n    return {name: list(reqs) for name, reqs in table.items()}\n",
+        "2024-03-05T12:00:00+00:00",
+        "Add a module for groups of requirements",
+    );
+    commit_file(
+        &s,
+        "app/dependency_groups.py",
+        "def resolve_groups(table):\n    return {name: sorted(reqs) for name, reqs in table.items()}\n",
+        "2024-04-05T12:00:00+00:00",
+        "Sort the requirements of a group",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was dependency_groups added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        subjects(&v).first().map(String::as_str),
+        Some("Add a module for groups of requirements"),
+        "{v}"
+    );
+}
+
 /// "why were the classes split into separate files?" (commander.js): "why were" asks
 /// history as "why was" does, and "files", a cue word in a question about code, is a word
 /// of the messages here ("Refactor classes into files"). It was read as a locate question
