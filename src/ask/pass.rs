@@ -139,6 +139,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     definitions_lead(state, &mut candidates);
     implementation_before_overloads(state, &mut candidates);
     functions_before_their_constants(state, &mut candidates);
+    functions_before_their_records(state, &mut candidates)?;
     named_definition_first(state, &found.lists, &mut candidates)?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
@@ -536,6 +537,67 @@ fn functions_before_their_constants(state: &mut State, candidates: &mut [Candida
     if moved {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
+}
+
+/// The longest record (a class with no methods) that gives way to a function returning it.
+const RECORD_MAX_LINES: u32 = 12;
+
+/// "how does packaging detect the musl version?": a record among the first candidates
+/// (`class _MuslVersion(NamedTuple)`, a class of fields and no methods) shares the
+/// question's words with the function that makes it (`def _get_musl_version(...) ->
+/// _MuslVersion | None`), and its few lines match them better than the body that does
+/// what is asked. Of the first candidates, each such record deals its fused score with
+/// the first function or method below it whose signature names it, the function first.
+fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate]) -> Result<()> {
+    if state.classification.intents.first() != Some(&Intent::Concept) {
+        return Ok(());
+    }
+    let top = candidates.len().min(CONSTANT_YIELDS_AMONG);
+    let mut moved = false;
+    for i in 0..top {
+        let c = &candidates[i].loc;
+        let (Some(id), Some(name)) = (c.symbol_id, c.symbol.as_deref()) else {
+            continue;
+        };
+        if c.kind != "class" || c.end_line.saturating_sub(c.start_line) >= RECORD_MAX_LINES {
+            continue;
+        }
+        let name = name.rsplit(['.', ':']).next().unwrap_or(name).to_string();
+        if !state
+            .memories
+            .read(|conn| crate::store::lookups::nested_functions(conn, id))?
+            .is_empty()
+        {
+            continue;
+        }
+        let returns = (i + 1..top).find(|&j| {
+            let d = &candidates[j].loc;
+            matches!(d.kind.as_str(), "function" | "method")
+                && signature(&state.text.text(&d.path, d.start_line, d.end_line))
+                    .is_some_and(|sig| super::text::words(sig).any(|w| w == name))
+        });
+        if let Some(j) = returns {
+            moved |= deal_scores(candidates, &[j, i]);
+        }
+    }
+    if moved {
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+    Ok(())
+}
+
+/// A definition's signature: its text up to the end of the line that opens its body
+/// (`:` at a line's end, or `{`), at most its first four lines.
+fn signature(text: &str) -> Option<&str> {
+    let mut end = 0;
+    for line in text.split_inclusive('\n').take(4) {
+        end += line.len();
+        let t = line.trim_end();
+        if t.ends_with(':') || t.contains('{') {
+            return Some(&text[..end]);
+        }
+    }
+    None
 }
 
 /// Whether a definition's text only declares it: a Python body of `...` (an
