@@ -158,6 +158,7 @@ const STOP: &[&str] = &[
     "whats",
     "when",
     "where",
+    "whether",
     "which",
     "while",
     "who",
@@ -368,6 +369,15 @@ mod tests {
         let q = "who changed the server files?";
         let c = super::super::classify::classify(q);
         assert_eq!(content_terms(q, &c), ["server"]);
+    }
+
+    /// "whether" joins a clause as "if" does: no word a chunk is found by (afero's "how
+    /// does the cache layer decide whether a cached file is stale?" counted it missing).
+    #[test]
+    fn whether_is_no_subject() {
+        let q = "how does the cache layer decide whether a cached file is stale?";
+        let c = super::super::classify::classify(q);
+        assert!(!content_terms(q, &c).contains(&"whether".to_string()));
     }
 
     #[test]
