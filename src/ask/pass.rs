@@ -546,10 +546,15 @@ const RECORD_MAX_LINES: u32 = 12;
 /// (`class _MuslVersion(NamedTuple)`, a class of fields and no methods) shares the
 /// question's words with the function that makes it (`def _get_musl_version(...) ->
 /// _MuslVersion | None`), and its few lines match them better than the body that does
-/// what is asked. Of the first candidates, each such record deals its fused score with
-/// the first function or method below it whose signature names it, the function first.
+/// what is asked. So does `ParsedRequirement` with `_parse_requirement` for "where is a
+/// requirement string parsed?". Of a concept or locate question's first candidates, each
+/// such record deals its fused score with the first function or method below it whose
+/// signature names it, the function first.
 fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate]) -> Result<()> {
-    if state.classification.intents.first() != Some(&Intent::Concept) {
+    if !matches!(
+        state.classification.intents.first(),
+        Some(Intent::Concept | Intent::Locate)
+    ) {
         return Ok(());
     }
     let top = candidates.len().min(CONSTANT_YIELDS_AMONG);

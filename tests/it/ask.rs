@@ -598,12 +598,18 @@ fn a_record_gives_way_to_the_function_that_returns_it_in_a_how_question() {
         "import re\nimport subprocess\nfrom typing import NamedTuple\n\n\nclass _MuslVersion(NamedTuple):\n    \"\"\"The musl version.\"\"\"\n    major: int\n    minor: int\n\n\ndef _get_musl_version(executable: str) -> _MuslVersion | None:\n    \"\"\"Run the loader to detect the libc it links.\"\"\"\n    proc = subprocess.run([executable], stderr=subprocess.PIPE, text=True)\n    lines = [n for n in (n.strip() for n in proc.stderr.splitlines()) if n]\n    if len(lines) < 2 or lines[0][:4] != 'musl':\n        return None\n    m = re.match(r'Version (\\d+)\\.(\\d+)', lines[1])\n    if not m:\n        return None\n    return _MuslVersion(major=int(m.group(1)), minor=int(m.group(2)))\n",
     );
     s.index();
-    let (v, code) = ask_json(s.path(), &["how does the app detect the musl version?"]);
-    assert_eq!(code, 0, "{v}");
-    let symbols = source_symbols(&v);
-    let at = |name: &str| symbols.iter().position(|s| s == name);
-    assert_eq!(at("_get_musl_version"), Some(0), "{v}");
-    assert!(at("_MuslVersion").is_some(), "{v}");
+    // "where is a requirement string parsed?" cited `ParsedRequirement` so.
+    for q in [
+        "how does the app detect the musl version?",
+        "where is the musl version detected?",
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{v}");
+        let symbols = source_symbols(&v);
+        let at = |name: &str| symbols.iter().position(|s| s == name);
+        assert_eq!(at("_get_musl_version"), Some(0), "{q}: {v}");
+        assert!(at("_MuslVersion").is_some(), "{q}: {v}");
+    }
 }
 
 /// "when was dependency_groups added?" (pypa/packaging): no definition has the name, but
