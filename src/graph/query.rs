@@ -144,6 +144,22 @@ pub struct Answer {
     pub through_trait: Vec<Row>,
 }
 
+impl Answer {
+    /// An answer of candidates and rows alone: nothing set aside, no other names, no
+    /// references or calls through a trait.
+    fn plain(target: String, candidates: Vec<Def>, results: Vec<Row>) -> Answer {
+        Answer {
+            target,
+            candidates,
+            results,
+            set_aside: SetAside::default(),
+            also_named: Vec::new(),
+            references: Vec::new(),
+            through_trait: Vec::new(),
+        }
+    }
+}
+
 /// Call sites a `callers` answer does not list as callers (direct ones only).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SetAside {
@@ -192,15 +208,7 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
                     results.extend(importers_of(c, *id, path)?);
                 }
             }
-            Ok(Answer {
-                target: q.target.clone(),
-                candidates,
-                results,
-                set_aside: SetAside::default(),
-                also_named: Vec::new(),
-                references: Vec::new(),
-                through_trait: Vec::new(),
-            })
+            Ok(Answer::plain(q.target.clone(), candidates, results))
         }
         Relation::Defs | Relation::Callers | Relation::Callees => {
             let mut candidates = find_defs(c, &q.target)?;
@@ -298,15 +306,7 @@ fn by_name_only(target: &str, kind: DefKind, results: Vec<Row>) -> Answer {
             kind,
         }]
     };
-    Answer {
-        target: target.to_string(),
-        candidates,
-        results,
-        set_aside: SetAside::default(),
-        also_named: Vec::new(),
-        references: Vec::new(),
-        through_trait: Vec::new(),
-    }
+    Answer::plain(target.to_string(), candidates, results)
 }
 
 /// A bare name (`get`) asked for callers or callees means the definitions whose qualified
