@@ -653,6 +653,10 @@ pub fn history_facts(
                 }
             }
         }
+        // "when was the colorcheck command added?": `commands/colorcheck.rs`, which names
+        // both words, before `colorcheck.md` and `command.rs`, which name one each
+        // (stable: the order of the words, then the shortest path, within a count).
+        conn_targets.sort_by_key(|(p, _)| std::cmp::Reverse(words_named_by_path(p, &rest)));
         if conn_targets.is_empty() && !rest.is_empty() {
             let vocab = m.vocabulary()?;
             for n in super::names::names_from_words(&rest, &vocab, 2) {
@@ -989,6 +993,27 @@ fn module_files(c: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
     // Stable: shortest path first within code and within the rest.
     files.sort_by_key(|(_, lang)| crate::syntax::lang::Lang::named(lang).is_none());
     Ok(files.into_iter().take(3).map(|(p, _)| p).collect())
+}
+
+/// How many of `words` a segment of `path` names, as its stem or its plural
+/// (`src/commands/colorcheck.rs` names "colorcheck" and "command"), ASCII case folded as
+/// [`lookups::files_named_by_word`] folds it.
+fn words_named_by_path(path: &str, words: &[String]) -> usize {
+    let path = path.to_ascii_lowercase();
+    let stems: Vec<&str> = path
+        .split('/')
+        .map(|seg| seg.split('.').next().unwrap_or(seg))
+        .collect();
+    words
+        .iter()
+        .filter(|w| {
+            let w = w.to_ascii_lowercase();
+            stems.iter().any(|s| {
+                s.strip_prefix(w.as_str())
+                    .is_some_and(|end| matches!(end, "" | "s" | "es"))
+            })
+        })
+        .count()
 }
 
 fn file_names(c: &Connection, t: &str) -> rusqlite::Result<Vec<String>> {

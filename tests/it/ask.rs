@@ -649,6 +649,44 @@ fn an_introduction_of_a_module_named_alone_is_the_first_commit_of_its_file() {
     );
 }
 
+/// "when was the colorcheck command added?" (sharkdp/pastel): the words name the command's
+/// documentation (`colorcheck.md`), a file of another command (`command.py`) and the
+/// command itself (`commands/colorcheck.py`, both words). The file that names the most of
+/// them leads; the documentation led, as the first found.
+#[test]
+fn the_file_named_by_most_of_the_words_leads_a_history_answer() {
+    let s = Scratch::git_fixture("python");
+    commit_file(
+        &s,
+        "app/command.py",
+        "def run(argv):\n    return argv[0]\n",
+        "2024-01-05T12:00:00+00:00",
+        "Initial refactoring",
+    );
+    commit_file(
+        &s,
+        "app/commands/colorcheck.py",
+        "def check(colors):\n    return [c for c in colors if c]\n",
+        "2024-02-05T12:00:00+00:00",
+        "Add 'colorcheck' subcommand",
+    );
+    commit_file(
+        &s,
+        "docs/colorcheck.md",
+        "# Colorcheck\n\nShows whether the terminal shows colors.\n",
+        "2024-03-05T12:00:00+00:00",
+        "Add colorcheck documents",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the colorcheck command added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        subjects(&v).first().map(String::as_str),
+        Some("Add 'colorcheck' subcommand"),
+        "{v}"
+    );
+}
+
 /// "why were the classes split into separate files?" (commander.js): "why were" asks
 /// history as "why was" does, and "files", a cue word in a question about code, is a word
 /// of the messages here ("Refactor classes into files"). It was read as a locate question
