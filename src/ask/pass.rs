@@ -658,7 +658,8 @@ fn named_definition_first(
             && matches!(loc.kind.as_str(), "function" | "method")
             && !is_test_or_example(&loc.path)
             && !is_prose(&loc.path)
-            && !loc.symbol.as_deref().is_some_and(is_test_symbol);
+            && !loc.symbol.as_deref().is_some_and(is_test_symbol)
+            && !marked_as_test(state, &loc);
         if !is_code || !state.in_scope(&loc.path) {
             continue;
         }
@@ -731,7 +732,8 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     for c in candidates.iter_mut() {
         let test_code = is_test_or_example_only(&c.loc.path)
             || (!asks_benches && is_bench(&c.loc.path))
-            || c.loc.symbol.as_deref().is_some_and(is_test_symbol);
+            || c.loc.symbol.as_deref().is_some_and(is_test_symbol)
+            || marked_as_test(state, &c.loc);
         if !asks_tests && test_code {
             c.score *= TEST_DEMOTION;
             demoted += 1;
@@ -974,6 +976,69 @@ pub(super) fn is_test_symbol(symbol: &str) -> bool {
     last.starts_with("test_") || outer.iter().any(|s| matches!(*s, "tests" | "test"))
 }
 
+/// A definition its attribute or annotation marks as a test, a benchmark or a test
+/// fixture, in the lines that lead it (Rust's `#[test]`, `#[tokio::test]`; JUnit's
+/// `@Test`; xUnit's `[Fact]`; pytest's `@pytest.fixture`): a test beside the code it tests
+/// whose name does not say so (`fn parse_hsl_syntax()` under `#[test]`).
+fn marked_as_test(state: &mut State, loc: &ChunkLoc) -> bool {
+    if loc.symbol.is_none() {
+        return false;
+    }
+    let end = loc.end_line.min(loc.start_line + LEADING_LINES);
+    let head = state.text.lines(&loc.path, loc.start_line, end);
+    head.iter()
+        .map(|l| l.trim())
+        .take_while(|l| l.is_empty() || l.starts_with(['#', '@', '[', '/']))
+        .any(is_test_marker)
+}
+
+/// How many lines of a definition's head [`marked_as_test`] reads.
+const LEADING_LINES: u32 = 8;
+
+/// Whether one attribute or annotation line marks a test.
+fn is_test_marker(line: &str) -> bool {
+    let inner = if let Some(rest) = line.strip_prefix("#[") {
+        rest
+    } else if let Some(rest) = line.strip_prefix('@') {
+        rest
+    } else if let Some(rest) = line.strip_prefix('[') {
+        rest
+    } else {
+        return false;
+    };
+    if inner.starts_with("cfg(test)") {
+        return true;
+    }
+    let path = inner
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | ':' | '.')))
+        .next()
+        .unwrap_or("");
+    if path == "pytest.fixture" {
+        return true;
+    }
+    let last = path.rsplit([':', '.']).next().unwrap_or(path);
+    matches!(
+        last,
+        "test"
+            | "bench"
+            | "rstest"
+            | "test_case"
+            | "quickcheck"
+            | "proptest"
+            | "Test"
+            | "ParameterizedTest"
+            | "RepeatedTest"
+            | "TestFactory"
+            | "TestTemplate"
+            | "Fact"
+            | "Theory"
+            | "TestMethod"
+            | "DataTestMethod"
+            | "TestCase"
+            | "TestCaseSource"
+    )
+}
+
 /// The intents the graph retriever answers: structural ones, or definitions.
 fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
     let mut out: Vec<Intent> = intents
@@ -1022,6 +1087,37 @@ mod tests {
             "def load():\n    print(\"loading...\")",
         ] {
             assert!(!super::is_stub(body), "{body:?}");
+        }
+    }
+
+    #[test]
+    fn tests_are_known_by_their_attributes() {
+        for t in [
+            "#[test]",
+            "#[tokio::test(flavor = \"multi_thread\")]",
+            "#[cfg(test)]",
+            "#[rstest]",
+            "@Test",
+            "@org.junit.jupiter.api.Test",
+            "@ParameterizedTest(name = \"{0}\")",
+            "[Fact]",
+            "[TestCase(1, 2)]",
+            "@pytest.fixture(scope=\"module\")",
+        ] {
+            assert!(super::is_test_marker(t), "{t}");
+        }
+        for t in [
+            "#[derive(Debug)]",
+            "#[cfg(not(test))]",
+            "#[inline]",
+            "@Override",
+            "@app.route(\"/test\")",
+            "[Serializable]",
+            "[TestFixtureSetUp",
+            "// #[test] is off",
+            "@testing",
+        ] {
+            assert!(!super::is_test_marker(t), "{t}");
         }
     }
 

@@ -612,6 +612,44 @@ fn a_record_gives_way_to_the_function_that_returns_it_in_a_how_question() {
     }
 }
 
+/// "how does pastel parse a color string like hsl(…)?" (sharkdp/pastel): its tests sit
+/// beside the parser as top-level `#[test]` functions whose names do not say "test", and
+/// one of them, full of the question's words, was cited first. Its attribute marks it.
+#[test]
+fn a_test_known_by_its_attribute_gives_way_to_the_code() {
+    let s = Scratch::git_fixture("rust");
+    s.write(
+        "src/color.rs",
+        "pub struct Color { pub h: f64, pub s: f64, pub l: f64 }\n\n\
+         /// Parses `hsl(h, s%, l%)`.\n\
+         pub fn parse_hsl(input: &str) -> Option<Color> {\n\
+         \x20   let inner = input.trim().strip_prefix(\"hsl(\")?.strip_suffix(')')?;\n\
+         \x20   let mut parts = inner.split(',').map(|p| p.trim().trim_end_matches('%'));\n\
+         \x20   let h = parts.next()?.parse().ok()?;\n\
+         \x20   let s = parts.next()?.parse().ok()?;\n\
+         \x20   let l = parts.next()?.parse().ok()?;\n\
+         \x20   Some(Color { h, s, l })\n\
+         }\n\n\
+         #[test]\n\
+         fn parse_hsl_syntax() {\n\
+         \x20   assert!(parse_hsl(\"hsl(280,20%,50%)\").is_some());\n\
+         \x20   assert!(parse_hsl(\"hsl(280, 20%, 50%)\").is_some());\n\
+         \x20   assert!(parse_hsl(\"hsl(color string)\").is_none());\n\
+         \x20   assert!(parse_hsl(\"parse a color string\").is_none());\n\
+         }\n",
+    );
+    s.index();
+    let q = "how does the parser parse a color string like hsl?";
+    let (v, code) = ask_json(s.path(), &[q]);
+    assert_eq!(code, 0, "{v}");
+    let symbols = source_symbols(&v);
+    assert_eq!(
+        symbols.first().map(String::as_str),
+        Some("parse_hsl"),
+        "{v}"
+    );
+}
+
 /// "when was dependency_groups added?" (pypa/packaging): no definition has the name, but
 /// a module does (`dependency_groups.py`); its first commit introduced it. The text was
 /// older (a marker's name in another file), and that commit was given.
