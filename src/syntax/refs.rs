@@ -218,6 +218,17 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
         let Some(Receiver::Expr(e)) = lookup(&scoped, symbols, call.caller, &call.name, *at) else {
             continue;
         };
+        // A path (`mix = Color::mix`): the call is `Color::mix(…)`.
+        if let Some((path, name)) = e.rsplit_once("::")
+            && is_ident(name)
+            && !path.is_empty()
+            && path.split("::").all(is_ident)
+        {
+            call.name = name.to_string();
+            call.qualifier = Some(path.to_string());
+            call.kind = CallKind::Path;
+            continue;
+        }
         let Some((recv, name)) = e.rsplit_once('.') else {
             continue;
         };

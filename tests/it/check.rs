@@ -1263,6 +1263,51 @@ fn t() {
     );
 }
 
+/// sharkdp/pastel's tests: a method called through a turbofish inside a macro's tokens
+/// (`red().mix::<Rgb>(…)` in `assert_eq!`) was no call at all, and a function bound to a
+/// name by its path (`let mix = Color::mix::<Lab>;`) was called as the module's own
+/// function of that name (a test named `mix`), `exact`.
+#[test]
+fn rust_turbofish_in_macros_and_functions_bound_by_their_path() {
+    check(
+        r#"
+//- src/lib.rs
+pub struct Color;
+
+impl Color {
+    pub fn red() -> Color { Color }
+    pub fn mix<C>(&self, other: &Color) -> Color { Color }
+}
+
+#[test]
+fn mix() {
+    assert_eq!(Color::red().mix::<Vec<u8>>(&Color::red()), Color);
+}
+
+#[test]
+fn scale() {
+    let mix = Color::mix::<u8>;
+    let blend = mix(&Color::red(), &Color::red());
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def struct Color 1-1
+              def impl Color 3-6
+              def method Color::red 4-4
+              def method Color::mix 5-5
+              def function mix 9-11
+              def function scale 14-17
+              call 10 red in mix -> src/lib.rs:Color::red [scope]
+              call 10 mix in mix -> src/lib.rs:Color::mix [scope]
+              call 10 red in mix -> src/lib.rs:Color::red [scope]
+              call 16 mix in scale -> src/lib.rs:Color::mix [scope]
+              call 16 red in scale -> src/lib.rs:Color::red [scope]
+              call 16 red in scale -> src/lib.rs:Color::red [scope]
+        "#]],
+    );
+}
+
 /// Another crate of the Cargo workspace, named as code writes it (`glob_set` for package
 /// `glob-set`): its types and functions, not something outside the repository.
 #[test]

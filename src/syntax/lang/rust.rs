@@ -109,10 +109,21 @@ impl Walker<'_> {
                         let var = self.text(p).to_string();
                         if let Some(t) = node.child_by_field_name("type") {
                             self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
-                        } else if let Some(v) = node.child_by_field_name("value")
-                            && let Some(b) = self.bound_of(v)
-                        {
-                            self.bind(node, &var, b);
+                        } else if let Some(v) = node.child_by_field_name("value") {
+                            // `let mix = Color::mix::<Lab>;`: a function by its path, so
+                            // `mix(a, b)` calls `Color::mix` (and no function of the
+                            // module that is named `mix`).
+                            let path = match v.kind() {
+                                "generic_function" => v.child_by_field_name("function"),
+                                _ => Some(v),
+                            }
+                            .filter(|p| p.kind() == "scoped_identifier");
+                            if let Some(p) = path {
+                                let text = self.text(p).to_string();
+                                self.bind(node, &var, Receiver::Expr(text));
+                            } else if let Some(b) = self.bound_of(v) {
+                                self.bind(node, &var, b);
+                            }
                         }
                     }
                 }
@@ -220,13 +231,22 @@ impl Walker<'_> {
                     continue;
                 }
                 stack.push(*t);
-                let Some(name) = i.checked_sub(1).map(|j| toks[j]) else {
-                    continue;
-                };
-                if name.kind() != "identifier" || !self.text(*t).starts_with('(') {
+                if !self.text(*t).starts_with('(') {
                     continue;
                 }
-                let before = |k: usize| i.checked_sub(k).map(|j| toks[j]);
+                // The called name's index: right before the group, or before a turbofish
+                // (`.collect::<Vec<_>>(…)`).
+                let Some(at) = i
+                    .checked_sub(1)
+                    .and_then(|j| self.before_turbofish(&toks, j))
+                else {
+                    continue;
+                };
+                let name = toks[at];
+                if name.kind() != "identifier" {
+                    continue;
+                }
+                let before = |k: usize| (at + 1).checked_sub(k).map(|j| toks[j]);
                 let n = self.text(name).to_string();
                 match before(2).map(|b| b.kind()) {
                     Some("::") => {
@@ -252,11 +272,36 @@ impl Walker<'_> {
                             matches!(r.kind(), "identifier" | "self")
                                 && !matches!(before(4).map(|b| b.kind()), Some("." | "::"))
                         });
-                        let q = match receiver {
-                            Some(r) => self.text(r).to_string(),
-                            None => "(…)".to_string(),
+                        // `Color::red().mix(…)`: the value of a call by its path.
+                        let called = before(3)
+                            .filter(|r| r.kind() == "token_tree" && self.text(*r).starts_with('('))
+                            .and_then(|_| {
+                                let mut k = 4;
+                                let mut parts: Vec<&str> = Vec::new();
+                                while let Some(p) = before(k)
+                                    && matches!(p.kind(), "identifier" | "self" | "crate" | "super")
+                                {
+                                    parts.push(self.text(p));
+                                    match before(k + 1).map(|b| b.kind()) {
+                                        Some("::") => k += 2,
+                                        Some(".") => return None,
+                                        _ => break,
+                                    }
+                                }
+                                parts.reverse();
+                                (!parts.is_empty()).then(|| format!("{}()", parts.join("::")))
+                            });
+                        let q = match (receiver, &called) {
+                            (Some(r), _) => self.text(r).to_string(),
+                            (None, Some(c)) => c.clone(),
+                            (None, None) => "(…)".to_string(),
                         };
                         self.push_call(name, &n, Some(q), CallKind::Member, name);
+                        if let Some(c) = called
+                            && let Some((_, call)) = self.calls.last_mut()
+                        {
+                            call.receiver_type = Some(Receiver::of_expr(c));
+                        }
                     }
                     // `!` before the name is a nested macro's bang only when it follows;
                     // here the name itself is called.
@@ -264,6 +309,31 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// In a macro's tokens, the index of the token a turbofish that ends at `end` follows
+    /// (`collect` in `collect::<Vec<_>>`), past the `::`; `end` itself when no `>` is
+    /// there; None when the brackets do not balance.
+    fn before_turbofish(&self, toks: &[Node], end: usize) -> Option<usize> {
+        let angles = |t: &str| !t.is_empty() && t.chars().all(|c| matches!(c, '<' | '>'));
+        if !matches!(self.text(toks[end]), ">" | ">>") {
+            return Some(end);
+        }
+        let mut depth = 0i32;
+        let mut j = end;
+        loop {
+            let text = self.text(toks[j]);
+            if text.contains(['<', '>']) && !angles(text) {
+                return None;
+            }
+            depth += text.matches('>').count() as i32 - text.matches('<').count() as i32;
+            if depth == 0 {
+                break;
+            }
+            j = j.checked_sub(1)?;
+        }
+        let colons = j.checked_sub(1)?;
+        (self.text(toks[colons]) == "::").then_some(colons.checked_sub(1)?)
     }
 
     pub(in crate::syntax) fn rust_use(&mut self, node: Node, prefix: &str) {
