@@ -134,8 +134,21 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
         None => s,
         Some(_) => s.in_refine(),
     };
-    let found = retrieve(state, &query, stage(Stage::Retrieve))?;
-    let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse))?;
+    let mut found = retrieve(state, &query, stage(Stage::Retrieve))?;
+    let mut candidates = fuse(state, &found.lists, stage(Stage::Fuse), false)?;
+    if crowded_by_tests(state, &candidates) {
+        let added = search_past_tests(state, &query, &mut found.lists)?;
+        if added > 0 {
+            candidates = fuse(state, &found.lists, stage(Stage::Fuse), true)?;
+            if let Some(last) = state.trace.last_mut() {
+                last.reasons.push(format!(
+                    "tests, examples or benchmarks held {CROWDED}+ of the first {CROWD_AMONG}: \
+                     {added} more hit(s) from the code alone, the candidates kept with tests \
+                     at × {TEST_DEMOTION}"
+                ));
+            }
+        }
+    }
     definitions_lead(state, &mut candidates);
     implementation_before_overloads(state, &mut candidates);
     functions_before_their_constants(state, &mut candidates);
@@ -155,6 +168,59 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     };
     verify(state, &mut pass, stage(Stage::Verify))?;
     Ok(pass)
+}
+
+/// How many of the first fused candidates [`crowded_by_tests`] reads, and how many of
+/// them must be tests, examples or benchmarks.
+const CROWD_AMONG: usize = 10;
+const CROWDED: usize = 6;
+
+/// Whether tests crowd the code out of a question about code: most of the first
+/// candidates are tests, examples or benchmarks ("how does cJSON parse a number?": the
+/// twelve functions of `tests/parse_number.c` held both lists, and `parse_number` was in
+/// neither), and the question asks about none of them.
+fn crowded_by_tests(state: &State, candidates: &[Candidate]) -> bool {
+    let about_code = matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    about_code
+        && state.allowed.is_none()
+        && !asks_about_tests(&state.question)
+        && !asks_about_benchmarks(&state.question)
+        && candidates
+            .iter()
+            .take(CROWD_AMONG)
+            .filter(|c| is_test_or_example(&c.loc.path))
+            .count()
+            >= CROWDED
+}
+
+/// The lexical and semantic lists searched again among the code alone (no test, example
+/// or benchmark), its hits added below each list's own in the list's own scores, as a
+/// list deep enough to reach past the tests would hold them. Returns how many it added.
+fn search_past_tests(state: &mut State, query: &Query, lists: &mut [RankedList]) -> Result<usize> {
+    let k = state.memories.config.ask.candidates.max(1);
+    let mut added = 0;
+    for list in lists.iter_mut() {
+        let text = match list.route {
+            Memory::Lexical => query.text.clone(),
+            Memory::Semantic if !query.has_no_words() => semantic_text(
+                &state.question,
+                query.semantic.as_deref().unwrap_or(&query.text),
+            ),
+            _ => continue,
+        };
+        let code = |path: &str| !is_test_or_example(path);
+        for (id, score) in state.memories.search_code(list.route, &text, k, code)? {
+            if !list.hits.iter().any(|(h, _)| *h == id) {
+                list.hits.push((id, score));
+                added += 1;
+            }
+        }
+        list.hits.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
+    Ok(added)
 }
 
 /// The retrieve stage: each memory of the plan, in the plan's order.
@@ -246,7 +312,15 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
 
 /// The fuse stage: the lists fused (or, with `ask.fuse = false`, only the heaviest one),
 /// and the best hits turned into candidates with their chunk's location from the store.
-fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Candidate>> {
+/// With `past_tests` (tests crowd the lists: [`crowded_by_tests`]), every fused hit is
+/// read, and the candidates kept are the best with tests, examples and benchmarks at
+/// [`TEST_DEMOTION`] (kept at their fused scores: [`demote_tests`] demotes them).
+fn fuse(
+    state: &mut State,
+    lists: &[RankedList],
+    stage: Stage,
+    past_tests: bool,
+) -> Result<Vec<Candidate>> {
     let t = Instant::now();
     let cfg = &state.memories.config.ask;
     let (candidates_n, use_fuse, rrf_k) = (cfg.candidates.max(1), cfg.fuse, cfg.rrf_k);
@@ -279,13 +353,13 @@ fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Can
     let mut candidates = Vec::new();
     let (mut stale, mut outside) = (0, 0);
     // Narrowed by --path/--lang/--no-tests: read on until enough hits are in scope.
-    let look = if state.allowed.is_some() {
+    let look = if state.allowed.is_some() || past_tests {
         usize::MAX
     } else {
         keep * 2
     };
     for f in fused.into_iter().take(look) {
-        if candidates.len() >= keep {
+        if candidates.len() >= keep && !past_tests {
             break;
         }
         match state.memories.read(|c| crate::store::chunk_loc(c, f.id))? {
@@ -293,6 +367,19 @@ fn fuse(state: &mut State, lists: &[RankedList], stage: Stage) -> Result<Vec<Can
             Some(loc) => candidates.push(candidate(loc, &f)),
             None => stale += 1,
         }
+    }
+    if past_tests && candidates.len() > keep {
+        let demoted = |c: &Candidate| {
+            c.score
+                * if is_test_or_example(&c.loc.path) {
+                    TEST_DEMOTION
+                } else {
+                    1.0
+                }
+        };
+        candidates.sort_by(|a, b| demoted(b).total_cmp(&demoted(a)));
+        candidates.truncate(keep);
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
     let mut reasons = Vec::new();
     if outside > 0 {

@@ -42,6 +42,9 @@ pub struct Memories<'a> {
     /// The lists already retrieved for this question, by retriever, text and length: a
     /// refine attempt that searches the same text again reads them from here.
     lists: HashMap<(Memory, String, usize), Hits>,
+    /// The chunks of code that is no test, example or benchmark, once read
+    /// ([`Memories::code_only`]).
+    code: Option<IdFilter>,
     /// Warnings for the answer (an index out of step, a missing memory).
     pub warnings: Vec<String>,
 }
@@ -60,6 +63,7 @@ impl<'a> Memories<'a> {
             lexical: None,
             vectors: None,
             lists: HashMap::new(),
+            code: None,
             warnings: Vec::new(),
         }
     }
@@ -135,6 +139,32 @@ impl<'a> Memories<'a> {
         self.remembered(Memory::Semantic, query, k, Self::semantic_search)
     }
 
+    /// The `k` best chunks for `query` in `memory` (lexical or semantic) among the chunks
+    /// of files `code` accepts by path, read once per set of memories.
+    pub fn search_code(
+        &mut self,
+        memory: Memory,
+        query: &str,
+        k: usize,
+        code: fn(&str) -> bool,
+    ) -> Result<Hits> {
+        if self.code.is_none() {
+            let ranges = self.read(lookups::chunk_ranges)?;
+            let kept = ranges
+                .into_iter()
+                .filter(|(path, _, _)| code(path))
+                .map(|(_, lo, hi)| (lo, hi))
+                .collect();
+            self.code = Some(IdFilter::ranges(kept));
+        }
+        let filter = self.code.clone().unwrap_or_default();
+        match memory {
+            Memory::Lexical => self.lexical_in(query, k, &filter),
+            Memory::Semantic => self.semantic_in(query, k, &filter),
+            _ => Ok(Vec::new()),
+        }
+    }
+
     /// `search`'s list for `query`, from [`Memories::lists`] when this question already
     /// searched the same text.
     fn remembered(
@@ -154,13 +184,18 @@ impl<'a> Memories<'a> {
     }
 
     fn lexical_search(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        self.lexical_in(query, k, &IdFilter::default())
+    }
+
+    /// BM25 over the chunks `filter` keeps.
+    fn lexical_in(&mut self, query: &str, k: usize, filter: &IdFilter) -> Result<Hits> {
         if !self.indexes.built.has(Memory::Lexical) {
             self.warn_off(Memory::Lexical);
             return Ok(Vec::new());
         }
         self.open_lexical()?;
         match self.lexical.as_ref().and_then(Option::as_ref) {
-            Some(l) => l.search(query, k, None, &IdFilter::default()),
+            Some(l) => l.search(query, k, None, filter),
             None => Ok(Vec::new()),
         }
     }
@@ -190,6 +225,11 @@ impl<'a> Memories<'a> {
 
     /// Nearest chunks by embedding.
     fn semantic_search(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
+        self.semantic_in(query, k, &IdFilter::default())
+    }
+
+    /// Nearest chunks by embedding among those `filter` keeps.
+    fn semantic_in(&mut self, query: &str, k: usize, filter: &IdFilter) -> Result<Hits> {
         if !self.indexes.built.has(Memory::Semantic) {
             self.warn_off(Memory::Semantic);
             return Ok(Vec::new());
@@ -232,7 +272,7 @@ impl<'a> Memories<'a> {
             .embed(&[query])?
             .pop()
             .context("the embedder returned no vector")?;
-        let (hits, _) = index.search(&q, k, &|_| true)?;
+        let (hits, _) = index.search(&q, k, &|id| filter.keep(id))?;
         Ok(hits)
     }
 

@@ -76,6 +76,33 @@ pub fn authors(c: &Connection) -> rusqlite::Result<Vec<(String, u64)>> {
         .collect()
 }
 
+/// Each file's chunks as ranges of chunk ids with the file's path: one range per file
+/// whose chunks are numbered without a gap (as one run writes them), else one per chunk.
+pub fn chunk_ranges(c: &Connection) -> rusqlite::Result<Vec<(String, i64, i64)>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path, min(c.id), max(c.id), count(*), f.id FROM chunks c
+         JOIN files f ON f.id = c.file_id GROUP BY f.id",
+    )?;
+    let rows: Vec<(String, i64, i64, i64, i64)> = stmt
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut ids = c.prepare_cached("SELECT id FROM chunks WHERE file_id = ?1")?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (path, lo, hi, n, file) in rows {
+        if hi - lo + 1 == n {
+            out.push((path, lo, hi));
+        } else {
+            for id in ids.query_map([file], |r| r.get::<_, i64>(0))? {
+                let id = id?;
+                out.push((path.clone(), id, id));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Files with a path segment (or its stem) that is `word`, up to three.
 pub fn files_named_by_word(c: &Connection, word: &str) -> rusqlite::Result<Vec<String>> {
     named_by_word(

@@ -650,6 +650,98 @@ fn a_test_known_by_its_attribute_gives_way_to_the_code() {
     );
 }
 
+/// A small JSON library in the shape of DaveGamble/cJSON: its API functions all named
+/// `tinyjson_…`, the parser's `parse_number` static in `tinyjson.c`, and
+/// `tests/parse_number.c` full of tests named after it. The repository is a directory
+/// named `tinyjson` (its name is the project's) inside the scratch directory.
+fn tinyjson(tests: usize) -> (Scratch, std::path::PathBuf) {
+    let s = Scratch::empty();
+    let root = s.path().join("tinyjson");
+    let mut api = String::new();
+    for (name, what) in [
+        ("IsNumber", "whether the item is a number"),
+        ("IsString", "whether the item is a string"),
+        ("CreateNumber", "a new number item"),
+        ("CreateString", "a new string item"),
+        ("GetNumberValue", "the number an item holds"),
+        ("SetNumberValue", "sets the number an item holds"),
+    ] {
+        api.push_str(&format!(
+            "/* tinyjson_{name}: {what}. */\ntinyjson *tinyjson_{name}(tinyjson *item)\n{{\n    if (item == NULL) {{\n        return NULL;\n    }}\n    return tinyjson_Check(item, tinyjson_Number);\n}}\n\n"
+        ));
+    }
+    // The parser reads the characters a number may hold one case a line, as cJSON's does:
+    // a long function.
+    let mut copy = String::new();
+    for c in "0123456789+-eE.".chars() {
+        copy.push_str(&format!(
+            "        case '{c}':\n            buffer[length] = input[length];\n            break;\n"
+        ));
+    }
+    let files = [
+        (
+            "tinyjson.h",
+            "#define tinyjson_Number 8\n#define tinyjson_String 16\n\ntypedef struct tinyjson {\n    int type;\n    double valuedouble;\n    char *valuestring;\n} tinyjson;\n"
+                .to_string(),
+        ),
+        (
+            "tinyjson.c",
+            format!(
+                "#include <stdlib.h>\n#include \"tinyjson.h\"\n\n{api}/* Parse the input text to generate a number, and populate the result into item. */\nstatic int parse_number(tinyjson *item, const char *input)\n{{\n    char *after_end = NULL;\n    char buffer[64];\n    size_t length = 0;\n    for (length = 0; length < 63 && input[length] != '\\0'; length++) {{\n        switch (input[length]) {{\n{copy}        default:\n            goto loop_end;\n        }}\n    }}\nloop_end:\n    buffer[length] = '\\0';\n    double number = strtod(buffer, &after_end);\n    if (buffer == after_end) {{\n        return 0;\n    }}\n    item->valuedouble = number;\n    item->type = tinyjson_Number;\n    return 1;\n}}\n"
+            ),
+        ),
+        ("tests/parse_number.c", {
+            let mut t = String::from("#include \"../tinyjson.c\"\n\nstatic void assert_parse_number(const char *string, double real)\n{\n    tinyjson item;\n    TEST_ASSERT_TRUE(parse_number(&item, string));\n    TEST_ASSERT_EQUAL_DOUBLE(real, item.valuedouble);\n}\n\n");
+            for i in 0..tests {
+                t.push_str(&format!(
+                    "static void parse_number_should_parse_case_{i}(void)\n{{\n    /* number {i} is parsed */\n    assert_parse_number(\"{i}\", {i});\n}}\n\n"
+                ));
+            }
+            t
+        }),
+    ];
+    for (rel, text) in files {
+        s.write(&format!("tinyjson/{rel}"), text);
+    }
+    for args in [
+        vec!["init", "-q"],
+        vec!["add", "-A"],
+        vec!["commit", "-qm", "tinyjson"],
+    ] {
+        let out = std::process::Command::new("git")
+            .args(&args)
+            .current_dir(&root)
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.com")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.com")
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let out = llmc_in(&root, &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    (s, root)
+}
+
+/// "how is a number parsed?" on DaveGamble/cJSON: the functions of `tests/parse_number.c`
+/// held both lists, and `parse_number` was in neither, so halving the tests' scores could
+/// not bring it up. When tests hold most of the first candidates, the code is searched
+/// alone too.
+#[test]
+fn tests_that_crowd_the_lists_leave_room_for_the_code() {
+    // As many tests as a list holds candidates, and more.
+    let (_s, root) = tinyjson(40);
+    let (v, code) = ask_json(&root, &["how is a number parsed?"]);
+    assert_eq!(code, 0, "{v}");
+    let symbols = source_symbols(&v);
+    assert_eq!(
+        symbols.first().map(String::as_str),
+        Some("parse_number"),
+        "{v}"
+    );
+}
+
 /// "when was dependency_groups added?" (pypa/packaging): no definition has the name, but
 /// a module does (`dependency_groups.py`); its first commit introduced it. The text was
 /// older (a marker's name in another file), and that commit was given.
