@@ -280,8 +280,15 @@ fn classify<'a>(
             Err(e) => slot.failed("classification", &e),
         }
     }
+    let mut terms = text::content_terms(&req.question, &classification);
+    if let Some(name) = project_name(root)
+        && memories
+            .read(|c| crate::store::lookups::names_prefixed(c, &name, PREFIXED_NAMES))
+            .unwrap_or(false)
+    {
+        drop_project_name(&name, &mut classification, &mut terms, &mut reasons);
+    }
     let decision = classification_text(&classification);
-    let terms = text::content_terms(&req.question, &classification);
     let mut state = State {
         question: req.question.clone(),
         plan: Plan {
@@ -308,6 +315,47 @@ fn classify<'a>(
     };
     state.record(Stage::Classify, t, decision, reasons);
     state
+}
+
+/// The repository's name, as its root directory says it (`cJSON`), lower-cased.
+fn project_name(root: &Path) -> Option<String> {
+    let name = root.file_name()?.to_str()?.to_lowercase();
+    (name.chars().count() >= 3).then_some(name)
+}
+
+/// How many definitions named `<project>_…` make the project's name a namespace.
+const PREFIXED_NAMES: usize = 5;
+
+/// "how does cJSON parse a number?" in cJSON's repository: the project's name is the
+/// namespace of its API (`cJSON_Parse`, `cJSON_Delete`, as C libraries name theirs), so
+/// it says which code, not what it does. It named the `cJSON` struct for the graph, and
+/// every `cJSON_…` function matched it in the lexical index, so `parse_number` was in no
+/// list. A question about code (how, where, what) that names more than the project
+/// leaves its name out of the words it searches; a structural question keeps it. A
+/// name that is no such prefix stays: a Go or Python package's name qualifies its API
+/// as written (`logrus.New`, `httpx.request`), and leaving it out lost those answers.
+fn drop_project_name(
+    name: &str,
+    c: &mut Classification,
+    terms: &mut Vec<String>,
+    reasons: &mut Vec<String>,
+) {
+    let about_code = matches!(
+        c.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    let is_name = |w: &str| w.to_lowercase() == name;
+    let named = c.entities.iter().any(|e| is_name(&e.text)) || terms.iter().any(|t| is_name(t));
+    let others = c.entities.iter().filter(|e| !is_name(&e.text)).count()
+        + terms.iter().filter(|t| !is_name(t)).count();
+    if !about_code || !named || others == 0 {
+        return;
+    }
+    c.entities.retain(|e| !is_name(&e.text));
+    terms.retain(|t| !is_name(t));
+    reasons.push(format!(
+        "{name:?} is the repository's name: the question's other words are searched"
+    ));
 }
 
 /// The classify stage's decision: intents, confidence, recency, entities.

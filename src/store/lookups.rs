@@ -292,6 +292,25 @@ pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
         .map(|o| o.is_some())
 }
 
+/// Whether at least `n` definitions are named `<prefix>_…` (ASCII case folded): a C
+/// library's namespace (`cJSON_Parse`, `uv_run`).
+pub fn names_prefixed(c: &Connection, prefix: &str, n: usize) -> rusqlite::Result<bool> {
+    let escaped: String = prefix
+        .chars()
+        .flat_map(|ch| match ch {
+            '%' | '_' | '\\' => vec!['\\', ch],
+            _ => vec![ch],
+        })
+        .collect();
+    let found: i64 = c
+        .prepare_cached(
+            "SELECT count(*) FROM (SELECT 1 FROM symbols
+             WHERE name LIKE ?1 || '\\_%' ESCAPE '\\' LIMIT ?2)",
+        )?
+        .query_row(rusqlite::params![escaped, n as i64], |r| r.get(0))?;
+    Ok(found as usize >= n)
+}
+
 /// Whether the code calls `name` though no definition of the repository has it (a
 /// builtin, a library's function): `who calls isinstance?`.
 pub fn is_called_outside(c: &Connection, name: &str) -> rusqlite::Result<bool> {

@@ -742,6 +742,31 @@ fn tests_that_crowd_the_lists_leave_room_for_the_code() {
     );
 }
 
+/// "how does cJSON parse a number?" in cJSON's repository: the project's name matched the
+/// `cJSON` struct and every `cJSON_…` function, and `parse_number` was in no list. A
+/// question about code leaves the repository's name out of its search; a structural one
+/// keeps it.
+#[test]
+fn the_repositorys_own_name_is_not_what_a_question_looks_for() {
+    let (_s, root) = tinyjson(0);
+    let (v, code) = ask_json(&root, &["how does tinyjson parse a number?"]);
+    assert_eq!(code, 0, "{v}");
+    let symbols = source_symbols(&v);
+    assert_eq!(
+        symbols.first().map(String::as_str),
+        Some("parse_number"),
+        "{v}"
+    );
+    let left_out = |v: &Value| {
+        v["trace"][0]["reasons"]
+            .to_string()
+            .contains("repository's name")
+    };
+    assert!(left_out(&v), "{v}");
+    let (v, _) = ask_json(&root, &["who calls tinyjson?"]);
+    assert!(!left_out(&v), "{v}");
+}
+
 /// "when was dependency_groups added?" (pypa/packaging): no definition has the name, but
 /// a module does (`dependency_groups.py`); its first commit introduced it. The text was
 /// older (a marker's name in another file), and that commit was given.
