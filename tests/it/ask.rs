@@ -10,7 +10,7 @@ use llmc::config::Config;
 use serde_json::Value;
 
 use crate::history::{fixture_history, repo_dir};
-use crate::util::{Scratch, llmc_env, llmc_in, stderr, stdout, testdata};
+use crate::util::{Scratch, git_in, llmc_env, llmc_in, stderr, stdout, testdata};
 
 fn ask_json(dir: &Path, args: &[&str]) -> (Value, i32) {
     let mut full = vec!["ask", "--json", "--no-cache"];
@@ -704,20 +704,11 @@ fn tinyjson(tests: usize) -> (Scratch, std::path::PathBuf) {
         s.write(&format!("tinyjson/{rel}"), text);
     }
     for args in [
-        vec!["init", "-q"],
-        vec!["add", "-A"],
-        vec!["commit", "-qm", "tinyjson"],
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &["commit", "-qm", "tinyjson"],
     ] {
-        let out = std::process::Command::new("git")
-            .args(&args)
-            .current_dir(&root)
-            .env("GIT_AUTHOR_NAME", "Test")
-            .env("GIT_AUTHOR_EMAIL", "test@example.com")
-            .env("GIT_COMMITTER_NAME", "Test")
-            .env("GIT_COMMITTER_EMAIL", "test@example.com")
-            .output()
-            .expect("git runs");
-        assert!(out.status.success(), "{}", stderr(&out));
+        git_in(&root, args);
     }
     let out = llmc_in(&root, &["index", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));

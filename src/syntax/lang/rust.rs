@@ -250,20 +250,8 @@ impl Walker<'_> {
                 let n = self.text(name).to_string();
                 match before(2).map(|b| b.kind()) {
                     Some("::") => {
-                        // Walk back over `a::b::` to the start of the path.
-                        let mut k = 3;
-                        let mut parts: Vec<&str> = Vec::new();
-                        while let Some(p) = before(k)
-                            && matches!(p.kind(), "identifier" | "self" | "crate" | "super")
-                        {
-                            parts.push(self.text(p));
-                            match before(k + 1).map(|b| b.kind()) {
-                                Some("::") => k += 2,
-                                _ => break,
-                            }
-                        }
+                        let (parts, _) = self.path_back(&before, 3);
                         if !parts.is_empty() {
-                            parts.reverse();
                             self.push_call(name, &n, Some(parts.join("::")), CallKind::Path, name);
                         }
                     }
@@ -276,20 +264,9 @@ impl Walker<'_> {
                         let called = before(3)
                             .filter(|r| r.kind() == "token_tree" && self.text(*r).starts_with('('))
                             .and_then(|_| {
-                                let mut k = 4;
-                                let mut parts: Vec<&str> = Vec::new();
-                                while let Some(p) = before(k)
-                                    && matches!(p.kind(), "identifier" | "self" | "crate" | "super")
-                                {
-                                    parts.push(self.text(p));
-                                    match before(k + 1).map(|b| b.kind()) {
-                                        Some("::") => k += 2,
-                                        Some(".") => return None,
-                                        _ => break,
-                                    }
-                                }
-                                parts.reverse();
-                                (!parts.is_empty()).then(|| format!("{}()", parts.join("::")))
+                                let (parts, chained) = self.path_back(&before, 4);
+                                (!parts.is_empty() && !chained)
+                                    .then(|| format!("{}()", parts.join("::")))
                             });
                         let q = match (receiver, &called) {
                             (Some(r), _) => self.text(r).to_string(),
@@ -309,6 +286,34 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// In a macro's tokens, the path whose last segment is `before(k)` (`before(1)` the
+    /// token right before the call's group), walked back over `a::b::`, in order; and
+    /// whether a `.` leads it (a method of a value, not a path).
+    fn path_back<'t>(
+        &self,
+        before: &impl Fn(usize) -> Option<Node<'t>>,
+        k: usize,
+    ) -> (Vec<&str>, bool) {
+        let mut k = k;
+        let mut parts: Vec<&str> = Vec::new();
+        let mut chained = false;
+        while let Some(p) = before(k)
+            && matches!(p.kind(), "identifier" | "self" | "crate" | "super")
+        {
+            parts.push(self.text(p));
+            match before(k + 1).map(|b| b.kind()) {
+                Some("::") => k += 2,
+                Some(".") => {
+                    chained = true;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        parts.reverse();
+        (parts, chained)
     }
 
     /// In a macro's tokens, the index of the token a turbofish that ends at `end` follows
