@@ -763,35 +763,34 @@ fn the_repositorys_own_name_is_not_what_a_question_looks_for() {
 /// older (a marker's name in another file), and that commit was given.
 #[test]
 fn an_introduction_of_a_module_named_alone_is_the_first_commit_of_its_file() {
-    let s = Scratch::git_fixture("python");
-    commit_file(
-        &s,
-        "app/markers.py",
-        "MARKERS = ['extras', 'dependency_groups']\n",
-        "2024-01-05T12:00:00+00:00",
-        "Support the extras markers",
+    let first = first_subject_after(
+        &[
+            (
+                "app/markers.py",
+                "MARKERS = ['extras', 'dependency_groups']\n",
+                "2024-01-05T12:00:00+00:00",
+                "Support the extras markers",
+            ),
+            (
+                "app/dependency_groups.py",
+                "def resolve_groups(table):\n    return {name: list(reqs) for name, reqs in table.items()}\n",
+                "2024-03-05T12:00:00+00:00",
+                "Add a module for groups of requirements",
+            ),
+            (
+                "app/dependency_groups.py",
+                "def resolve_groups(table):\n    return {name: sorted(reqs) for name, reqs in table.items()}\n",
+                "2024-04-05T12:00:00+00:00",
+                "Sort the requirements of a group",
+            ),
+        ],
+        "when was dependency_groups added?",
     );
-    commit_file(
-        &s,
-        "app/dependency_groups.py",
-        "def resolve_groups(table):\n    return {name: list(reqs) for name, reqs in table.items()}\n",
-        "2024-03-05T12:00:00+00:00",
-        "Add a module for groups of requirements",
-    );
-    commit_file(
-        &s,
-        "app/dependency_groups.py",
-        "def resolve_groups(table):\n    return {name: sorted(reqs) for name, reqs in table.items()}\n",
-        "2024-04-05T12:00:00+00:00",
-        "Sort the requirements of a group",
-    );
-    s.index();
-    let (v, code) = ask_json(s.path(), &["when was dependency_groups added?"]);
-    assert_eq!(code, 0, "{v}");
     assert_eq!(
-        subjects(&v).first().map(String::as_str),
+        first.0.as_deref(),
         Some("Add a module for groups of requirements"),
-        "{v}"
+        "{}",
+        first.1
     );
 }
 
@@ -801,35 +800,34 @@ fn an_introduction_of_a_module_named_alone_is_the_first_commit_of_its_file() {
 /// them leads; the documentation led, as the first found.
 #[test]
 fn the_file_named_by_most_of_the_words_leads_a_history_answer() {
-    let s = Scratch::git_fixture("python");
-    commit_file(
-        &s,
-        "app/command.py",
-        "def run(argv):\n    return argv[0]\n",
-        "2024-01-05T12:00:00+00:00",
-        "Initial refactoring",
+    let first = first_subject_after(
+        &[
+            (
+                "app/command.py",
+                "def run(argv):\n    return argv[0]\n",
+                "2024-01-05T12:00:00+00:00",
+                "Initial refactoring",
+            ),
+            (
+                "app/commands/colorcheck.py",
+                "def check(colors):\n    return [c for c in colors if c]\n",
+                "2024-02-05T12:00:00+00:00",
+                "Add 'colorcheck' subcommand",
+            ),
+            (
+                "docs/colorcheck.md",
+                "# Colorcheck\n\nShows whether the terminal shows colors.\n",
+                "2024-03-05T12:00:00+00:00",
+                "Add colorcheck documents",
+            ),
+        ],
+        "when was the colorcheck command added?",
     );
-    commit_file(
-        &s,
-        "app/commands/colorcheck.py",
-        "def check(colors):\n    return [c for c in colors if c]\n",
-        "2024-02-05T12:00:00+00:00",
-        "Add 'colorcheck' subcommand",
-    );
-    commit_file(
-        &s,
-        "docs/colorcheck.md",
-        "# Colorcheck\n\nShows whether the terminal shows colors.\n",
-        "2024-03-05T12:00:00+00:00",
-        "Add colorcheck documents",
-    );
-    s.index();
-    let (v, code) = ask_json(s.path(), &["when was the colorcheck command added?"]);
-    assert_eq!(code, 0, "{v}");
     assert_eq!(
-        subjects(&v).first().map(String::as_str),
+        first.0.as_deref(),
         Some("Add 'colorcheck' subcommand"),
-        "{v}"
+        "{}",
+        first.1
     );
 }
 
@@ -940,6 +938,23 @@ fn stage_reasons(v: &Value, stage: &str) -> Vec<String> {
         .flat_map(|t| t["reasons"].as_array().cloned().unwrap_or_default())
         .filter_map(|r| r.as_str().map(str::to_string))
         .collect()
+}
+
+/// The python fixture with `commits` (path, content, author date, message) made in
+/// order and indexed, then asked `question` (which must answer, exit 0): the subject of
+/// the history answer's first commit, and the answer.
+fn first_subject_after(
+    commits: &[(&str, &str, &str, &str)],
+    question: &str,
+) -> (Option<String>, Value) {
+    let s = Scratch::git_fixture("python");
+    for (rel, content, date, message) in commits {
+        commit_file(&s, rel, content, date, message);
+    }
+    s.index();
+    let (v, code) = ask_json(s.path(), &[question]);
+    assert_eq!(code, 0, "{v}");
+    (subjects(&v).into_iter().next(), v)
 }
 
 fn subjects(v: &Value) -> Vec<String> {
