@@ -281,12 +281,14 @@ fn classify<'a>(
         }
     }
     let mut terms = text::content_terms(&req.question, &classification);
-    if let Some(name) = project_name(root)
-        && memories
-            .read(|c| crate::store::lookups::names_prefixed(c, &name, PREFIXED_NAMES))
-            .unwrap_or(false)
-    {
-        drop_project_name(&name, &mut classification, &mut terms, &mut reasons);
+    if let Some(name) = project_name(root) {
+        drop_project_name(
+            &name,
+            &memories,
+            &mut classification,
+            &mut terms,
+            &mut reasons,
+        );
     }
     let decision = classification_text(&classification);
     let mut state = State {
@@ -334,8 +336,11 @@ const PREFIXED_NAMES: usize = 5;
 /// leaves its name out of the words it searches; a structural question keeps it. A
 /// name that is no such prefix stays: a Go or Python package's name qualifies its API
 /// as written (`logrus.New`, `httpx.request`), and leaving it out lost those answers.
+/// The store is read (a scan of the definitions' names) only for a question that names
+/// the project.
 fn drop_project_name(
     name: &str,
+    memories: &Memories,
     c: &mut Classification,
     terms: &mut Vec<String>,
     reasons: &mut Vec<String>,
@@ -349,6 +354,12 @@ fn drop_project_name(
     let others = c.entities.iter().filter(|e| !is_name(&e.text)).count()
         + terms.iter().filter(|t| !is_name(t)).count();
     if !about_code || !named || others == 0 {
+        return;
+    }
+    let namespace = memories
+        .read(|c| crate::store::lookups::names_prefixed(c, name, PREFIXED_NAMES))
+        .unwrap_or(false);
+    if !namespace {
         return;
     }
     c.entities.retain(|e| !is_name(&e.text));

@@ -203,16 +203,10 @@ fn search_past_tests(state: &mut State, query: &Query, lists: &mut [RankedList])
     let k = state.memories.config.ask.candidates.max(1);
     let mut added = 0;
     for list in lists.iter_mut() {
-        let text = match list.route {
-            Memory::Lexical => query.text.clone(),
-            Memory::Semantic if !query.has_no_words() => semantic_text(
-                &state.question,
-                query.semantic.as_deref().unwrap_or(&query.text),
-            ),
-            _ => continue,
+        let Some(text) = text_of(state, query, list.route) else {
+            continue;
         };
-        let code = |path: &str| !is_test_or_example(path);
-        for (id, score) in state.memories.search_code(list.route, &text, k, code)? {
+        for (id, score) in state.memories.search_code(list.route, &text, k)? {
             if !list.hits.iter().any(|(h, _)| *h == id) {
                 list.hits.push((id, score));
                 added += 1;
@@ -273,14 +267,10 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                 hits
             }
             Memory::Lexical => state.memories.lexical(&query.text, candidates_n)?,
-            Memory::Semantic if query.has_no_words() => Vec::new(),
-            Memory::Semantic => {
-                let text = semantic_text(
-                    &state.question,
-                    query.semantic.as_deref().unwrap_or(&query.text),
-                );
-                state.memories.semantic(&text, candidates_n)?
-            }
+            Memory::Semantic => match text_of(state, query, Memory::Semantic) {
+                Some(text) => state.memories.semantic(&text, candidates_n)?,
+                None => Vec::new(),
+            },
         };
         reasons.push(format!(
             "{} (weight {:.2}): {} hit(s) in {:.1} ms",
@@ -1137,6 +1127,19 @@ fn structural_intents(intents: &[Intent]) -> Vec<Intent> {
         out.push(Intent::Definition);
     }
     out
+}
+
+/// The text the lexical or the semantic retriever searches for `query`; None for the
+/// other retrievers, and for the semantic one when no word is left to search.
+fn text_of(state: &State, query: &Query, memory: Memory) -> Option<String> {
+    match memory {
+        Memory::Lexical => Some(query.text.clone()),
+        Memory::Semantic if !query.has_no_words() => Some(semantic_text(
+            &state.question,
+            query.semantic.as_deref().unwrap_or(&query.text),
+        )),
+        _ => None,
+    }
 }
 
 /// The semantic query: the question itself when it is worded, else the lexical text.

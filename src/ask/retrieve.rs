@@ -42,8 +42,8 @@ pub struct Memories<'a> {
     /// The lists already retrieved for this question, by retriever, text and length: a
     /// refine attempt that searches the same text again reads them from here.
     lists: HashMap<(Memory, String, usize), Hits>,
-    /// The chunks of code that is no test, example or benchmark, once read
-    /// ([`Memories::code_only`]).
+    /// The chunks of files that are no test, example or benchmark, once read
+    /// ([`Memories::search_code`]).
     code: Option<IdFilter>,
     /// Warnings for the answer (an index out of step, a missing memory).
     pub warnings: Vec<String>,
@@ -140,19 +140,14 @@ impl<'a> Memories<'a> {
     }
 
     /// The `k` best chunks for `query` in `memory` (lexical or semantic) among the chunks
-    /// of files `code` accepts by path, read once per set of memories.
-    pub fn search_code(
-        &mut self,
-        memory: Memory,
-        query: &str,
-        k: usize,
-        code: fn(&str) -> bool,
-    ) -> Result<Hits> {
+    /// of files that are no test, example or benchmark (by path), read once per set of
+    /// memories.
+    pub fn search_code(&mut self, memory: Memory, query: &str, k: usize) -> Result<Hits> {
         if self.code.is_none() {
             let ranges = self.read(lookups::chunk_ranges)?;
             let kept = ranges
                 .into_iter()
-                .filter(|(path, _, _)| code(path))
+                .filter(|(path, _, _)| !super::pass::is_test_or_example(path))
                 .map(|(_, lo, hi)| (lo, hi))
                 .collect();
             self.code = Some(IdFilter::ranges(kept));
