@@ -420,6 +420,49 @@ func main() {
     );
 }
 
+/// A module path with a major version (`/v5`) is imported under the package's name, not
+/// under `v5`, as Go's tools guess it; so are `gopkg.in/yaml.v3` and `go-isatty`.
+#[test]
+fn go_versioned_module_path_is_imported_under_the_package_name() {
+    check(
+        r#"
+//- go.mod
+module github.com/acme/web/v5
+//- errors.go
+package web
+
+func NewError(code int) error { return nil }
+//- middleware/auth.go
+package middleware
+
+import (
+	"github.com/acme/web/v5"
+	"gopkg.in/yaml.v3"
+	"github.com/mattn/go-isatty"
+)
+
+func Auth() error {
+	yaml.Marshal(nil)
+	isatty.IsTerminal(0)
+	return web.NewError(401)
+}
+"#,
+        expect![[r#"
+            errors.go
+              def function NewError 3-3
+            go.mod
+            middleware/auth.go
+              def function Auth 9-13
+              import 4 github.com/acme/web/v5 -> errors.go
+              import 5 gopkg.in/yaml.v3 -> ?
+              import 6 github.com/mattn/go-isatty -> ?
+              call 10 Marshal in Auth -> gopkg.in/yaml.v3.Marshal [external]
+              call 11 IsTerminal in Auth -> github.com/mattn/go-isatty.IsTerminal [external]
+              call 12 NewError in Auth -> errors.go:NewError [import]
+        "#]],
+    );
+}
+
 #[test]
 fn java_static_imports_and_own_methods() {
     check(

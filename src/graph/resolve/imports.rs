@@ -66,13 +66,10 @@ impl Graph {
             }
             Lang::Go => {
                 let files = self.go_package(&imp.module);
-                let last = imp
-                    .module
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(&imp.module)
-                    .to_string();
-                let local = imp.alias.clone().unwrap_or(last);
+                let local = imp
+                    .alias
+                    .clone()
+                    .unwrap_or_else(|| go_package_name(&imp.module).to_string());
                 if imp.wildcard {
                     return (None, files);
                 }
@@ -1091,6 +1088,26 @@ pub(super) fn crate_root(path: &str, dir: &str) -> (String, String) {
             path.rsplit('/').next().unwrap_or(path).to_string(),
         ),
     }
+}
+
+/// The name a Go import brings into scope when it has no alias, as Go's own tools guess
+/// it without loading the package: the path's last element, or the one before a major
+/// version (`github.com/labstack/echo/v5` → `echo`), without a `go-` prefix and cut at
+/// the first character a name cannot hold (`gopkg.in/yaml.v3` → `yaml`, `go-isatty` →
+/// `isatty`).
+pub(super) fn go_package_name(path: &str) -> &str {
+    let mut elements = path.rsplit('/');
+    let mut base = elements.next().unwrap_or(path);
+    let is_version =
+        base.len() > 1 && base.starts_with('v') && base[1..].bytes().all(|b| b.is_ascii_digit());
+    if is_version && let Some(before) = elements.next() {
+        base = before;
+    }
+    let base = base.strip_prefix("go-").unwrap_or(base);
+    let end = base
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(base.len());
+    &base[..end]
 }
 
 pub(super) fn common_prefix(a: &str, b: &str) -> usize {
