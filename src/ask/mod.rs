@@ -320,7 +320,7 @@ fn classify<'a>(
 }
 
 /// The repository's name, as its root directory says it (`cJSON`), lower-cased.
-fn project_name(root: &Path) -> Option<String> {
+pub(super) fn project_name(root: &Path) -> Option<String> {
     let name = root.file_name()?.to_str()?.to_lowercase();
     (name.chars().count() >= 3).then_some(name)
 }

@@ -156,6 +156,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     named_definition_first(state, &found.lists, &mut candidates)?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
+    spelled_definition_first(state, &mut candidates);
     let written = lift_written_as_asked(state, &mut candidates);
     let mut pass = Pass {
         query,
@@ -921,6 +922,81 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
     );
     Some(candidates[0].loc.chunk_id)
 }
+
+/// A function whose name the question spells in prose ("where are inline tables
+/// parsed?" and `_parse_inline_table`, "how does tomlkit parse a table header?" and
+/// `_parse_table`) answers it before the class or the renderer its words also match.
+/// Of a how, where or what question's first [`SPELLED_AMONG`] candidates, the function
+/// or method (code, no test) whose own name has two parts or more, each a word of the
+/// question (stem-insensitive), and spells at least two thirds of the question's subject
+/// words (the project's name aside) is put first; of several, the one whose name spells
+/// the most words, then the best ranked. A question that names an identifier is left to
+/// [`named_definition_first`].
+fn spelled_definition_first(state: &mut State, candidates: &mut [Candidate]) {
+    let about_code = matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    let names_identifier = state
+        .classification
+        .entities
+        .iter()
+        .any(|e| e.kind == EntityKind::Identifier);
+    if !about_code || names_identifier || asks_about_tests(&state.question) {
+        return;
+    }
+    let project = super::project_name(state.memories.root);
+    let asked: HashSet<String> = super::text::content_terms(&state.question, &state.classification)
+        .iter()
+        .filter(|t| Some(t.to_lowercase()) != project)
+        .flat_map(|t| super::text::split_identifier(t))
+        .map(|w| super::text::stem(&w))
+        .collect();
+    let mut best: Option<(usize, usize)> = None;
+    for (at, c) in candidates.iter().enumerate().take(SPELLED_AMONG) {
+        let loc = &c.loc;
+        let Some(symbol) = loc.symbol.as_deref() else {
+            continue;
+        };
+        let is_code = matches!(loc.kind.as_str(), "function" | "method")
+            && !is_test_or_example(&loc.path)
+            && !is_prose(&loc.path)
+            && !is_test_symbol(symbol);
+        if !is_code {
+            continue;
+        }
+        let own = symbol.rsplit(['.', ':']).next().unwrap_or(symbol);
+        let parts: Vec<String> = super::text::split_identifier(own)
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| super::text::stem(p))
+            .collect();
+        let distinct: HashSet<&String> = parts.iter().collect();
+        // Most of what is asked: "where is a string escaped when it is written?" and
+        // `escape_string`, not "… register a new route with a matcher for the URL path?"
+        // and `URLPath`.
+        let spelled = parts.len() >= 2
+            && parts.iter().all(|p| asked.contains(p))
+            && 3 * distinct.len() >= 2 * asked.len();
+        if spelled && best.is_none_or(|(_, n)| distinct.len() > n) {
+            best = Some((at, distinct.len()));
+        }
+    }
+    if let Some((at, _)) = best
+        && at > 0
+        && !marked_as_test(state, &candidates[at].loc.clone())
+    {
+        put_first(
+            state,
+            candidates,
+            at,
+            "its name spells the question's words",
+        );
+    }
+}
+
+/// How many of the best candidates [`spelled_definition_first`] reads.
+const SPELLED_AMONG: usize = 10;
 
 /// Puts `candidates[at]` first, at the first one's score (so the scores the confidence
 /// reads stay those of the best), and says why in the stage's trace.

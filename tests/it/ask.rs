@@ -612,6 +612,32 @@ fn a_record_gives_way_to_the_function_that_returns_it_in_a_how_question() {
     }
 }
 
+/// "where are inline tables parsed?" (python-poetry/tomlkit) cited the `InlineTable`
+/// class, whose docstrings say "inline tables" over and over, before
+/// `Parser._parse_inline_table`, whose name the question spells in prose.
+#[test]
+fn a_function_whose_name_the_question_spells_comes_first() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/toml.py",
+        "class InlineTable(dict):\n    \"\"\"An inline table: inline tables are kept inline, as tables are written.\"\"\"\n\n    def as_string(self):\n        \"\"\"The inline table as written: inline tables on one line, like tables.\"\"\"\n        return '{' + ', '.join(f'{k} = {v}' for k, v in self.items()) + '}'\n\n\nclass Parser:\n    def __init__(self, src):\n        self._src = src\n        self._idx = 0\n\n    def _parse_inline_table(self):\n        self._idx += 1\n        out = InlineTable()\n        while self._src[self._idx] != '}':\n            key, _, rest = self._src[self._idx:].partition('=')\n            value, _, _ = rest.partition(',')\n            out[key.strip()] = value.strip()\n            self._idx += len(key) + len(value) + 2\n        return out\n",
+    );
+    s.index();
+    for q in [
+        "where are inline tables parsed?",
+        "how are inline tables parsed?",
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{v}");
+        let symbols = source_symbols(&v);
+        assert_eq!(
+            symbols.first().map(String::as_str),
+            Some("Parser._parse_inline_table"),
+            "{q}: {v}"
+        );
+    }
+}
+
 /// "how does pastel parse a color string like hsl(…)?" (sharkdp/pastel): its tests sit
 /// beside the parser as top-level `#[test]` functions whose names do not say "test", and
 /// one of them, full of the question's words, was cited first. Its attribute marks it.
