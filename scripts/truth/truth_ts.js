@@ -28,7 +28,7 @@ function walkDir(dir, out) {
   }
   return out;
 }
-const files = walkDir(root, []);
+let files = walkDir(root, []);
 
 // compiler options: the repository's tsconfig when it can be read, then our overrides
 let options = {};
@@ -38,7 +38,17 @@ if (fs.existsSync(cfgPath)) {
   if (cfg.config && cfg.config.compilerOptions) {
     const conv = ts.convertCompilerOptionsFromJson(cfg.config.compilerOptions, root);
     options = conv.options;
+    // Path mappings without a baseUrl are relative to the configuration's folder, as
+    // `tsc -p` reads them; convertCompilerOptionsFromJson leaves them relative to the
+    // process's working directory.
+    if (options.paths && !options.baseUrl) options.pathsBasePath = root;
   }
+  // A declaration file the project does not include is no part of its compile (vuejs/core
+  // concatenates `types/*.d.ts` to its bundle), and its `declare module '@vue/…'` would
+  // stand in for the package the paths map, leaving every import from it unresolved.
+  const parsed = ts.parseJsonConfigFileContent(cfg.config || {}, ts.sys, root);
+  const own = new Set(parsed.fileNames.map((f) => path.resolve(f)));
+  files = files.filter((f) => !/\.d\.[cm]?ts$/.test(f) || own.has(f));
 }
 Object.assign(options, {
   noEmit: true, allowJs: true, checkJs: false, skipLibCheck: true,
