@@ -358,6 +358,66 @@ render(2);
     );
 }
 
+/// A monorepo's packages import each other by name (vuejs/core: `@vue/shared`), through
+/// the root `tsconfig.json`'s `paths` (with comments and trailing commas, as tsc allows)
+/// or a workspace package's `package.json` name; a package nobody here writes stays
+/// outside.
+#[test]
+fn typescript_workspace_packages_by_their_paths_and_names() {
+    check(
+        r#"
+//- tsconfig.json
+{
+  // the packages' sources
+  "compilerOptions": {
+    "paths": {
+      "@acme/*": ["./packages/*/src"], /* every package */
+    },
+  },
+}
+//- packages/shared/package.json
+{ "name": "@acme/shared", "main": "dist/index.js" }
+//- packages/shared/src/index.ts
+export { isArray } from "./general";
+//- packages/shared/src/general.ts
+export function isArray(x: unknown): boolean { return Array.isArray(x); }
+//- tools/lint/package.json
+{ "name": "acme-lint", "source": "main.ts" }
+//- tools/lint/main.ts
+export function lint(s: string): string { return s; }
+//- packages/core/src/index.ts
+import { isArray } from "@acme/shared";
+import { lint } from "acme-lint";
+import { ref } from "vue";
+export function check(x: unknown): boolean {
+  lint("x");
+  ref(1);
+  return isArray(x);
+}
+"#,
+        expect![[r#"
+            packages/core/src/index.ts
+              def function check 4-8
+              import 1 @acme/shared isArray -> packages/shared/src/index.ts
+              import 2 acme-lint lint -> tools/lint/main.ts
+              import 3 vue ref -> ?
+              call 5 lint in check -> tools/lint/main.ts:lint [import]
+              call 6 ref in check -> vue.ref [external]
+              call 7 isArray in check -> packages/shared/src/general.ts:isArray [import]
+            packages/shared/package.json
+            packages/shared/src/general.ts
+              def function isArray 1-1
+              call 1 isArray in isArray -> Array.isArray [external]
+            packages/shared/src/index.ts
+              import 1 ./general isArray -> packages/shared/src/general.ts
+            tools/lint/main.ts
+              def function lint 1-1
+            tools/lint/package.json
+            tsconfig.json
+        "#]],
+    );
+}
+
 #[test]
 fn javascript_require_binds_the_module() {
     check(

@@ -766,16 +766,101 @@ impl Graph {
         Vec::new()
     }
 
+    /// The file a JavaScript or TypeScript module specifier names from file `from`: a
+    /// relative path, a path mapped by the `tsconfig.json` over the file
+    /// ([`Graph::ts_paths`]), or one of the repository's own packages by its
+    /// `package.json` name ([`Graph::js_packages`]). Anything else is outside.
     pub(super) fn js_module(&self, from: usize, spec: &str) -> Vec<usize> {
-        if !spec.starts_with('.') {
-            return Vec::new();
-        }
         let dir = &self.files[from].dir;
-        let base = normalize_path(&if dir.is_empty() {
-            spec.to_string()
+        let found = if spec.starts_with('.') {
+            self.js_file(&normalize_path(&if dir.is_empty() {
+                spec.to_string()
+            } else {
+                format!("{dir}/{spec}")
+            }))
         } else {
-            format!("{dir}/{spec}")
-        });
+            self.js_mapped(dir, spec).or_else(|| self.js_package(spec))
+        };
+        found.into_iter().collect()
+    }
+
+    /// A bare specifier through the path mappings of the configurations over folder
+    /// `dir`, the nearest first: an exact pattern, else the wildcard pattern with the
+    /// longest prefix, each target in order; then below `baseUrl`.
+    fn js_mapped(&self, dir: &str, spec: &str) -> Option<usize> {
+        for config in self.ts_paths.iter().filter(|t| is_within(dir, &t.dir)) {
+            let mut best: Option<(usize, &Vec<String>, &str)> = None;
+            for (pattern, targets) in &config.paths {
+                if pattern == spec {
+                    best = Some((usize::MAX, targets, ""));
+                    break;
+                }
+                if let Some((pre, post)) = pattern.split_once('*')
+                    && spec.len() >= pre.len() + post.len()
+                    && let Some(star) = spec.strip_prefix(pre).and_then(|r| r.strip_suffix(post))
+                    && best.is_none_or(|(n, _, _)| pre.len() > n)
+                {
+                    best = Some((pre.len(), targets, star));
+                }
+            }
+            if let Some((_, targets, star)) = best {
+                let hit = targets
+                    .iter()
+                    .find_map(|t| self.js_file(&normalize_path(&t.replacen('*', star, 1))));
+                if hit.is_some() {
+                    return hit;
+                }
+            }
+            if let Some(base) = &config.base
+                && let Some(hit) = self.js_file(&normalize_path(&format!("{base}/{spec}")))
+            {
+                return Some(hit);
+            }
+        }
+        None
+    }
+
+    /// A bare specifier naming one of the repository's packages (`@vue/shared`), or a
+    /// path inside one (`@vue/shared/src/general`): its entry file, or its `src/index`.
+    fn js_package(&self, spec: &str) -> Option<usize> {
+        for (name, dir, entries) in &self.js_packages {
+            if spec == name {
+                let at = |p: &str| {
+                    if dir.is_empty() {
+                        p.to_string()
+                    } else {
+                        format!("{dir}/{p}")
+                    }
+                };
+                return entries
+                    .iter()
+                    .map(|e| normalize_path(e))
+                    .chain([at("src/index"), at("index")])
+                    .find_map(|p| self.js_file(&p));
+            }
+            if let Some(rest) = spec
+                .strip_prefix(name.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                let at = |p: &str| {
+                    if dir.is_empty() {
+                        p.to_string()
+                    } else {
+                        format!("{dir}/{p}")
+                    }
+                };
+                return [at(rest), at(&format!("src/{rest}"))]
+                    .iter()
+                    .find_map(|p| self.js_file(&normalize_path(p)));
+            }
+        }
+        None
+    }
+
+    /// The file a module path names (from the root, without `./`): itself, with a script
+    /// extension, or its folder's `index`.
+    fn js_file(&self, base: &str) -> Option<usize> {
+        let base = base.to_string();
         let stripped = base
             .strip_suffix(".js")
             .or_else(|| base.strip_suffix(".mjs"))
@@ -794,8 +879,6 @@ impl Graph {
         tries
             .into_iter()
             .find_map(|p| self.by_path.get(&p).copied())
-            .into_iter()
-            .collect()
     }
 
     pub(super) fn bind_python(&self, imp: &ImportRow) -> (Option<(String, Binding)>, Vec<usize>) {

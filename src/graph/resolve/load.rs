@@ -198,6 +198,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     }
     let mut python_modules: HashMap<String, Vec<(usize, String)>> = HashMap::default();
     let mut go_modules = Vec::new();
+    let mut js_packages: Vec<(String, String, Vec<String>)> = Vec::new();
+    let mut ts_paths: Vec<TsPaths> = Vec::new();
     let mut rust_crates = HashMap::default();
     let mut cargo_packages: Vec<(String, String)> = Vec::new();
     #[cfg(feature = "lang-swift")]
@@ -243,6 +245,27 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         {
             go_modules.push((m.trim().trim_matches('"').to_string(), f.dir.clone()));
         }
+        let file_name = f.path.rsplit('/').next().unwrap_or(&f.path);
+        if file_name == "package.json"
+            && !crate::source::is_test_path(&f.path)
+            && let Some(json) = read_json(root, &f.path)
+            && let Some(name) = json.get("name").and_then(|n| n.as_str())
+        {
+            let entries = package_entries(&json)
+                .into_iter()
+                .map(|e| join_dir(&f.dir, &e))
+                .collect();
+            js_packages.push((name.to_string(), f.dir.clone(), entries));
+        }
+        if matches!(
+            file_name,
+            "tsconfig.json" | "tsconfig.base.json" | "jsconfig.json"
+        ) && !crate::source::is_test_path(&f.path)
+            && let Some(json) = read_json(root, &f.path)
+            && let Some(paths) = ts_config_paths(&f.dir, &json)
+        {
+            ts_paths.push(paths);
+        }
         if (f.path == "Cargo.toml" || f.path.ends_with("/Cargo.toml"))
             && let Ok(bytes) = crate::source::read(root, &f.path, 1 << 20)
             && let Ok(text) = String::from_utf8(bytes)
@@ -271,6 +294,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
     for (name, src) in cargo_packages {
         rust_crates.entry(name).or_insert(src);
     }
+    js_packages.sort_by_key(|(_, dir, _)| depth(dir));
+    ts_paths.sort_by_key(|t| std::cmp::Reverse(depth(&t.dir)));
     let mut crates: HashMap<String, usize> = HashMap::default();
     let crate_of = files
         .iter()
@@ -298,6 +323,8 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
         python_modules,
         python_roots,
         go_modules,
+        js_packages,
+        ts_paths,
         #[cfg(feature = "lang-swift")]
         swift_modules,
         #[cfg(feature = "lang-scala")]
@@ -478,11 +505,154 @@ fn rsplit_sep<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
 }
 
 /// Whether directory `dir` is `root` or below it (`""` is the repository root).
-fn is_within(dir: &str, root: &str) -> bool {
+pub(super) fn is_within(dir: &str, root: &str) -> bool {
     root.is_empty()
         || dir
             .strip_prefix(root)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// A JSON file of the repository, read as JSON with comments and trailing commas
+/// (`tsconfig.json` allows both); None when it cannot be read or parsed.
+fn read_json(root: &Path, path: &str) -> Option<serde_json::Value> {
+    let bytes = crate::source::read(root, path, 1 << 20).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    serde_json::from_str(&strip_jsonc(&text)).ok()
+}
+
+/// JSON with comments made JSON: `//` and `/* */` comments outside strings dropped, and
+/// a comma before a closing bracket.
+pub(super) fn strip_jsonc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            (']' | '}', _) => {
+                let kept = out.trim_end().len();
+                if out[..kept].ends_with(',') {
+                    out.truncate(kept - 1);
+                }
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The files a `package.json` names as its entry, relative to its folder, in the order a
+/// bundler reads them: `source`, the `.` of `exports` (a path, or its `types`, `import`
+/// or `default`), `module`, `main`, `types`.
+fn package_entries(json: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut push = |v: Option<&serde_json::Value>| {
+        if let Some(s) = v.and_then(|v| v.as_str()) {
+            out.push(s.trim_start_matches("./").to_string());
+        }
+    };
+    push(json.get("source"));
+    let dot = match json.get("exports") {
+        Some(e) if e.is_string() => Some(e),
+        Some(e) => e.get("."),
+        None => None,
+    };
+    match dot {
+        Some(d) if d.is_string() => push(Some(d)),
+        Some(d) => {
+            for k in ["types", "import", "default"] {
+                push(d.get(k));
+            }
+        }
+        None => {}
+    }
+    for k in ["module", "main", "types", "typings"] {
+        push(json.get(k));
+    }
+    out
+}
+
+/// A `tsconfig.json`'s module paths in folder `dir`: its `compilerOptions.paths`, each
+/// target from the repository's root (below `baseUrl` when it sets one, else below the
+/// configuration's folder). None without `paths` or `baseUrl`.
+fn ts_config_paths(dir: &str, json: &serde_json::Value) -> Option<TsPaths> {
+    let options = json.get("compilerOptions")?;
+    let base = options
+        .get("baseUrl")
+        .and_then(|b| b.as_str())
+        .map(|b| normalize_path(&join_dir(dir, b)));
+    let from = base.clone().unwrap_or_else(|| dir.to_string());
+    let mut paths = Vec::new();
+    if let Some(map) = options.get("paths").and_then(|p| p.as_object()) {
+        for (pattern, targets) in map {
+            let targets: Vec<String> = targets
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t.as_str())
+                .map(|t| normalize_path(&join_dir(&from, t)))
+                .collect();
+            if !targets.is_empty() {
+                paths.push((pattern.clone(), targets));
+            }
+        }
+    }
+    (!paths.is_empty() || base.is_some()).then(|| TsPaths {
+        dir: dir.to_string(),
+        base,
+        paths,
+    })
+}
+
+/// How many folders deep `dir` is (the root, `""`, is 0).
+fn depth(dir: &str) -> usize {
+    if dir.is_empty() {
+        0
+    } else {
+        dir.matches('/').count() + 1
+    }
+}
+
+/// `path` below folder `dir` (`""` is the repository root).
+fn join_dir(dir: &str, path: &str) -> String {
+    let path = path.trim_start_matches("./");
+    if dir.is_empty() {
+        path.to_string()
+    } else {
+        format!("{dir}/{path}")
+    }
 }
 
 /// The `name` of a `Cargo.toml`'s `[package]` table, read line by line (a workspace's root
@@ -506,7 +676,17 @@ fn cargo_package_name(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::rsplit_sep;
+    use super::{rsplit_sep, strip_jsonc};
+
+    #[test]
+    fn json_with_comments_reads_as_json() {
+        let text = "{\n  // a comment\n  \"url\": \"http://x/*y*/\", /* a block */\n  \"a\": [1, 2,],\n  \"q\": \"say \\\"hi\\\" // not a comment\",\n}\n";
+        let v: serde_json::Value =
+            serde_json::from_str(&strip_jsonc(text)).expect("valid JSON once stripped");
+        assert_eq!(v["url"], "http://x/*y*/");
+        assert_eq!(v["a"], serde_json::json!([1, 2]));
+        assert_eq!(v["q"], "say \"hi\" // not a comment");
+    }
 
     #[test]
     fn rsplit_sep_cuts_at_the_last_separator_of_any_length() {

@@ -302,6 +302,13 @@ struct Graph {
     /// directory that holds a top-level regular package (one with `__init__.py`).
     python_roots: HashSet<String>,
     go_modules: Vec<(String, String)>,
+    /// The repository's own JavaScript packages, from each `package.json` that is no test
+    /// fixture: (name, folder, entry files its fields name), shallowest first.
+    js_packages: Vec<(String, String, Vec<String>)>,
+    /// TypeScript's path mappings (`compilerOptions.paths` of each `tsconfig.json`,
+    /// `tsconfig.base.json` or `jsconfig.json`): (the config's folder, its `baseUrl`, its
+    /// patterns with their targets, from the repository's root), deepest folder first.
+    ts_paths: Vec<TsPaths>,
     /// Swift modules by their folder ([`imports::swift_module_root`]): their files.
     #[cfg(feature = "lang-swift")]
     swift_modules: HashMap<String, Vec<usize>>,
@@ -322,6 +329,17 @@ struct Graph {
     scopes: Vec<FileScope>,
     /// Store ids → positions in `files`.
     file_index: HashMap<i64, usize>,
+}
+
+/// One TypeScript configuration's module paths ([`Graph::ts_paths`]).
+struct TsPaths {
+    /// The folder the configuration applies to (its own).
+    dir: String,
+    /// `baseUrl` from the repository's root, where the configuration sets one: bare
+    /// specifiers resolve below it too.
+    base: Option<String>,
+    /// `paths`: a pattern (`@vue/*`) and its targets (`packages/*/src`).
+    paths: Vec<(String, Vec<String>)>,
 }
 
 /// Calls read, resolved (in parallel) and written back at a time, so resolution never
