@@ -825,31 +825,17 @@ impl Graph {
     fn js_package(&self, spec: &str) -> Option<usize> {
         for (name, dir, entries) in &self.js_packages {
             if spec == name {
-                let at = |p: &str| {
-                    if dir.is_empty() {
-                        p.to_string()
-                    } else {
-                        format!("{dir}/{p}")
-                    }
-                };
                 return entries
                     .iter()
                     .map(|e| normalize_path(e))
-                    .chain([at("src/index"), at("index")])
+                    .chain([join_dir(dir, "src/index"), join_dir(dir, "index")])
                     .find_map(|p| self.js_file(&p));
             }
             if let Some(rest) = spec
                 .strip_prefix(name.as_str())
                 .and_then(|r| r.strip_prefix('/'))
             {
-                let at = |p: &str| {
-                    if dir.is_empty() {
-                        p.to_string()
-                    } else {
-                        format!("{dir}/{p}")
-                    }
-                };
-                return [at(rest), at(&format!("src/{rest}"))]
+                return [join_dir(dir, rest), join_dir(dir, &format!("src/{rest}"))]
                     .iter()
                     .find_map(|p| self.js_file(&normalize_path(p)));
             }

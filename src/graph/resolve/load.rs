@@ -271,12 +271,7 @@ pub(super) fn load(conn: &Connection, root: &Path) -> Result<Graph> {
             && let Ok(text) = String::from_utf8(bytes)
             && let Some(name) = cargo_package_name(&text)
         {
-            let src = if f.dir.is_empty() {
-                "src".to_string()
-            } else {
-                format!("{}/src", f.dir)
-            };
-            cargo_packages.push((name.replace('-', "_"), src));
+            cargo_packages.push((name.replace('-', "_"), join_dir(&f.dir, "src")));
         }
     }
     // A package name may be written by more than one `Cargo.toml` (sharkdp/bat's test data
@@ -646,7 +641,7 @@ fn depth(dir: &str) -> usize {
 }
 
 /// `path` below folder `dir` (`""` is the repository root).
-fn join_dir(dir: &str, path: &str) -> String {
+pub(super) fn join_dir(dir: &str, path: &str) -> String {
     let path = path.trim_start_matches("./");
     if dir.is_empty() {
         path.to_string()
