@@ -1167,6 +1167,14 @@ fn parse_version(
     if crate::source::looks_binary(&bytes) {
         return (Vec::new(), None);
     }
+    // A Vue component: its scripts alone, at their offsets (as the working tree's parse).
+    let bytes = match std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|t| lang::embedded_code(path, t))
+    {
+        Some(code) => code.into_bytes(),
+        None => bytes,
+    };
     // Reparsing maps bytes to bytes: text that is not UTF-8 is read lossily and parsed
     // whole, and keeps no tree.
     let Ok(text) = std::str::from_utf8(&bytes) else {

@@ -67,7 +67,10 @@ pub fn parse_file(rel: &str, bytes: Vec<u8>, opts: FileOptions) -> FileRows {
     let mut file_refs = FileRefs::default();
     let chunks = match file_lang {
         FileLang::Code(l) => {
-            let parsed = PARSER.with(|p| defs::parse(&mut p.borrow_mut(), l, &text, opts.refs));
+            // A Vue component's tree is its scripts' alone; its chunks read the whole text.
+            let code = lang::embedded_code(rel, &text);
+            let code = code.as_deref().unwrap_or(&text);
+            let parsed = PARSER.with(|p| defs::parse(&mut p.borrow_mut(), l, code, opts.refs));
             match parsed {
                 Some(p) => {
                     if p.has_errors {

@@ -418,6 +418,51 @@ export function check(x: unknown): boolean {
     );
 }
 
+/// A Vue single-file component: its `<script setup>` is TypeScript at the file's own
+/// lines, and its template's expressions (`@click`, `:value`, `{{ }}`) call what the
+/// script defines; the style is no code.
+#[test]
+fn vue_components_scripts_and_template_expressions() {
+    check(
+        r#"
+//- src/format.ts
+export function formatCount(n: number): string {
+  return `${n}`;
+}
+//- src/Counter.vue
+<script setup lang="ts">
+import { formatCount } from "./format";
+
+let count = 0;
+function increment(): void {
+  count += 1;
+}
+</script>
+
+<template>
+  <button @click="increment()" :title="formatCount(count)">
+    {{ formatCount(count) }}
+  </button>
+</template>
+
+<style scoped>
+button { color: red; }
+</style>
+"#,
+        expect![[r#"
+            src/Counter.vue
+              def constant count 4-4
+              def function increment 5-7
+              import 2 ./format formatCount -> src/format.ts
+              call 11 increment -> src/Counter.vue:increment [exact]
+              call 11 formatCount -> src/format.ts:formatCount [import]
+              call 12 formatCount -> src/format.ts:formatCount [import]
+            src/format.ts
+              def function formatCount 1-3
+        "#]],
+    );
+}
+
 #[test]
 fn javascript_require_binds_the_module() {
     check(
