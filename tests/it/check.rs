@@ -420,7 +420,7 @@ export function check(x: unknown): boolean {
 
 /// A Vue single-file component: its `<script setup>` is TypeScript at the file's own
 /// lines, and its template's expressions (`@click`, `:value`, `{{ }}`) call what the
-/// script defines; the style is no code.
+/// script defines, a handler named alone (`@click="reset"`) too; the style is no code.
 #[test]
 fn vue_components_scripts_and_template_expressions() {
     check(
@@ -437,12 +437,16 @@ let count = 0;
 function increment(): void {
   count += 1;
 }
+function reset(): void {
+  count = 0;
+}
 </script>
 
 <template>
   <button @click="increment()" :title="formatCount(count)">
     {{ formatCount(count) }}
   </button>
+  <button @click="reset">0</button>
 </template>
 
 <style scoped>
@@ -453,10 +457,12 @@ button { color: red; }
             src/Counter.vue
               def constant count 4-4
               def function increment 5-7
+              def function reset 8-10
               import 2 ./format formatCount -> src/format.ts
-              call 11 increment -> src/Counter.vue:increment [exact]
-              call 11 formatCount -> src/format.ts:formatCount [import]
-              call 12 formatCount -> src/format.ts:formatCount [import]
+              call 14 increment -> src/Counter.vue:increment [exact]
+              call 14 formatCount -> src/format.ts:formatCount [import]
+              call 15 formatCount -> src/format.ts:formatCount [import]
+              call 17 reset -> src/Counter.vue:reset [exact]
             src/format.ts
               def function formatCount 1-3
         "#]],

@@ -619,8 +619,9 @@ fn vue_script_lang(head: &[u8]) -> Lang {
 /// single-file component's `<script>` blocks, and the expressions of its template
 /// (`{{ … }}`, and the values of `@event`, `:prop`, `#slot` and `v-…` attributes), each
 /// ended by a `;` where its closing delimiter was; everything else blanked (each byte a
-/// space, line breaks kept), so that lines and columns read from its tree are the file's
-/// own and a template's `@click="save()"` is a call of `save`. None for any other file.
+/// space, line breaks kept), so that lines read from its tree are the file's own and a
+/// template's `@click="save()"` is a call of `save`; so is a handler named alone,
+/// `@click="save"`. None for any other file.
 pub fn embedded_code(path: &str, text: &str) -> Option<String> {
     if !path.to_ascii_lowercase().ends_with(".vue") {
         return None;
@@ -697,7 +698,20 @@ pub fn embedded_code(path: &str, text: &str) -> Option<String> {
             else {
                 break;
             };
-            keep(&mut out, from + value, from + close, Some(from + close));
+            let handler = &bytes[value..close];
+            let is_path = !handler.is_empty()
+                && handler
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
+            if (bytes[i] == b'@' || bytes[i..].starts_with(b"v-on:")) && is_path {
+                // `@click="save"` calls `save`: written as `save();` over `="save"`, the
+                // same bytes two columns sooner.
+                let at = from + name_end;
+                out[at..at + handler.len()].copy_from_slice(handler);
+                out[at + handler.len()..at + handler.len() + 3].copy_from_slice(b"();");
+            } else {
+                keep(&mut out, from + value, from + close, Some(from + close));
+            }
             i = close + 1;
         }
     }
