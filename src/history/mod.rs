@@ -1167,10 +1167,11 @@ fn parse_version(
     if crate::source::looks_binary(&bytes) {
         return (Vec::new(), None);
     }
-    // A Vue component: its scripts alone, at their offsets (as the working tree's parse).
+    // A Vue or Svelte component: its code alone, at its offsets (as the working tree's
+    // parse).
     let bytes = match std::str::from_utf8(&bytes)
         .ok()
-        .and_then(|t| lang::embedded_code(path, t))
+        .and_then(|t| crate::syntax::embedded::embedded_code(path, t))
     {
         Some(code) => code.into_bytes(),
         None => bytes,

@@ -7,6 +7,7 @@
 pub mod chunk;
 pub mod defs;
 mod docs;
+pub mod embedded;
 pub mod lang;
 pub mod refs;
 
@@ -67,8 +68,9 @@ pub fn parse_file(rel: &str, bytes: Vec<u8>, opts: FileOptions) -> FileRows {
     let mut file_refs = FileRefs::default();
     let chunks = match file_lang {
         FileLang::Code(l) => {
-            // A Vue component's tree is its scripts' alone; its chunks read the whole text.
-            let code = lang::embedded_code(rel, &text);
+            // A Vue or Svelte component's tree is its code's alone; its chunks read the
+            // whole text.
+            let code = embedded::embedded_code(rel, &text);
             let code = code.as_deref().unwrap_or(&text);
             let parsed = PARSER.with(|p| defs::parse(&mut p.borrow_mut(), l, code, opts.refs));
             match parsed {

@@ -469,6 +469,50 @@ button { color: red; }
     );
 }
 
+/// A Svelte component: its `<script lang="ts">` is TypeScript at the file's own lines;
+/// its template's `{…}` (a block's condition, an attribute's value, a handler named
+/// alone) call what the script defines or imports.
+#[test]
+fn svelte_components_scripts_and_template_expressions() {
+    check(
+        r#"
+//- src/format.ts
+export function formatCount(n: number): string {
+  return `${n}`;
+}
+//- src/Counter.svelte
+<script lang="ts">
+  import { formatCount } from "./format";
+  let count = $state(0);
+  function increment(): void {
+    count += 1;
+  }
+  function isBig(n: number): boolean {
+    return n > 9;
+  }
+</script>
+
+{#if isBig(count)}
+  <p>{formatCount(count)}</p>
+{/if}
+<button onclick={increment}>+</button>
+"#,
+        expect![[r#"
+            src/Counter.svelte
+              def constant count 3-3
+              def function increment 4-6
+              def function isBig 7-9
+              import 2 ./format formatCount -> src/format.ts
+              call 3 $state in count -> ? [unresolved]
+              call 12 isBig -> src/Counter.svelte:isBig [exact]
+              call 13 formatCount -> src/format.ts:formatCount [import]
+              call 15 increment -> src/Counter.svelte:increment [exact]
+            src/format.ts
+              def function formatCount 1-3
+        "#]],
+    );
+}
+
 #[test]
 fn javascript_require_binds_the_module() {
     check(

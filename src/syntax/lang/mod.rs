@@ -542,8 +542,8 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         } else {
             Lang::C
         })
-    } else if ext == "vue" {
-        Some(vue_script_lang(head))
+    } else if matches!(ext.as_str(), "vue" | "svelte") {
+        Some(crate::syntax::embedded::script_lang(head))
     } else {
         Lang::ALL
             .iter()
@@ -593,130 +593,6 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
         },
     };
     FileLang::Text(label)
-}
-
-/// The language of a Vue single-file component's `<script>` blocks: TypeScript (or TSX)
-/// when one says `lang="ts"`, else JavaScript.
-fn vue_script_lang(head: &[u8]) -> Lang {
-    let says = |lang: &[u8]| {
-        head.windows(lang.len() + 7).any(|w| {
-            w.starts_with(b"lang=")
-                && matches!(w[5], b'"' | b'\'')
-                && &w[6..6 + lang.len()] == lang
-                && w[6 + lang.len()] == w[5]
-        })
-    };
-    if says(b"tsx") {
-        Lang::Tsx
-    } else if says(b"ts") {
-        Lang::TypeScript
-    } else {
-        Lang::JavaScript
-    }
-}
-
-/// The code of a file that embeds it in another syntax, at the same byte offsets: a Vue
-/// single-file component's `<script>` blocks, and the expressions of its template
-/// (`{{ … }}`, and the values of `@event`, `:prop`, `#slot` and `v-…` attributes), each
-/// ended by a `;` where its closing delimiter was; everything else blanked (each byte a
-/// space, line breaks kept), so that lines read from its tree are the file's own and a
-/// template's `@click="save()"` is a call of `save`; so is a handler named alone,
-/// `@click="save"`. None for any other file.
-pub fn embedded_code(path: &str, text: &str) -> Option<String> {
-    if !path.to_ascii_lowercase().ends_with(".vue") {
-        return None;
-    }
-    let src = text.as_bytes();
-    let mut out: Vec<u8> = src
-        .iter()
-        .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
-        .collect();
-    let keep = |out: &mut Vec<u8>, from: usize, to: usize, end: Option<usize>| {
-        out[from..to].copy_from_slice(&src[from..to]);
-        if let Some(e) = end {
-            out[e] = b';';
-        }
-    };
-    // The blocks: scripts kept whole; styles left out; the rest is template.
-    let (mut scan, mut start) = (0, 0);
-    let mut template: Vec<(usize, usize)> = Vec::new();
-    while let Some(open) = text[scan..].find('<').map(|i| scan + i) {
-        let tag = ["script", "style"]
-            .into_iter()
-            .find(|t| text[open + 1..].starts_with(t));
-        let Some(tag) = tag else {
-            scan = open + 1;
-            continue;
-        };
-        let Some(body) = text[open..].find('>').map(|i| open + i + 1) else {
-            break;
-        };
-        let close = format!("</{tag}>");
-        let end = text[body..].find(&close).map_or(text.len(), |i| body + i);
-        template.push((start, open));
-        if tag == "script" {
-            keep(&mut out, body, end, None);
-        }
-        (scan, start) = (end, end);
-    }
-    template.push((start, text.len()));
-    for (from, to) in template {
-        let part = &text[from..to];
-        // Interpolations.
-        let mut i = 0;
-        while let Some(open) = part[i..].find("{{").map(|j| i + j) {
-            let Some(close) = part[open + 2..].find("}}").map(|j| open + 2 + j) else {
-                break;
-            };
-            keep(&mut out, from + open + 2, from + close, Some(from + close));
-            i = close + 2;
-        }
-        // Directive attributes: a name after a blank, then `="…"` or `='…'`.
-        let bytes = part.as_bytes();
-        let mut i = 1;
-        while i < bytes.len() {
-            let directive = bytes[i - 1].is_ascii_whitespace()
-                && (matches!(bytes[i], b'@' | b':' | b'#') || bytes[i..].starts_with(b"v-"));
-            if !directive {
-                i += 1;
-                continue;
-            }
-            let name_end = bytes[i..]
-                .iter()
-                .position(|&b| b == b'=' || b.is_ascii_whitespace() || b == b'>')
-                .map_or(bytes.len(), |p| i + p);
-            let quote = bytes.get(name_end + 1).copied();
-            if bytes.get(name_end) != Some(&b'=') || !matches!(quote, Some(b'"' | b'\'')) {
-                i = name_end.max(i + 1);
-                continue;
-            }
-            let value = name_end + 2;
-            let Some(close) = bytes[value..]
-                .iter()
-                .position(|&b| Some(b) == quote)
-                .map(|p| value + p)
-            else {
-                break;
-            };
-            let handler = &bytes[value..close];
-            let is_path = !handler.is_empty()
-                && handler
-                    .iter()
-                    .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'));
-            if (bytes[i] == b'@' || bytes[i..].starts_with(b"v-on:")) && is_path {
-                // `@click="save"` calls `save`: written as `save();` over `="save"`, the
-                // same bytes two columns sooner.
-                let at = from + name_end;
-                out[at..at + handler.len()].copy_from_slice(handler);
-                out[at + handler.len()..at + handler.len() + 3].copy_from_slice(b"();");
-            } else {
-                keep(&mut out, from + value, from + close, Some(from + close));
-            }
-            i = close + 1;
-        }
-    }
-    // Only whole UTF-8 sequences were copied (every delimiter around them is ASCII).
-    String::from_utf8(out).ok()
 }
 
 /// The interpreter a `#!` first line names: `#!/usr/bin/env ruby -w` → `ruby`,
@@ -771,28 +647,6 @@ mod tests {
             let q = lang.query();
             assert!(q.pattern_count() > 0, "{lang:?}");
         }
-    }
-
-    #[test]
-    fn a_vue_components_code_keeps_its_offsets() {
-        let text = "<script setup lang=\"ts\">\nconst é = 1\n</script>\n<template>\n  <p :title=\"é\" v-if='ok'>{{ n }}</p>\n</template>\n<style>\np { color: red }\n</style>\n";
-        assert_eq!(
-            detect(Path::new("src/A.vue"), text.as_bytes()),
-            FileLang::Code(Lang::TypeScript)
-        );
-        assert_eq!(
-            detect(Path::new("src/A.vue"), b"<script>\n"),
-            FileLang::Code(Lang::JavaScript)
-        );
-        let code = embedded_code("src/A.vue", text).expect("a component");
-        assert_eq!(code.len(), text.len());
-        assert_eq!(code.lines().count(), text.lines().count());
-        let lines: Vec<&str> = code.lines().map(str::trim).collect();
-        assert_eq!(lines[1], "const é = 1");
-        assert_eq!(lines[4], "é;       ok;    n ;");
-        assert!(!code.contains("color"), "{code}");
-        assert!(!code.contains("template"), "{code}");
-        assert_eq!(embedded_code("src/a.ts", text), None);
     }
 
     #[test]
