@@ -732,12 +732,7 @@ fn named_definition_first(
         };
         // A function or method: of a class, the method that does what is asked answers
         // better than the class ("how does AsyncClient send a request?").
-        let is_code = loc.symbol.is_some()
-            && matches!(loc.kind.as_str(), "function" | "method")
-            && !is_test_or_example(&loc.path)
-            && !is_prose(&loc.path)
-            && !loc.symbol.as_deref().is_some_and(is_test_symbol)
-            && !marked_as_test(state, &loc);
+        let is_code = is_code_function(&loc) && !marked_as_test(state, &loc);
         if !is_code || !state.in_scope(&loc.path) {
             continue;
         }
@@ -770,6 +765,15 @@ fn named_definition_first(
         return Ok(());
     }
     Ok(())
+}
+
+/// A function or method of the code: named, in no test, example or documentation, and
+/// not named as a test (its attributes are [`marked_as_test`]'s, which reads its lines).
+fn is_code_function(loc: &ChunkLoc) -> bool {
+    matches!(loc.kind.as_str(), "function" | "method")
+        && !is_test_or_example(&loc.path)
+        && !is_prose(&loc.path)
+        && loc.symbol.as_deref().is_some_and(|s| !is_test_symbol(s))
 }
 
 /// How many of the graph's definitions [`named_definition_first`] reads.
@@ -955,16 +959,9 @@ fn spelled_definition_first(state: &mut State, candidates: &mut [Candidate]) {
     let mut best: Option<(usize, usize)> = None;
     for (at, c) in candidates.iter().enumerate().take(SPELLED_AMONG) {
         let loc = &c.loc;
-        let Some(symbol) = loc.symbol.as_deref() else {
+        let Some(symbol) = loc.symbol.as_deref().filter(|_| is_code_function(loc)) else {
             continue;
         };
-        let is_code = matches!(loc.kind.as_str(), "function" | "method")
-            && !is_test_or_example(&loc.path)
-            && !is_prose(&loc.path)
-            && !is_test_symbol(symbol);
-        if !is_code {
-            continue;
-        }
         let own = symbol.rsplit(['.', ':']).next().unwrap_or(symbol);
         let parts: Vec<String> = super::text::split_identifier(own)
             .iter()
@@ -984,7 +981,7 @@ fn spelled_definition_first(state: &mut State, candidates: &mut [Candidate]) {
     }
     if let Some((at, _)) = best
         && at > 0
-        && !marked_as_test(state, &candidates[at].loc.clone())
+        && !marked_as_test(state, &candidates[at].loc)
     {
         put_first(
             state,

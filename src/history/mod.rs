@@ -1169,13 +1169,11 @@ fn parse_version(
     }
     // A Vue or Svelte component: its code alone, at its offsets (as the working tree's
     // parse).
-    let bytes = match std::str::from_utf8(&bytes)
-        .ok()
-        .and_then(|t| crate::syntax::embedded::embedded_code(path, t))
-    {
-        Some(code) => code.into_bytes(),
-        None => bytes,
-    };
+    let component = crate::syntax::embedded::is_component(path)
+        .then(|| std::str::from_utf8(&bytes).ok())
+        .flatten()
+        .and_then(|t| crate::syntax::embedded::embedded_code(path, t));
+    let bytes = component.map_or(bytes, String::into_bytes);
     // Reparsing maps bytes to bytes: text that is not UTF-8 is read lossily and parsed
     // whole, and keeps no tree.
     let Ok(text) = std::str::from_utf8(&bytes) else {

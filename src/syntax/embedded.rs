@@ -37,13 +37,9 @@ pub fn script_lang(head: &[u8]) -> Lang {
 /// `="save"`: the same bytes, two columns sooner. Styles are blanked. None for any other
 /// file.
 pub fn embedded_code(path: &str, text: &str) -> Option<String> {
-    let lower = path.to_ascii_lowercase();
-    let svelte = if lower.ends_with(".vue") {
-        false
-    } else if lower.ends_with(".svelte") {
-        true
-    } else {
-        return None;
+    let svelte = match component(path)? {
+        Component::Vue => false,
+        Component::Svelte => true,
     };
     let mut code = Layout {
         src: text.as_bytes(),
@@ -61,6 +57,33 @@ pub fn embedded_code(path: &str, text: &str) -> Option<String> {
     }
     // Only whole UTF-8 sequences were copied (every delimiter around them is ASCII).
     String::from_utf8(code.out).ok()
+}
+
+/// The kinds of component [`embedded_code`] reads.
+enum Component {
+    Vue,
+    Svelte,
+}
+
+/// The kind of component a file is by its extension (any case), without allocating: the
+/// history asks it of every version it reparses.
+fn component(path: &str) -> Option<Component> {
+    let ends = |ext: &str| {
+        path.len() >= ext.len()
+            && path.as_bytes()[path.len() - ext.len()..].eq_ignore_ascii_case(ext.as_bytes())
+    };
+    if ends(".vue") {
+        Some(Component::Vue)
+    } else if ends(".svelte") {
+        Some(Component::Svelte)
+    } else {
+        None
+    }
+}
+
+/// Whether a file is a component [`embedded_code`] reads.
+pub fn is_component(path: &str) -> bool {
+    component(path).is_some()
 }
 
 /// A component's text and the code laid out from it.

@@ -773,11 +773,7 @@ impl Graph {
     pub(super) fn js_module(&self, from: usize, spec: &str) -> Vec<usize> {
         let dir = &self.files[from].dir;
         let found = if spec.starts_with('.') {
-            self.js_file(&normalize_path(&if dir.is_empty() {
-                spec.to_string()
-            } else {
-                format!("{dir}/{spec}")
-            }))
+            self.js_file(&normalize_path(&join_dir(dir, spec)))
         } else {
             self.js_mapped(dir, spec).or_else(|| self.js_package(spec))
         };
@@ -846,15 +842,13 @@ impl Graph {
     /// The file a module path names (from the root, without `./`): itself, with a script
     /// extension, or its folder's `index`.
     fn js_file(&self, base: &str) -> Option<usize> {
-        let base = base.to_string();
         let stripped = base
             .strip_suffix(".js")
             .or_else(|| base.strip_suffix(".mjs"))
             .or_else(|| base.strip_suffix(".jsx"))
-            .unwrap_or(&base)
-            .to_string();
-        let mut tries = vec![base.clone()];
-        for stem in [&base, &stripped] {
+            .unwrap_or(base);
+        let mut tries = vec![base.to_string()];
+        for stem in [base, stripped] {
             for ext in ["ts", "tsx", "js", "jsx", "mjs", "cjs", "d.ts"] {
                 tries.push(format!("{stem}.{ext}"));
             }
