@@ -457,15 +457,24 @@ fn first_query(state: &mut State) -> Result<Query> {
             if taken.contains(term) {
                 continue;
             }
+            // In a history question, a module the word stands for: the one named after a
+            // name only tests define, or the module or package's folder the question calls
+            // it ("when was the attrs namespace package added?"), defined or not.
+            if history {
+                let mut module = readings::module_named(state, term)?;
+                if module.is_none() {
+                    module = readings::module_called_so(state, term)?;
+                }
+                if let Some(module) = module {
+                    named.push(module);
+                    continue;
+                }
+            }
             if state.memories.read(|c| {
                 Ok(retrieve::is_defined(c, term)?
                     || (imports && crate::store::lookups::is_imported(c, term)?))
             })? {
-                let module = match history {
-                    true => readings::module_named(state, term)?,
-                    false => None,
-                };
-                named.push(module.unwrap_or_else(|| term.clone()));
+                named.push(term.clone());
             } else if imports {
                 // A package by its last segment ("which files import the tui package?"
                 // for `github.com/junegunn/fzf/src/tui`).

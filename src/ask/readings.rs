@@ -227,7 +227,9 @@ fn named_alone(state: &mut State) -> Result<()> {
 /// A history question's name that only tests, examples or benchmarks define, while a
 /// module of the implementation is named after it: the question is about the module
 /// ("when was the rich integration added?" in tqdm means `tqdm/rich.py`, not the
-/// benchmark method `Comparison.rich`).
+/// benchmark method `Comparison.rich`). A name the question calls a package or a module
+/// ("when was the attrs namespace package added?") is the module or the package's folder
+/// whatever else defines the name (attrs's `attrs` function is older than `src/attrs/`).
 fn module_over_test_names(state: &mut State) -> Result<()> {
     let names: Vec<String> = state
         .classification
@@ -235,7 +237,11 @@ fn module_over_test_names(state: &mut State) -> Result<()> {
         .map(str::to_string)
         .collect();
     for name in names {
-        let Some(path) = module_named(state, &name)? else {
+        let mut path = module_named(state, &name)?;
+        if path.is_none() {
+            path = module_called_so(state, &name)?;
+        }
+        let Some(path) = path else {
             continue;
         };
         for e in &mut state.classification.entities {
@@ -272,6 +278,68 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
         ));
     }
     Ok(module)
+}
+
+/// The words that call a name a module: "the attrs package", "the `rich` module".
+const MODULE_WORDS: &[&str] = &["package", "module", "namespace", "subpackage", "submodule"];
+
+/// Whether `question` calls `name` a module or a package: the name, in backticks or not,
+/// followed by one of [`MODULE_WORDS`] (a word between them allowed: "the attrs
+/// namespace package"), in any case.
+fn called_a_module(question: &str, name: &str) -> bool {
+    let (lower, name) = (question.to_lowercase(), name.to_lowercase());
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        *w == name
+            && words
+                .iter()
+                .skip(i + 1)
+                .take(2)
+                .any(|next| MODULE_WORDS.contains(next))
+    })
+}
+
+/// The module or package's folder a history question's plain word stands for when the
+/// question calls it a package or a module ("when was the attrs namespace package
+/// added?"); the reading is recorded.
+pub(super) fn module_called_so(state: &mut State, word: &str) -> Result<Option<String>> {
+    if !called_a_module(&state.question, word) {
+        return Ok(None);
+    }
+    package_named(state, word)
+}
+
+/// The implementation module named `name` (`tqdm/rich.py`), or the folder of the package
+/// named so (`src/attrs` for `src/attrs/__init__.py`), outside tests and examples; the
+/// reading is recorded.
+fn package_named(state: &mut State, name: &str) -> Result<Option<String>> {
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Ok(None);
+    }
+    let module = state.memories.read(|c| {
+        Ok(lookups::modules_named(c, name)?
+            .into_iter()
+            .find(|(p, lang)| {
+                crate::syntax::lang::Lang::named(lang).is_some() && !is_test_or_example(p)
+            })
+            .map(|(p, _)| p))
+    })?;
+    let Some(path) = module else {
+        return Ok(None);
+    };
+    // A package's own file stands for its folder: the folder's first commit added it.
+    let folder = path.rsplit_once('/').filter(|(dir, file)| {
+        let stem = file.split('.').next().unwrap_or(file);
+        matches!(stem, "__init__" | "mod" | "index") && dir.rsplit('/').next() == Some(name)
+    });
+    let path = folder.map_or(path.clone(), |(dir, _)| dir.to_string());
+    state.readings.push(format!(
+        "read `{name}` as the module `{path}`, which the question calls a package or module"
+    ));
+    Ok(Some(path))
 }
 
 /// "why does fzf use a floating pane instead of a popup on tmux 3.7?": a question about
@@ -602,6 +670,28 @@ mod tests {
         ] {
             assert!(!only_a_form_around(q, name), "{q}");
         }
+    }
+
+    #[test]
+    fn a_name_called_a_package_or_a_module() {
+        assert!(called_a_module(
+            "when was the attrs namespace package added?",
+            "attrs"
+        ));
+        assert!(called_a_module("when was the `rich` module added?", "rich"));
+        assert!(called_a_module(
+            "when was the Shelves package added?",
+            "Shelves"
+        ));
+        assert!(!called_a_module(
+            "when was attrs added to the package?",
+            "attrs"
+        ));
+        assert!(!called_a_module(
+            "when was the attrs function added?",
+            "attrs"
+        ));
+        assert!(!called_a_module("when was module attrs added?", "attrs"));
     }
 
     #[test]

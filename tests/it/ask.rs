@@ -240,6 +240,44 @@ fn a_name_only_benchmarks_define_is_read_as_the_module_named_after_it() {
     assert_eq!(subjects(&v)[0], "Time the shelves", "{v}");
 }
 
+/// "When was the shelves package added?" where a function `shelves` is older than the
+/// package `lib/shelves/`: the question calls the name a package, so it is about the folder
+/// (attrs's "when was the attrs namespace package added?" answered with the 2016 commit of
+/// the `attrs` function, not the 2021 one that added `src/attrs/`).
+#[test]
+fn a_name_the_question_calls_a_package_is_read_as_its_folder() {
+    let s = Scratch::git_fixture("python");
+    commit_all(&s, None, "2024-01-05T12:00:00+00:00", "The inventory app");
+    s.write(
+        "inventory/listing.py",
+        "def shelves(store):\n    return list(store)\n",
+    );
+    commit_all(&s, None, "2024-02-05T12:00:00+00:00", "List the shelves");
+    s.write(
+        "lib/shelves/__init__.py",
+        "from shelves.layout import plan\n",
+    );
+    s.write(
+        "lib/shelves/layout.py",
+        "def plan(rows):\n    return rows\n",
+    );
+    commit_all(&s, None, "2024-03-05T12:00:00+00:00", "Lay out the shelves");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the shelves package added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(subjects(&v)[0], "Lay out the shelves", "{v}");
+    assert!(
+        has_reading(
+            &v,
+            "read `shelves` as the module `lib/shelves`, which the question calls a package or module"
+        ),
+        "{v}"
+    );
+    // Called a function, the name keeps its definition.
+    let (v, _) = ask_json(s.path(), &["when was the shelves function added?"]);
+    assert_eq!(subjects(&v)[0], "List the shelves", "{v}");
+}
+
 /// "When was rich_markup_mode added?" where `rich_markup_mode` is a parameter, no
 /// definition or file (typer): the oldest commit whose changes add the text, as
 /// `git log -S` finds, and the answer says it looked for text.
