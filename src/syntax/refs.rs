@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 use super::lang::{
-    CallShape, CalleeForm, Lang, LangSpec, USE_ARGUMENTS, USE_DECORATOR, USE_KEYWORD, USE_VALUE,
+    CallShape, CalleeForm, Lang, LangSpec, USE_ARGUMENTS, USE_ASSIGNMENT, USE_DECORATOR,
+    USE_KEYWORD, USE_VALUE,
 };
 use crate::model::{CallKind, CallSite, Field, Import, Receiver, Symbol, SymbolKind, Usage};
 
@@ -593,6 +594,34 @@ impl<'s> Walker<'s> {
                         _ => a,
                     };
                     self.record_use(a, Usage::Value);
+                }
+            }
+            // A function stored to be called later (`self._hookexec = _multicall`,
+            // `req->cb = on_read`, `handler := serve`).
+            USE_ASSIGNMENT => {
+                let Some(value) = node
+                    .child_by_field_name("right")
+                    .or_else(|| node.child_by_field_name("value"))
+                else {
+                    return self.lang.visit(self, node);
+                };
+                // Go assigns lists (`a, b = f, g`).
+                let values: Vec<Node> = if value.kind() == "expression_list" {
+                    let mut c = value.walk();
+                    value.named_children(&mut c).collect()
+                } else {
+                    vec![value]
+                };
+                for v in values {
+                    // A plain name in Go is a value far more often than a function: only
+                    // the file's own functions count.
+                    if self.lang == Lang::Go
+                        && v.kind() == "identifier"
+                        && !self.defined.contains(self.text(v))
+                    {
+                        continue;
+                    }
+                    self.record_use(v, Usage::Value);
                 }
             }
             _ => {}

@@ -273,7 +273,9 @@ def show():
               def function show 4-10
               import 1 meter -> meter.py
               import 2 meter Meter -> meter.py
+              value 5 format_interval in show -> meter.py:Meter.format_interval [import]
               call 6 format_interval in show -> meter.py:Meter.format_interval [import]
+              value 7 render in show -> meter.py:render [import]
               call 8 render in show -> meter.py:render [import]
               call 9 Meter in show -> meter.py:Meter [import]
               call 10 made in show -> ? [unresolved]
@@ -1415,6 +1417,84 @@ pub fn total(items: &[Item]) -> Vec<u32> {
               call 1 String in fmt -> ? [unresolved]
               call 2 map in all -> number[].map [external]
               value 2 fmt in all -> web/fmt.ts:fmt [exact]
+        "#]],
+    );
+}
+
+/// Functions stored to be called later: assigned to a field or a name, or a declaration's
+/// value, in Python, TypeScript, Go and C. pluggy's `_multicall` was "not called anywhere"
+/// but a benchmark, though `PluginManager.__init__` stores it (`self._inner_hookexec =
+/// _multicall`) for every hook call. A plain value assigned (a local, a parameter, a
+/// Go variable) is no use.
+#[test]
+fn functions_stored_to_be_called_later() {
+    check(
+        r#"
+//- hooks/calls.py
+def multicall(impls):
+    return [i() for i in impls]
+//- hooks/manager.py
+from hooks.calls import multicall
+
+class Manager:
+    def __init__(self, size):
+        self._exec = multicall
+        limit = size
+        self._limit = limit
+//- web/save.ts
+export function save(x: number): number { return x; }
+export function wire(form: { onSubmit: unknown }, n: number) {
+  const handler = save;
+  form.onSubmit = save;
+  const count = n;
+  return [handler, count];
+}
+//- srv/main.go
+package main
+
+func serve(w int) {}
+
+func wire(n int) {
+	h := serve
+	var m int
+	m = n
+	_, _ = h, m
+}
+//- src/loop.c
+static void on_read(int n) {}
+
+struct req { void (*cb)(int); int n; };
+
+void start(struct req *r, int n) {
+    r->cb = on_read;
+    r->n = n;
+    void (*f)(int) = on_read;
+}
+"#,
+        expect![[r#"
+            hooks/calls.py
+              def function multicall 1-2
+              call 2 i in multicall -> ? [unresolved]
+            hooks/manager.py
+              def class Manager 3-7
+              def method Manager.__init__ 4-7
+              import 1 hooks.calls multicall -> hooks/calls.py
+              value 5 multicall in Manager.__init__ -> hooks/calls.py:multicall [import]
+            src/loop.c
+              def function on_read 1-1
+              def struct req 3-3
+              def function start 5-9
+              value 6 on_read in start -> src/loop.c:on_read [exact]
+              value 8 on_read in start -> src/loop.c:on_read [exact]
+            srv/main.go
+              def function serve 3-3
+              def function wire 5-10
+              value 6 serve in wire -> srv/main.go:serve [exact]
+            web/save.ts
+              def function save 1-1
+              def function wire 2-7
+              value 3 save in wire -> web/save.ts:save [exact]
+              value 4 save in wire -> web/save.ts:save [exact]
         "#]],
     );
 }

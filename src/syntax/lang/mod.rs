@@ -435,7 +435,8 @@ impl Lang {
 
     /// For each node kind id: [`USE_DECORATOR`] for a decorator, [`USE_ARGUMENTS`] for an
     /// argument list, [`USE_VALUE`] for what may name a function, [`USE_KEYWORD`] for a
-    /// keyword argument, else 0 (the nodes around uses that are not calls).
+    /// keyword argument, [`USE_ASSIGNMENT`] for an assignment or a declaration with a
+    /// value, else 0 (the nodes around uses that are not calls).
     /// Built once per process, like [`Lang::call_shape_table`].
     pub(in crate::syntax) fn use_site_table(self) -> &'static [u8] {
         static TABLES: [OnceLock<Vec<u8>>; Lang::ALL.len()] =
@@ -460,6 +461,15 @@ impl Lang {
                         | "field_access",
                     ) => USE_VALUE,
                     Some("keyword_argument") => USE_KEYWORD,
+                    Some(
+                        "assignment"
+                        | "assignment_expression"
+                        | "assignment_statement"
+                        | "short_var_declaration"
+                        | "variable_declarator"
+                        | "init_declarator"
+                        | "let_declaration",
+                    ) => USE_ASSIGNMENT,
                     _ => 0,
                 };
             }
@@ -636,6 +646,9 @@ pub(in crate::syntax) const USE_ARGUMENTS: u8 = 2;
 pub(in crate::syntax) const USE_VALUE: u8 = 3;
 /// [`Lang::use_site_table`]: a keyword argument (`key=value`), whose value may.
 pub(in crate::syntax) const USE_KEYWORD: u8 = 4;
+/// [`Lang::use_site_table`]: an assignment or a declaration with a value (`right` or
+/// `value`), which may store a function (`self._hookexec = _multicall`).
+pub(in crate::syntax) const USE_ASSIGNMENT: u8 = 5;
 
 #[cfg(test)]
 mod tests {
