@@ -151,6 +151,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     }
     definitions_lead(state, &mut candidates);
     implementation_before_overloads(state, &mut candidates);
+    implementation_before_type_stubs(state, &mut candidates);
     functions_before_their_constants(state, &mut candidates);
     functions_before_their_records(state, &mut candidates)?;
     named_definition_first(state, &found.lists, &mut candidates)?;
@@ -572,6 +573,77 @@ fn implementation_before_overloads(state: &mut State, candidates: &mut [Candidat
     if moved {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
+}
+
+/// "how does evolve create a changed copy of an instance?" (attrs): a type stub that only
+/// declares a function, method or class (`__init__.pyi`, `index.d.ts`) matches the
+/// question's words in a line or two, and led the implementation it declares
+/// (`_make.py`'s `evolve`). Of the candidates of one qualified name, some in type stubs
+/// and some not, the fused scores are dealt out again, the implementations first, each
+/// side in its order, so the scores the confidence reads stay the same. A question about
+/// the stubs or the types themselves keeps its order; "where is X defined?" is
+/// [`definitions_lead`]'s.
+fn implementation_before_type_stubs(state: &State, candidates: &mut [Candidate]) {
+    if state.classification.intents.first() == Some(&Intent::Definition)
+        || asks_about_types(&state.question)
+    {
+        return;
+    }
+    let mut groups: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, c) in candidates.iter().enumerate() {
+        if let Some(symbol) = c.loc.symbol.as_deref()
+            && matches!(c.loc.kind.as_str(), "function" | "method" | "class")
+        {
+            groups.entry(symbol).or_default().push(i);
+        }
+    }
+    let mut orders = Vec::new();
+    for members in groups.into_values() {
+        let stubs: Vec<bool> = members
+            .iter()
+            .map(|&i| crate::source::is_type_stub(&candidates[i].loc.path))
+            .collect();
+        if stubs.iter().all(|&s| s) || !stubs.iter().any(|&s| s) {
+            continue;
+        }
+        // Members are in fused order; a stable sort keeps it on each side.
+        let mut order: Vec<(bool, usize)> = stubs.into_iter().zip(members).collect();
+        order.sort_by_key(|&(stub, _)| stub);
+        orders.push(order.into_iter().map(|(_, i)| i).collect::<Vec<usize>>());
+    }
+    let mut moved = false;
+    for order in orders {
+        moved |= deal_scores(candidates, &order);
+    }
+    if moved {
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+    }
+}
+
+/// Whether a question asks about type stubs or type annotations themselves.
+fn asks_about_types(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    lower.contains(".pyi")
+        || lower.contains(".d.ts")
+        || lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            matches!(
+                w,
+                "stub"
+                    | "stubs"
+                    | "pyi"
+                    | "typing"
+                    | "typed"
+                    | "annotation"
+                    | "annotations"
+                    | "signature"
+                    | "signatures"
+                    | "declaration"
+                    | "declarations"
+                    | "overload"
+                    | "overloads"
+            )
+        })
+        || lower.contains("type hint")
 }
 
 /// Candidates among which a constant gives way to the function it names.

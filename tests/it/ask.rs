@@ -676,6 +676,36 @@ fn a_function_whose_name_the_question_spells_comes_first() {
     }
 }
 
+/// "how does evolve create a changed copy of an instance?" (python-attrs/attrs) cited
+/// `__init__.pyi`'s one-line stub of `evolve` before `_make.py`'s `evolve`, which does
+/// it. The implementation comes first; a question about the stub's types keeps the stub.
+#[test]
+fn an_implementation_comes_before_its_type_stub() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/__init__.pyi",
+        "def evolve(inst: _T, **changes: Any) -> _T: ...\n",
+    );
+    s.write(
+        "app/_make.py",
+        "def evolve(*args, **changes):\n    \"\"\"\n    Make a new object of the same class as the one given, with some fields\n    replaced by the keyword arguments.\n\n    Args:\n        inst: The object to start from; it is not modified.\n        changes: Keyword arguments naming the fields to replace.\n\n    Returns:\n        A fresh object of the class of *inst*.\n\n    Raises:\n        TypeError: When no object is given, or more than one.\n        AttributeError: When a keyword names no field.\n    \"\"\"\n    try:\n        (inst,) = args\n    except ValueError:\n        msg = f\"evolve() takes 1 positional argument, but {len(args)} were given\"\n        raise TypeError(msg) from None\n    cls = inst.__class__\n    for field in fields(cls):\n        if not field.init:\n            continue\n        if field.alias not in changes:\n            changes[field.alias] = getattr(inst, field.name)\n    return cls(**changes)\n",
+    );
+    s.index();
+    let first = |q: &str| {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{v}");
+        v["sources"][0]["path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        first("how does evolve create a changed copy of an instance?"),
+        "app/_make.py"
+    );
+    assert_eq!(first("how is evolve typed?"), "app/__init__.pyi");
+}
+
 /// "how does pastel parse a color string like hsl(…)?" (sharkdp/pastel): its tests sit
 /// beside the parser as top-level `#[test]` functions whose names do not say "test", and
 /// one of them, full of the question's words, was cited first. Its attribute marks it.
