@@ -157,6 +157,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     named_definition_first(state, &found.lists, &mut candidates)?;
     expand(state, &mut candidates, stage(Stage::Expand))?;
     demote_tests(state, &mut candidates);
+    action_before_its_predicate(state, &mut candidates);
     spelled_definition_first(state, &mut candidates);
     let written = lift_written_as_asked(state, &mut candidates);
     let mut pass = Pass {
@@ -1063,6 +1064,103 @@ fn spelled_definition_first(state: &mut State, candidates: &mut [Candidate]) {
         );
     }
 }
+
+/// "where is a plugin registered?" (pytest-dev/pluggy) cited `PluginManager.is_registered`,
+/// whose one docstring line says "whether the plugin is already registered", at High,
+/// before `PluginManager.register`, which registers it. A predicate (`is_registered`,
+/// `has_plugin`, `isClosed`) tells whether something was done; a question that asks
+/// where or how it is done asks for the function that does it. Of the first
+/// [`SPELLED_AMONG`] candidates, a predicate of the code is put after the first function
+/// of its class or file among the first [`LIFT_AMONG`] whose name starts with the
+/// predicate's word (`register` for `is_registered`): the fused scores of the ones
+/// between are dealt out again, that function first. A question that asks whether, or
+/// about a check, keeps its order.
+fn action_before_its_predicate(state: &mut State, candidates: &mut [Candidate]) {
+    let about_code = matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    let lower = state.question.to_lowercase();
+    let asks_a_check = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| PREDICATE_QUESTION_WORDS.contains(&w));
+    if !about_code || asks_a_check {
+        return;
+    }
+    // The stems of a function's own name's words, and whether the first makes it a
+    // predicate.
+    let words = |loc: &ChunkLoc| -> Option<(Vec<String>, bool)> {
+        let symbol = loc.symbol.as_deref().filter(|_| is_code_function(loc))?;
+        let own = symbol.rsplit(['.', ':']).next().unwrap_or(symbol);
+        let parts = super::text::split_identifier(own);
+        let first = parts.first()?.to_lowercase();
+        let predicate = PREDICATE_PREFIXES.contains(&first.as_str()) && parts.len() >= 2;
+        Some((
+            parts.iter().map(|p| super::text::stem(p)).collect(),
+            predicate,
+        ))
+    };
+    let scope = |loc: &ChunkLoc| -> String {
+        let symbol = loc.symbol.as_deref().unwrap_or("");
+        match symbol.rsplit_once(['.', ':']) {
+            Some((parent, _)) => format!("{}\u{0}{parent}", loc.path),
+            None => loc.path.clone(),
+        }
+    };
+    let same_word = |a: &str, b: &str| {
+        a == b || (a.len().min(b.len()) >= 4 && (a.starts_with(b) || b.starts_with(a)))
+    };
+    for i in 0..candidates.len().min(SPELLED_AMONG) {
+        let Some((predicate_words, true)) = words(&candidates[i].loc) else {
+            continue;
+        };
+        // What the predicate says was done: `registered`, `cors preflight`.
+        let done = &predicate_words[1..];
+        let at = scope(&candidates[i].loc);
+        // The function whose name starts with the first of those words and holds them
+        // all (`register`, not `CORS` for `isCORSPreflight`).
+        let action = (i + 1..candidates.len().min(LIFT_AMONG)).find(|&j| {
+            let loc = &candidates[j].loc;
+            words(loc).is_some_and(|(name, predicate)| {
+                !predicate
+                    && same_word(&name[0], &done[0])
+                    && done.iter().all(|d| name.iter().any(|n| same_word(n, d)))
+                    && scope(loc) == at
+            })
+        });
+        let Some(j) = action else {
+            continue;
+        };
+        let order: Vec<usize> = std::iter::once(j).chain(i..j).collect();
+        if deal_scores(candidates, &order) {
+            candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+        }
+        let c = &candidates[i].loc;
+        let reason = format!(
+            "{}:{}-{} before the predicate that tells whether it was done",
+            c.path, c.start_line, c.end_line
+        );
+        if let Some(last) = state.trace.last_mut() {
+            last.reasons.push(reason);
+        }
+        return;
+    }
+}
+
+/// The first words of a predicate's name.
+const PREDICATE_PREFIXES: &[&str] = &["is", "has", "can", "should"];
+
+/// Words of a question that asks whether something holds, or about a check.
+const PREDICATE_QUESTION_WORDS: &[&str] = &[
+    "whether",
+    "check",
+    "checks",
+    "checked",
+    "checking",
+    "already",
+    "if",
+    "predicate",
+];
 
 /// How many of the best candidates [`spelled_definition_first`] reads.
 const SPELLED_AMONG: usize = 10;

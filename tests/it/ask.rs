@@ -706,6 +706,29 @@ fn an_implementation_comes_before_its_type_stub() {
     assert_eq!(first("how is evolve typed?"), "app/__init__.pyi");
 }
 
+/// "where is a plugin registered?" (pytest-dev/pluggy) cited `is_registered`, whose one
+/// docstring line says "whether the plugin is already registered", at High, before
+/// `register`, which registers it. A question that asks whether keeps the predicate.
+#[test]
+fn the_function_that_does_it_comes_before_the_predicate_that_tells_it_was_done() {
+    let s = Scratch::git_fixture("python");
+    s.write("app/plugins.py", "class PluginManager:\n    \"\"\"Holds the plugins and the hooks they implement.\"\"\"\n\n    def __init__(self):\n        self._name2plugin = {}\n        self._hooks = {}\n\n    def register(self, plugin, name=None):\n        \"\"\"Register a plugin and return its name.\"\"\"\n        name = name or getattr(plugin, \"__name__\", None) or str(id(plugin))\n        if name in self._name2plugin:\n            raise ValueError(f\"Plugin name already registered: {name}\")\n        self._name2plugin[name] = plugin\n        for attr in dir(plugin):\n            impl = getattr(plugin, attr)\n            if callable(impl) and not attr.startswith(\"_\"):\n                self._hooks.setdefault(attr, []).append(impl)\n        return name\n\n    def is_registered(self, plugin):\n        \"\"\"Return whether the plugin is already registered.\"\"\"\n        return plugin in self._name2plugin.values()\n\n    def get_plugins(self):\n        \"\"\"Return a set of all registered plugin objects.\"\"\"\n        return set(self._name2plugin.values())\n");
+    s.index();
+    let first = |q: &str| {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{v}");
+        source_symbols(&v).first().cloned().unwrap_or_default()
+    };
+    assert_eq!(
+        first("where is a plugin registered?"),
+        "PluginManager.register"
+    );
+    assert_eq!(
+        first("how do I know whether a plugin is registered?"),
+        "PluginManager.is_registered"
+    );
+}
+
 /// "how does pastel parse a color string like hsl(…)?" (sharkdp/pastel): its tests sit
 /// beside the parser as top-level `#[test]` functions whose names do not say "test", and
 /// one of them, full of the question's words, was cited first. Its attribute marks it.
