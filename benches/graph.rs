@@ -45,6 +45,7 @@ fn main() {
             max_file_size: IndexConfig::default().max_file_size,
             include_secrets: false,
             include_hidden: false,
+            include_generated: false,
             threads: 2,
         },
     );

@@ -89,6 +89,7 @@ fn bench_tree(bin: &Path, src: &Path) {
             max_file_size: cfg.max_file_size,
             include_secrets: false,
             include_hidden: false,
+            include_generated: false,
             threads: 2,
         },
     );

@@ -90,6 +90,43 @@ fn inside(_root: &Path, _file: &File) -> bool {
     true
 }
 
+/// Whether a file name is a build's output by its name: a source map (`axios.js.map`,
+/// `app.css.map`) or a minified file (`axios.min.js`, `site.min.css`), in any case; a
+/// path's name is its last segment.
+pub fn is_generated_name(name: &str) -> bool {
+    const MAPPED: [&str; 7] = [
+        ".js.map", ".cjs.map", ".mjs.map", ".css.map", ".ts.map", ".jsx.map", ".tsx.map",
+    ];
+    const MINIFIED: [&str; 4] = [".min.js", ".min.cjs", ".min.mjs", ".min.css"];
+    let name = name.as_bytes();
+    MAPPED.iter().chain(&MINIFIED).any(|end| {
+        name.len() >= end.len()
+            && name[name.len() - end.len()..].eq_ignore_ascii_case(end.as_bytes())
+    })
+}
+
+/// Whether a file's content ends with the comment a bundler or a compiler writes after its
+/// output (`//# sourceMappingURL=axios.js.map`, `/*# sourceMappingURL=… */` in CSS, the
+/// older `//@`): the file is a build of sources kept elsewhere (axios commits its
+/// `dist/` bundles, each a copy of `lib/`).
+pub fn marked_generated(bytes: &[u8]) -> bool {
+    let tail = &bytes[bytes.len().saturating_sub(512)..];
+    let Some(last) = tail
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii())
+        .rfind(|l| !l.is_empty())
+    else {
+        return false;
+    };
+    [
+        "//# sourceMappingURL=",
+        "//@ sourceMappingURL=",
+        "/*# sourceMappingURL=",
+    ]
+    .iter()
+    .any(|m| last.starts_with(m.as_bytes()))
+}
+
 /// True when the first 8 KiB look like binary data rather than text: a NUL byte, or more
 /// than 3 % control characters that text does not use (random bytes have about 10 %;
 /// text in any 8-bit encoding has none: tab, newlines, form feed and escape are allowed).
@@ -349,6 +386,31 @@ impl SourceText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_builds_output_by_its_name_or_its_last_line() {
+        for name in [
+            "axios.js.map",
+            "dist/app.CSS.map",
+            "axios.min.js",
+            "site.min.css",
+        ] {
+            assert!(is_generated_name(name), "{name}");
+        }
+        for name in ["map.js", "minimal.js", "roadmap", "app.js", "sitemap.xml"] {
+            assert!(!is_generated_name(name), "{name}");
+        }
+        assert!(marked_generated(
+            b"var a = 1;\n//# sourceMappingURL=a.js.map\n\n"
+        ));
+        assert!(marked_generated(b"a{}\n/*# sourceMappingURL=a.css.map */"));
+        assert!(marked_generated(b"var a;\n//@ sourceMappingURL=a.js.map"));
+        // Only as the last line: a comment about source maps is no build's mark.
+        assert!(!marked_generated(
+            b"// see //# sourceMappingURL= in the docs\nvar a = 1;\n"
+        ));
+        assert!(!marked_generated(b""));
+    }
 
     #[test]
     fn binary_is_nul_or_many_controls() {

@@ -237,6 +237,10 @@ pub struct IndexConfig {
     pub include_secrets: bool,
     /// Index hidden files and directories (names starting with `.`).
     pub include_hidden: bool,
+    /// Index a build's output: source maps, minified files, files that end with a
+    /// `sourceMappingURL` comment (bundles, compiled JavaScript). The history never reads
+    /// their definitions.
+    pub include_generated: bool,
     /// Worker threads for walking and parsing; 0 means one per core.
     pub threads: usize,
     /// Lines per window of unstructured text, long sections and loose code.
@@ -260,6 +264,7 @@ impl Default for IndexConfig {
             max_file_size: 1024 * 1024,
             include_secrets: false,
             include_hidden: false,
+            include_generated: false,
             threads: 0,
             window_lines: 60,
             max_chunk_lines: 150,

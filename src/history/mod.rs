@@ -1164,7 +1164,13 @@ fn parse_version(
     let FileLang::Code(l) = lang::detect(Path::new(path), &bytes) else {
         return (Vec::new(), None);
     };
-    if crate::source::looks_binary(&bytes) {
+    // A build's output copies definitions of sources the history reads on their own
+    // (`dist/axios.js` of `lib/`): its versions hold none (as `index.include_generated`
+    // is off by default).
+    if crate::source::looks_binary(&bytes)
+        || crate::source::is_generated_name(path)
+        || crate::source::marked_generated(&bytes)
+    {
         return (Vec::new(), None);
     }
     // A Vue or Svelte component: its code alone, at its offsets (as the working tree's

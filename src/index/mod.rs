@@ -140,7 +140,7 @@ impl IndexStats {
 /// An index written with another value reads every file again on its next run, its history
 /// kept, instead of answering from rows an older llmc made (the store's format version
 /// covers its tables, not what is in them).
-pub const EXTRACTION_VERSION: &str = "2026-11-28.8";
+pub const EXTRACTION_VERSION: &str = "2026-11-28.9";
 
 /// Why every file is read again when [`read_otherwise`] says so.
 pub(crate) const READ_OTHERWISE: &str =
@@ -363,6 +363,7 @@ fn walk_config(cfg: &IndexConfig) -> WalkConfig {
         max_file_size: cfg.max_file_size,
         include_secrets: cfg.include_secrets,
         include_hidden: cfg.include_hidden,
+        include_generated: cfg.include_generated,
         threads: cfg.worker_threads(),
     }
 }
@@ -892,6 +893,9 @@ fn process(
     };
     if walk::looks_binary(&bytes) {
         return Outcome::Skipped(SkipReason::Binary, existing.map(|e| e.id));
+    }
+    if !cfg.include_generated && crate::source::marked_generated(&bytes) {
+        return Outcome::Skipped(SkipReason::Generated, existing.map(|e| e.id));
     }
     // A secret by its content (a private key in `notes.txt`); by its name, the walk
     // already set it aside unless secrets are included.

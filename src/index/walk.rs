@@ -30,6 +30,10 @@ pub enum SkipReason {
     /// Changed type between the walk and the read (became a symlink, a FIFO or a
     /// directory), or lay outside the root when opened: not read (see `crate::source`).
     Changed,
+    /// A build's output, a copy of sources kept elsewhere: a source map, a minified file,
+    /// or a file that ends with a `sourceMappingURL` comment (see
+    /// `crate::source::marked_generated`).
+    Generated,
 }
 
 impl SkipReason {
@@ -43,6 +47,7 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
             SkipReason::Special => "special",
             SkipReason::Changed => "changed_type",
+            SkipReason::Generated => "generated",
         }
     }
 }
@@ -66,6 +71,7 @@ pub struct WalkConfig {
     pub max_file_size: u64,
     pub include_secrets: bool,
     pub include_hidden: bool,
+    pub include_generated: bool,
     pub threads: usize,
 }
 
@@ -120,6 +126,10 @@ pub fn walk(root: &Path, cfg: &WalkConfig) -> (Vec<WalkedFile>, SkipCounts) {
                 }
                 if is_binary_name(&name) {
                     skip(SkipReason::Binary);
+                    return WalkState::Continue;
+                }
+                if !cfg.include_generated && crate::source::is_generated_name(&name) {
+                    skip(SkipReason::Generated);
                     return WalkState::Continue;
                 }
                 let Ok(meta) = entry.metadata() else {

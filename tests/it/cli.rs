@@ -168,6 +168,61 @@ fn configuration_layers_reach_the_index() {
     assert!(v["skipped"]["too_large"].as_u64().expect("too_large") >= 1);
 }
 
+/// A build's output, a copy of sources the repository keeps elsewhere, is skipped and
+/// counted: axios commits `dist/` bundles of `lib/` (each ending with a
+/// `sourceMappingURL` comment), their source maps and minified copies, and every answer
+/// cited them; the callers of `mergeConfig` listed each call four times. Their history
+/// holds no definition either. `index.include_generated = true` indexes them.
+#[test]
+fn a_builds_output_is_skipped_and_counted() {
+    let repo = Scratch::empty();
+    repo.write(
+        "lib/merge.js",
+        "export function merge(a, b) {\n  return Object.assign({}, a, b);\n}\n",
+    );
+    repo.write(
+        "lib/app.js",
+        "import { merge } from './merge.js';\n\nexport function make(config) {\n  return merge({ timeout: 0 }, config);\n}\n",
+    );
+    let bundle = "function merge(a, b) {\n  return Object.assign({}, a, b);\n}\n\nfunction make(config) {\n  return merge({ timeout: 0 }, config);\n}\n\nmodule.exports = make;\n//# sourceMappingURL=app.js.map\n";
+    repo.write("dist/app.js", bundle);
+    repo.write(
+        "dist/app.min.js",
+        "function merge(a,b){return Object.assign({},a,b)}\n",
+    );
+    repo.write(
+        "dist/app.js.map",
+        "{\"version\":3,\"sources\":[\"../lib/merge.js\"],\"sourcesContent\":[\"export function merge(a, b) {}\"]}\n",
+    );
+    repo.git(&["init", "-q"]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "lib and its build"]);
+    let callers = |repo: &Scratch| -> Vec<String> {
+        let out = repo.llmc(&["graph", "callers", "merge", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+        v["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
+            .collect()
+    };
+    let v = index_json(&repo, &[], &[]);
+    assert_eq!(v["skipped"]["generated"], 3, "{v}");
+    assert_eq!(callers(&repo), ["lib/app.js:4"]);
+    // The history read the commit's definitions of lib/ alone.
+    let out = repo.llmc(&["log", "merge", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stdout(&out);
+    assert!(log.contains("lib/merge.js"), "{log}");
+    assert!(!log.contains("dist/"), "{log}");
+    // Asked for, they are indexed.
+    let v = index_json(&repo, &[], &["--config", "index.include_generated=true"]);
+    assert!(v["skipped"].get("generated").is_none(), "{v}");
+    assert_eq!(callers(&repo), ["dist/app.js:6", "lib/app.js:4"]);
+}
+
 fn index_json(repo: &Scratch, env: &[(&str, &str)], args: &[&str]) -> serde_json::Value {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_llmc"));
     cmd.arg("index")
