@@ -239,7 +239,7 @@ fn module_over_test_names(state: &mut State) -> Result<()> {
     for name in names {
         let mut path = module_named(state, &name)?;
         if path.is_none() {
-            path = module_called_so(state, &name)?;
+            path = module_called_so(state, &name)?.map(|(p, _)| p);
         }
         let Some(path) = path else {
             continue;
@@ -304,12 +304,83 @@ fn called_a_module(question: &str, name: &str) -> bool {
 
 /// The module or package's folder a history question's plain word stands for when the
 /// question calls it a package or a module ("when was the attrs namespace package
-/// added?"); the reading is recorded.
-pub(super) fn module_called_so(state: &mut State, word: &str) -> Result<Option<String>> {
-    if !called_a_module(&state.question, word) {
+/// added?"), or when the next word names the module's folder ("when was the fetch
+/// adapter added?" in axios: `lib/adapters/fetch.js`); with that next word, which the
+/// module stands for too. The reading is recorded.
+pub(super) fn module_called_so(
+    state: &mut State,
+    word: &str,
+) -> Result<Option<(String, Option<String>)>> {
+    if called_a_module(&state.question, word) {
+        return Ok(package_named(state, word)?.map(|p| (p, None)));
+    }
+    let Some(next) = word_after(&state.question, word) else {
+        return Ok(None);
+    };
+    // "the parse function" asks for a definition, whatever folder `functions/` holds.
+    const DEFINITION_KINDS: &[&str] = &[
+        "function",
+        "method",
+        "class",
+        "type",
+        "struct",
+        "trait",
+        "interface",
+        "object",
+        "macro",
+        "enum",
+        "constant",
+        "variable",
+        "field",
+        "property",
+    ];
+    if !word.chars().all(|c| c.is_alphanumeric() || c == '_')
+        || next.len() < 3
+        || DEFINITION_KINDS.contains(&next.as_str())
+    {
         return Ok(None);
     }
-    package_named(state, word)
+    // The folder holding the module is named by the next word, or its plural.
+    let plurals = [
+        format!("{next}s"),
+        format!("{next}es"),
+        next.strip_suffix('y')
+            .map_or_else(String::new, |s| format!("{s}ies")),
+    ];
+    let in_folder = |path: &str| {
+        path.rsplit('/').nth(1).is_some_and(|dir| {
+            let dir = dir.to_lowercase();
+            dir == next || plurals.contains(&dir)
+        })
+    };
+    let module = state.memories.read(|c| {
+        Ok(lookups::modules_named(c, word)?
+            .into_iter()
+            .find(|(p, lang)| {
+                crate::syntax::lang::Lang::named(lang).is_some()
+                    && !is_test_or_example(p)
+                    && in_folder(p)
+            })
+            .map(|(p, _)| p))
+    })?;
+    let Some(path) = module else {
+        return Ok(None);
+    };
+    state
+        .readings
+        .push(format!("read `{word} {next}` as the module `{path}`"));
+    Ok(Some((path, Some(next))))
+}
+
+/// The word after the first `name` in `question` (lower-cased; words are runs of letters,
+/// digits and `_`).
+fn word_after(question: &str, name: &str) -> Option<String> {
+    let (lower, name) = (question.to_lowercase(), name.to_lowercase());
+    let mut words = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty());
+    words.by_ref().find(|w| *w == name)?;
+    words.next().map(str::to_string)
 }
 
 /// The implementation module named `name` (`tqdm/rich.py`), or the folder of the package

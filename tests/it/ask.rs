@@ -261,6 +261,7 @@ fn a_name_the_question_calls_a_package_is_read_as_its_folder() {
         "lib/shelves/layout.py",
         "def plan(rows):\n    return rows\n",
     );
+    s.write("lib/racks/steel.py", "def load(rack):\n    return rack\n");
     commit_all(&s, None, "2024-03-05T12:00:00+00:00", "Lay out the shelves");
     s.index();
     let (v, code) = ask_json(s.path(), &["when was the shelves package added?"]);
@@ -276,6 +277,14 @@ fn a_name_the_question_calls_a_package_is_read_as_its_folder() {
     // Called a function, the name keeps its definition.
     let (v, _) = ask_json(s.path(), &["when was the shelves function added?"]);
     assert_eq!(subjects(&v)[0], "List the shelves", "{v}");
+    // "the steel rack": the module `steel` in the folder `racks/` (axios's "when was the
+    // fetch adapter added?" for `lib/adapters/fetch.js`).
+    let (v, _) = ask_json(s.path(), &["when was the steel rack added?"]);
+    assert_eq!(subjects(&v)[0], "Lay out the shelves", "{v}");
+    assert!(
+        has_reading(&v, "read `steel rack` as the module `lib/racks/steel.py`"),
+        "{v}"
+    );
 }
 
 /// "When was rich_markup_mode added?" where `rich_markup_mode` is a parameter, no
