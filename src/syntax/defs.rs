@@ -790,6 +790,11 @@ fn keep_candidate(
                 Some(_) => true,
             }
         }
+        // A named function expression a declarator holds is the declarator's definition
+        // (`const run = function go() {…}` is `run`).
+        Tag::Kind(SymbolKind::Function) if node.kind() == "function_expression" => {
+            parent_kind != "variable_declarator"
+        }
         // A struct or enum directly in a typedef is reported under the typedef's name.
         Tag::Kind(SymbolKind::Struct | SymbolKind::Enum)
             if lang.spec().typedef_names && node.kind() != "type_definition" =>

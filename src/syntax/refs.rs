@@ -41,6 +41,10 @@ pub(in crate::syntax) struct Walker<'s> {
     pub(in crate::syntax) imports: Vec<Import>,
     /// Bindings by (byte offset, line, variable name).
     pub(in crate::syntax) bindings: Vec<(usize, u32, String, Receiver)>,
+    /// Definitions that start inside a line, after code of their parent's (a named
+    /// function expression passed as an argument): their line and first byte. A call on
+    /// that line before that byte is the parent's.
+    pub(in crate::syntax) inline_defs: Vec<(u32, usize)>,
     /// What the call sites pushed now are: calls, or uses as decorators or values.
     usage: Usage,
     /// The functions and methods the file defines: a value use is recorded only when it may
@@ -73,6 +77,7 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
         receivers: Vec::new(),
         imports: Vec::new(),
         bindings: Vec::new(),
+        inline_defs: Vec::new(),
         usage: Usage::Call,
         defined: symbols
             .iter()
@@ -112,6 +117,7 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
         receivers,
         imports,
         bindings,
+        inline_defs,
         ..
     } = w;
 
@@ -124,7 +130,23 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
         .unwrap_or(0) as usize;
     let by_line = innermost_by_line(symbols, max_line);
     let innermost = |line: u32| by_line.get(line as usize).copied().flatten();
-    let callers: Vec<Option<usize>> = calls.iter().map(|(_, c)| innermost(c.line)).collect();
+    let callers: Vec<Option<usize>> = calls
+        .iter()
+        .map(|&(at, ref c)| {
+            let caller = innermost(c.line);
+            // A call before a definition that starts inside its line is the parent's
+            // (`foo(function bar() {…})`: `foo` is called where `bar` is written).
+            match caller.map(|i| &symbols[i]) {
+                Some(s)
+                    if s.start_line == c.line
+                        && inline_defs.iter().any(|&(l, b)| l == c.line && at < b) =>
+                {
+                    s.parent
+                }
+                _ => caller,
+            }
+        })
+        .collect();
     for ((_, c), caller) in calls.iter_mut().zip(&callers) {
         c.caller = *caller;
     }

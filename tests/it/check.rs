@@ -1499,6 +1499,48 @@ void start(struct req *r, int n) {
     );
 }
 
+/// Named function expressions are definitions wherever they stand: axios's node adapter is
+/// `export default isHttpAdapterSupported && function httpAdapter(config) {…}`, 520
+/// lines with its timeout in `req.setTimeout(timeout, function handleRequestTimeout()
+/// {…})`, and none of it was a definition ("where is the request timeout handled?" cited
+/// a constant). One a declarator holds is the declarator's (`run`, not `go`).
+#[test]
+fn javascript_named_function_expressions_are_definitions() {
+    check(
+        r#"
+//- lib/http.js
+import { settle } from './settle.js';
+
+export default supported && function httpAdapter(config) {
+  return new Promise(function dispatch(resolve, reject) {
+    req.setTimeout(config.timeout, function handleRequestTimeout() {
+      reject(settle(config));
+    });
+  });
+};
+
+const run = function go() { return settle(1); };
+//- lib/settle.js
+export function settle(c) { return c; }
+"#,
+        expect![[r#"
+            lib/http.js
+              def function httpAdapter 3-9
+              def function httpAdapter.dispatch 4-8
+              def function httpAdapter.dispatch.handleRequestTimeout 5-7
+              def function run 11-11
+              import 1 ./settle.js settle -> lib/settle.js
+              call 4 Promise in httpAdapter -> ? [unresolved]
+              call 5 setTimeout in httpAdapter.dispatch -> ? [unresolved]
+              call 6 reject in httpAdapter.dispatch.handleRequestTimeout -> ? [unresolved]
+              call 6 settle in httpAdapter.dispatch.handleRequestTimeout -> lib/settle.js:settle [import]
+              call 11 settle in run -> lib/settle.js:settle [import]
+            lib/settle.js
+              def function settle 1-1
+        "#]],
+    );
+}
+
 /// Calls inside a macro's arguments, read from its tokens: a plain call, a path call, a
 /// method on a typed local, a chain on an unknown value (left unresolved), nested macros.
 #[test]

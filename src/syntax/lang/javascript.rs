@@ -132,6 +132,18 @@ pub(super) const JS_RESOLVE: ResolveRules = ResolveRules {
 impl Walker<'_> {
     pub(in crate::syntax) fn js(&mut self, node: Node) -> bool {
         match node.kind() {
+            // A named function expression is a definition that may start after a call on
+            // its line (`req.setTimeout(t, function onTimeout() {…})`).
+            "function_expression"
+                if node.child_by_field_name("name").is_some()
+                    && node
+                        .parent()
+                        .is_none_or(|p| p.kind() != "variable_declarator") =>
+            {
+                let at = node.start_position();
+                self.inline_defs
+                    .push((at.row as u32 + 1, node.start_byte()));
+            }
             // The call itself is recorded from the spec's call shapes.
             "call_expression" => {
                 if let Some(f) = node.child_by_field_name("function")

@@ -9,4 +9,8 @@
 (variable_declarator
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @def.function
+; A named function expression elsewhere: `export default ok && function httpAdapter(c) {…}`,
+; `req.setTimeout(t, function handleRequestTimeout() {…})` (one a declarator holds is the
+; declarator's, see defs.rs).
+(function_expression name: (identifier) @name) @def.function
 (variable_declarator name: (identifier) @name) @def.caps
