@@ -561,19 +561,29 @@ fn implementation_before_overloads(state: &mut State, candidates: &mut [Candidat
                 is_stub(&state.text.text(&c.path, c.start_line, c.end_line))
             })
             .collect();
-        if stubs.iter().all(|&s| s) || !stubs.iter().any(|&s| s) {
-            continue;
-        }
-        // Members are in fused order; a stable sort keeps it on each side.
-        let mut order: Vec<(bool, usize)> =
-            stubs.into_iter().zip(members.iter().copied()).collect();
-        order.sort_by_key(|&(stub, _)| stub);
-        let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
-        moved |= deal_scores(candidates, &order);
+        moved |= deal_behind(candidates, &members, &stubs);
     }
     if moved {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
+}
+
+/// Deals the fused scores of `members` (in fused order) out again, those `behind` says
+/// after the others, each side in its order: [`deal_scores`] for a group of which some,
+/// not all, stand behind. Returns whether a score moved.
+fn deal_behind(candidates: &mut [Candidate], members: &[usize], behind: &[bool]) -> bool {
+    if behind.iter().all(|&b| b) || !behind.iter().any(|&b| b) {
+        return false;
+    }
+    // A stable sort keeps the fused order on each side.
+    let mut order: Vec<(bool, usize)> = behind
+        .iter()
+        .copied()
+        .zip(members.iter().copied())
+        .collect();
+    order.sort_by_key(|&(b, _)| b);
+    let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
+    deal_scores(candidates, &order)
 }
 
 /// "how does evolve create a changed copy of an instance?" (attrs): a type stub that only
@@ -598,23 +608,14 @@ fn implementation_before_type_stubs(state: &State, candidates: &mut [Candidate])
             groups.entry(symbol).or_default().push(i);
         }
     }
-    let mut orders = Vec::new();
-    for members in groups.into_values() {
+    let groups: Vec<Vec<usize>> = groups.into_values().collect();
+    let mut moved = false;
+    for members in groups {
         let stubs: Vec<bool> = members
             .iter()
             .map(|&i| crate::source::is_type_stub(&candidates[i].loc.path))
             .collect();
-        if stubs.iter().all(|&s| s) || !stubs.iter().any(|&s| s) {
-            continue;
-        }
-        // Members are in fused order; a stable sort keeps it on each side.
-        let mut order: Vec<(bool, usize)> = stubs.into_iter().zip(members).collect();
-        order.sort_by_key(|&(stub, _)| stub);
-        orders.push(order.into_iter().map(|(_, i)| i).collect::<Vec<usize>>());
-    }
-    let mut moved = false;
-    for order in orders {
-        moved |= deal_scores(candidates, &order);
+        moved |= deal_behind(candidates, &members, &stubs);
     }
     if moved {
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));

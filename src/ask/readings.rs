@@ -265,12 +265,7 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
         if defined_in.is_empty() || !defined_in.iter().all(|p| is_test_or_example(p)) {
             return Ok(None);
         }
-        Ok(lookups::modules_named(c, name)?
-            .into_iter()
-            .find(|(p, lang)| {
-                crate::syntax::lang::Lang::named(lang).is_some() && !is_test_or_example(p)
-            })
-            .map(|(p, _)| p))
+        implementation_module(c, name, |_| true)
     })?;
     if let Some(path) = &module {
         state.readings.push(format!(
@@ -280,6 +275,31 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
     Ok(module)
 }
 
+/// The first module named `name` (shortest path first: `tqdm/rich.py`, a package's
+/// `rich/__init__.py`) that is code outside tests and examples and that `keep` takes.
+fn implementation_module(
+    c: &rusqlite::Connection,
+    name: &str,
+    keep: impl Fn(&str) -> bool,
+) -> rusqlite::Result<Option<String>> {
+    Ok(lookups::modules_named(c, name)?
+        .into_iter()
+        .find(|(p, lang)| {
+            crate::syntax::lang::Lang::named(lang).is_some() && !is_test_or_example(p) && keep(p)
+        })
+        .map(|(p, _)| p))
+}
+
+/// The question's words, lower-cased: runs of letters, digits and `_`.
+fn lower_words(question: &str) -> Vec<String> {
+    question
+        .to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The words that call a name a module: "the attrs package", "the `rich` module".
 const MODULE_WORDS: &[&str] = &["package", "module", "namespace", "subpackage", "submodule"];
 
@@ -287,18 +307,14 @@ const MODULE_WORDS: &[&str] = &["package", "module", "namespace", "subpackage", 
 /// followed by one of [`MODULE_WORDS`] (a word between them allowed: "the attrs
 /// namespace package"), in any case.
 fn called_a_module(question: &str, name: &str) -> bool {
-    let (lower, name) = (question.to_lowercase(), name.to_lowercase());
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let (words, name) = (lower_words(question), name.to_lowercase());
     words.iter().enumerate().any(|(i, w)| {
         *w == name
             && words
                 .iter()
                 .skip(i + 1)
                 .take(2)
-                .any(|next| MODULE_WORDS.contains(next))
+                .any(|next| MODULE_WORDS.contains(&next.as_str()))
     })
 }
 
@@ -353,16 +369,9 @@ pub(super) fn module_called_so(
             dir == next || plurals.contains(&dir)
         })
     };
-    let module = state.memories.read(|c| {
-        Ok(lookups::modules_named(c, word)?
-            .into_iter()
-            .find(|(p, lang)| {
-                crate::syntax::lang::Lang::named(lang).is_some()
-                    && !is_test_or_example(p)
-                    && in_folder(p)
-            })
-            .map(|(p, _)| p))
-    })?;
+    let module = state
+        .memories
+        .read(|c| implementation_module(c, word, in_folder))?;
     let Some(path) = module else {
         return Ok(None);
     };
@@ -375,12 +384,10 @@ pub(super) fn module_called_so(
 /// The word after the first `name` in `question` (lower-cased; words are runs of letters,
 /// digits and `_`).
 fn word_after(question: &str, name: &str) -> Option<String> {
-    let (lower, name) = (question.to_lowercase(), name.to_lowercase());
-    let mut words = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty());
+    let name = name.to_lowercase();
+    let mut words = lower_words(question).into_iter();
     words.by_ref().find(|w| *w == name)?;
-    words.next().map(str::to_string)
+    words.next()
 }
 
 /// The implementation module named `name` (`tqdm/rich.py`), or the folder of the package
@@ -390,14 +397,9 @@ fn package_named(state: &mut State, name: &str) -> Result<Option<String>> {
     if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return Ok(None);
     }
-    let module = state.memories.read(|c| {
-        Ok(lookups::modules_named(c, name)?
-            .into_iter()
-            .find(|(p, lang)| {
-                crate::syntax::lang::Lang::named(lang).is_some() && !is_test_or_example(p)
-            })
-            .map(|(p, _)| p))
-    })?;
+    let module = state
+        .memories
+        .read(|c| implementation_module(c, name, |_| true))?;
     let Some(path) = module else {
         return Ok(None);
     };
