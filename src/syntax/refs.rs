@@ -628,22 +628,13 @@ impl<'s> Walker<'s> {
                     return self.lang.visit(self, node);
                 };
                 // Go assigns lists (`a, b = f, g`).
-                let values: Vec<Node> = if value.kind() == "expression_list" {
+                if value.kind() == "expression_list" {
                     let mut c = value.walk();
-                    value.named_children(&mut c).collect()
-                } else {
-                    vec![value]
-                };
-                for v in values {
-                    // A plain name in Go is a value far more often than a function: only
-                    // the file's own functions count.
-                    if self.lang == Lang::Go
-                        && v.kind() == "identifier"
-                        && !self.defined.contains(self.text(v))
-                    {
-                        continue;
+                    for v in value.named_children(&mut c) {
+                        self.record_assigned(v);
                     }
-                    self.record_use(v, Usage::Value);
+                } else {
+                    self.record_assigned(value);
                 }
             }
             _ => {}
@@ -705,6 +696,19 @@ impl<'s> Walker<'s> {
             .get(node.kind_id() as usize)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// Records a value assigned or declared as a use when it may name a function. A plain
+    /// name in Go is a value far more often than a function: only the file's own
+    /// functions count.
+    fn record_assigned(&mut self, value: Node) {
+        if self.lang == Lang::Go
+            && value.kind() == "identifier"
+            && !self.defined.contains(self.text(value))
+        {
+            return;
+        }
+        self.record_use(value, Usage::Value);
     }
 
     /// Records `value` (a name, a member, a path) as a use that is not a call, read with
