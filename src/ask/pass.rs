@@ -627,25 +627,25 @@ fn asks_about_types(question: &str) -> bool {
     let lower = question.to_lowercase();
     lower.contains(".pyi")
         || lower.contains(".d.ts")
-        || lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
-            matches!(
-                w,
-                "stub"
-                    | "stubs"
-                    | "pyi"
-                    | "typing"
-                    | "typed"
-                    | "annotation"
-                    | "annotations"
-                    | "signature"
-                    | "signatures"
-                    | "declaration"
-                    | "declarations"
-                    | "overload"
-                    | "overloads"
-            )
-        })
         || lower.contains("type hint")
+        || says_any(
+            &lower,
+            &[
+                "stub",
+                "stubs",
+                "pyi",
+                "typing",
+                "typed",
+                "annotation",
+                "annotations",
+                "signature",
+                "signatures",
+                "declaration",
+                "declarations",
+                "overload",
+                "overloads",
+            ],
+        )
 }
 
 /// Candidates among which a constant gives way to the function it names.
@@ -1081,11 +1081,7 @@ fn action_before_its_predicate(state: &mut State, candidates: &mut [Candidate]) 
         state.classification.intents.first(),
         Some(Intent::Howto | Intent::Locate | Intent::Concept)
     );
-    let lower = state.question.to_lowercase();
-    let asks_a_check = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| PREDICATE_QUESTION_WORDS.contains(&w));
-    if !about_code || asks_a_check {
+    if !about_code || says_any(&state.question, PREDICATE_QUESTION_WORDS) {
         return;
     }
     // The stems of a function's own name's words, and whether the first makes it a
@@ -1263,27 +1259,22 @@ fn asks_about_benchmarks(question: &str) -> bool {
 
 /// Whether the question is about tests, fixtures, mocks or examples.
 pub(super) fn asks_about_tests(question: &str) -> bool {
+    says_any(
+        question,
+        &[
+            "test", "tests", "tested", "testing", "fixture", "fixtures", "spec", "specs", "mock",
+            "mocks", "conftest", "example", "examples",
+        ],
+    )
+}
+
+/// Whether `question` has one of `words` (lower-case) as a word of its own (runs of
+/// letters and digits), in any case.
+fn says_any(question: &str, words: &[&str]) -> bool {
     question
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
-        .any(|w| {
-            matches!(
-                w,
-                "test"
-                    | "tests"
-                    | "tested"
-                    | "testing"
-                    | "fixture"
-                    | "fixtures"
-                    | "spec"
-                    | "specs"
-                    | "mock"
-                    | "mocks"
-                    | "conftest"
-                    | "example"
-                    | "examples"
-            )
-        })
+        .any(|w| words.contains(&w))
 }
 
 /// A test written beside the code it tests: a function named `test_…` (Rust's `#[test]`
