@@ -460,23 +460,17 @@ fn first_query(state: &mut State) -> Result<Query> {
             // In a history question, a module the word stands for: the one named after a
             // name only tests define, or the module or package's folder the question calls
             // it ("when was the attrs namespace package added?"), defined or not.
-            if history {
-                let mut module = readings::module_named(state, term)?.map(|m| (m, None));
-                if module.is_none() {
-                    module = readings::module_called_so(state, term)?;
-                }
-                if let Some((module, folder)) = module {
-                    named.push(module);
-                    // "the fetch adapter": `adapter` is read with `fetch`.
-                    taken.extend(
-                        state
-                            .terms
-                            .iter()
-                            .filter(|t| folder.as_deref() == Some(t.to_lowercase().as_str()))
-                            .cloned(),
-                    );
-                    continue;
-                }
+            if history && let Some((module, folder)) = readings::history_module(state, term)? {
+                named.push(module);
+                // "the fetch adapter": `adapter` is read with `fetch`.
+                taken.extend(
+                    state
+                        .terms
+                        .iter()
+                        .filter(|t| folder.as_deref() == Some(t.to_lowercase().as_str()))
+                        .cloned(),
+                );
+                continue;
             }
             if state.memories.read(|c| {
                 Ok(retrieve::is_defined(c, term)?

@@ -237,11 +237,7 @@ fn module_over_test_names(state: &mut State) -> Result<()> {
         .map(str::to_string)
         .collect();
     for name in names {
-        let mut path = module_named(state, &name)?;
-        if path.is_none() {
-            path = module_called_so(state, &name)?.map(|(p, _)| p);
-        }
-        let Some(path) = path else {
+        let Some((path, _)) = history_module(state, &name)? else {
             continue;
         };
         for e in &mut state.classification.entities {
@@ -256,7 +252,7 @@ fn module_over_test_names(state: &mut State) -> Result<()> {
 
 /// The implementation module `name` stands for in a history question, when only tests,
 /// examples or benchmarks define `name`; the reading is recorded.
-pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<String>> {
+fn module_named(state: &mut State, name: &str) -> Result<Option<String>> {
     if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return Ok(None);
     }
@@ -274,6 +270,33 @@ pub(super) fn module_named(state: &mut State, name: &str) -> Result<Option<Strin
     }
     Ok(module)
 }
+
+/// The module a history question's `name` stands for, first as [`module_named`] reads it,
+/// then as [`module_called_so`] does; with the next word it stands for too ("the fetch
+/// adapter").
+pub(super) fn history_module(
+    state: &mut State,
+    name: &str,
+) -> Result<Option<(String, Option<String>)>> {
+    if let Some(module) = module_named(state, name)? {
+        return Ok(Some((module, None)));
+    }
+    module_called_so(state, name)
+}
+
+/// The words that name a definition's kind ("the `Cache` class", "the parse function").
+const KIND_WORDS: &[&str] = &[
+    "function",
+    "method",
+    "class",
+    "type",
+    "struct",
+    "trait",
+    "interface",
+    "module",
+    "object",
+    "macro",
+];
 
 /// The first module named `name` (shortest path first: `tqdm/rich.py`, a package's
 /// `rich/__init__.py`) that is code outside tests and examples and that `keep` takes.
@@ -323,10 +346,10 @@ fn called_a_module(question: &str, name: &str) -> bool {
 /// added?"), or when the next word names the module's folder ("when was the fetch
 /// adapter added?" in axios: `lib/adapters/fetch.js`); with that next word, which the
 /// module stands for too. The reading is recorded.
-pub(super) fn module_called_so(
-    state: &mut State,
-    word: &str,
-) -> Result<Option<(String, Option<String>)>> {
+fn module_called_so(state: &mut State, word: &str) -> Result<Option<(String, Option<String>)>> {
+    if !word.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Ok(None);
+    }
     if called_a_module(&state.question, word) {
         return Ok(package_named(state, word)?.map(|p| (p, None)));
     }
@@ -334,25 +357,8 @@ pub(super) fn module_called_so(
         return Ok(None);
     };
     // "the parse function" asks for a definition, whatever folder `functions/` holds.
-    const DEFINITION_KINDS: &[&str] = &[
-        "function",
-        "method",
-        "class",
-        "type",
-        "struct",
-        "trait",
-        "interface",
-        "object",
-        "macro",
-        "enum",
-        "constant",
-        "variable",
-        "field",
-        "property",
-    ];
-    if !word.chars().all(|c| c.is_alphanumeric() || c == '_')
-        || next.len() < 3
-        || DEFINITION_KINDS.contains(&next.as_str())
+    const MORE_KINDS: &[&str] = &["enum", "constant", "variable", "field", "property"];
+    if next.len() < 3 || KIND_WORDS.contains(&next.as_str()) || MORE_KINDS.contains(&next.as_str())
     {
         return Ok(None);
     }
@@ -394,9 +400,6 @@ fn word_after(question: &str, name: &str) -> Option<String> {
 /// named so (`src/attrs` for `src/attrs/__init__.py`), outside tests and examples; the
 /// reading is recorded.
 fn package_named(state: &mut State, name: &str) -> Result<Option<String>> {
-    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        return Ok(None);
-    }
     let module = state
         .memories
         .read(|c| implementation_module(c, name, |_| true))?;
@@ -491,18 +494,6 @@ fn only_a_form_around(question: &str, name: &str) -> bool {
         ("what's ", " for"),
         ("what is the purpose of ", ""),
     ];
-    const KINDS: &[&str] = &[
-        " function",
-        " method",
-        " class",
-        " type",
-        " struct",
-        " trait",
-        " interface",
-        " module",
-        " object",
-        " macro",
-    ];
     let masked = question
         .replace(&format!("`{name}`"), " \u{0} ")
         .replace(name, " \u{0} ")
@@ -514,9 +505,9 @@ fn only_a_form_around(question: &str, name: &str) -> bool {
             .and_then(|rest| rest.strip_suffix(after))
             .is_some_and(|mid| {
                 let mid = mid.strip_prefix("the ").unwrap_or(mid);
-                let mid = KINDS
+                let mid = KIND_WORDS
                     .iter()
-                    .find_map(|k| mid.strip_suffix(k))
+                    .find_map(|k| mid.strip_suffix(k)?.strip_suffix(' '))
                     .unwrap_or(mid);
                 mid == "\u{0}"
             })
