@@ -212,6 +212,17 @@ pub struct CallSite {
     pub arg_types: Option<String>,
 }
 
+/// Where the code graph resolved a call site: its row's callee columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallTarget {
+    pub callee_id: Option<i64>,
+    pub resolution: Resolution,
+    /// How many definitions the name could mean.
+    pub candidates: i64,
+    /// The name outside the repository the call reaches (no callee then).
+    pub external: Option<String>,
+}
+
 /// How a call site uses the name it names.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]

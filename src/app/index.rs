@@ -37,6 +37,7 @@ pub fn cmd_index(ctx: &Ctx, args: &IndexArgs) -> Result<Exit> {
             rebuild: args.rebuild,
             history_budget: Some(INDEX_HISTORY_BUDGET),
             precise: args.precise || ctx.config.graph.precise == crate::config::PreciseMode::Auto,
+            ..IndexOptions::default()
         },
         &bar,
     )?;

@@ -43,6 +43,10 @@ pub struct IndexOptions {
     /// `graph.precise = "auto"` for `llmc index`; never for the re-index before an
     /// answer, which would wait for them).
     pub precise: bool,
+    /// Write every call site before the code graph resolves it, as an incremental run
+    /// does, even on a store with no calls (which otherwise holds them back and writes
+    /// them resolved, see `graph::HeldCalls`): the two ways must give the same rows.
+    pub store_calls_first: bool,
 }
 
 /// What an index run did.
@@ -531,6 +535,16 @@ pub fn run_with(
         all: changed,
         ..graph::Affected::default()
     };
+    // On a store with no call rows the graph is resolved whole: this run's call sites
+    // wait in memory, up to HELD_CALLS_BYTES, and are written once, resolved
+    // (graph::HeldCalls), not written, read back and updated.
+    let mut held_room =
+        if memories.graph && affected.all && !opts.store_calls_first && !writer.has_calls()? {
+            HELD_CALLS_BYTES
+        } else {
+            0
+        };
+    let mut held = Vec::new();
     // The names a selective graph pass re-resolves; none are needed when the graph is
     // resolved whole or not at all.
     let mut names = (memories.graph && !affected.all).then_some(&mut affected.names);
@@ -585,7 +599,7 @@ pub fn run_with(
                     writer.touch_file(id, size, mtime_ns)?;
                     stats.unchanged += 1;
                 }
-                Outcome::Indexed(f) => {
+                Outcome::Indexed(mut f) => {
                     if let Some(id) = f.existing {
                         delete_file(&writer, &mut search_writer, names.as_deref_mut(), id)?;
                         stats.modified += 1;
@@ -601,7 +615,9 @@ pub fn run_with(
                         seed.add(&f.rel, &f.hash, &f.symbols);
                         seed_defs += f.symbols.len();
                     }
-                    let (file_id, ids) = writer.insert_file(
+                    // Held, the calls are not written with the file.
+                    let calls = (held_room > 0).then(|| std::mem::take(&mut f.refs.calls));
+                    let inserted = writer.insert_file(
                         &FileRow {
                             path: &f.rel,
                             lang: f.lang,
@@ -615,21 +631,28 @@ pub fn run_with(
                         &f.chunks,
                         &f.refs,
                     )?;
-                    affected.files.insert(file_id);
+                    affected.files.insert(inserted.file_id);
                     search_writer.add_file(
                         &f.rel,
                         f.lang,
-                        &ids,
+                        &inserted.chunk_ids,
                         &f.chunks,
                         &f.symbols,
                         f.vectors.as_ref(),
                     )?;
+                    if let Some(calls) = calls {
+                        let h =
+                            graph::HeldCalls::new(inserted.file_id, inserted.symbol_ids, &calls);
+                        held_room = held_room.saturating_sub(h.bytes());
+                        held.push(h);
+                    }
                 }
             }
         }
         Ok(())
     })?;
     crate::interrupt::check()?;
+    affected.held = held;
     stats.stages.files = stage.elapsed().as_secs_f64();
     // The SCIP indexes: those the indexers just wrote, and any other there is. Another
     // set than the last run read lays the graph again even when no file changed.
@@ -682,7 +705,7 @@ pub fn run_with(
             // The code graph: resolve every call and import against what is now stored.
             let graph = memories.graph.then(|| -> Result<(_, f64)> {
                 let t = Instant::now();
-                graph::resolve(writer.conn(), root, &affected, pool)
+                graph::resolve(writer.conn(), root, affected, pool)
                     .context("resolving the code graph")?;
                 crate::interrupt::check()?;
                 let summary = crate::graph::scip::apply(
@@ -937,6 +960,11 @@ fn process(
 /// At most this many definitions of a run's parse are kept for the history to reuse
 /// (about 25 MB; the Python standard library has 70,000, a big cargo registry 465,000).
 const SEED_MAX_DEFS: usize = 200_000;
+
+/// How much memory a cold run's call sites may hold while they wait to be resolved
+/// (the stdlib's 354,000 take about 20 MB); past it, the files' calls are stored
+/// unresolved and read back, as in an incremental run.
+const HELD_CALLS_BYTES: usize = 64 << 20;
 
 /// Wraps [`syntax::parse_file`]'s rows with what the run knows about the file (path, hash,
 /// stat data, its row in the store).

@@ -22,7 +22,7 @@ mod writer;
 
 pub use pool::{Pool, Reader};
 use schema::{SCHEMA_INDEXES, SCHEMA_TABLES};
-pub use writer::Writer;
+pub use writer::{Inserted, Writer, insert_calls};
 
 /// Bumped whenever the schema changes; a store with another version must be rebuilt.
 pub const SCHEMA_VERSION: i32 = 7;

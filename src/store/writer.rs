@@ -4,9 +4,18 @@
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 
-use crate::model::{Chunk, FileRefs, Receiver, Symbol};
+use crate::model::{CallSite, CallTarget, Chunk, FileRefs, Receiver, Symbol};
 
 use super::FileRow;
+
+/// The ids [`Writer::insert_file`] gave a file and its rows.
+pub struct Inserted {
+    pub file_id: i64,
+    /// Its symbols' ids, in the order of its symbol list.
+    pub symbol_ids: Vec<i64>,
+    /// Its chunks' ids, in order.
+    pub chunk_ids: Vec<i64>,
+}
 
 /// The write transaction of one index run. Dropped without [`Writer::commit`], nothing
 /// it wrote is visible to anyone.
@@ -84,14 +93,14 @@ impl Writer<'_> {
     }
 
     /// Inserts a file with its symbols, chunks, call sites and imports (unresolved);
-    /// returns the file's id and its chunks' ids, in order.
+    /// returns the ids it gave them.
     pub fn insert_file(
         &self,
         file: &FileRow,
         symbols: &[Symbol],
         chunks: &[Chunk],
         refs: &FileRefs,
-    ) -> Result<(i64, Vec<i64>)> {
+    ) -> Result<Inserted> {
         self.tx
             .prepare_cached(
                 "INSERT INTO files (path, lang, size, mtime_ns, hash, lines, flags)
@@ -156,7 +165,18 @@ impl Writer<'_> {
                 chunk_ids.last()
             ])?;
         self.insert_refs(file_id, &ids, refs)?;
-        Ok((file_id, chunk_ids))
+        Ok(Inserted {
+            file_id,
+            symbol_ids: ids,
+            chunk_ids,
+        })
+    }
+
+    /// Whether the store holds any call site (before this run's, in this transaction).
+    pub fn has_calls(&self) -> Result<bool> {
+        Ok(self
+            .tx
+            .query_row("SELECT EXISTS(SELECT 1 FROM calls)", [], |r| r.get(0))?)
     }
 
     /// The names whose calls may resolve differently once this file changes: the
@@ -175,30 +195,7 @@ impl Writer<'_> {
     }
 
     fn insert_refs(&self, file_id: i64, symbol_ids: &[i64], refs: &FileRefs) -> Result<()> {
-        let mut call_ids: (Option<i64>, Option<i64>) = (None, None);
-        let mut stmt = self.tx.prepare_cached(
-            "INSERT INTO calls (file_id, caller_id, line, col, name, qualifier, kind, receiver_type, receiver_call, usage, args, arg_types)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        )?;
-        for c in &refs.calls {
-            stmt.execute(params![
-                file_id,
-                c.caller.and_then(|i| symbol_ids.get(i).copied()),
-                c.line,
-                c.col,
-                c.name,
-                c.qualifier,
-                c.kind.as_str(),
-                c.receiver_type,
-                c.receiver_type.as_ref().and_then(Receiver::called_name),
-                c.usage.as_str(),
-                c.args,
-                c.arg_types
-            ])?;
-            let id = self.tx.last_insert_rowid();
-            call_ids.0.get_or_insert(id);
-            call_ids.1 = Some(id);
-        }
+        insert_calls(&self.tx, file_id, symbol_ids, &refs.calls, None)?;
         let mut stmt = self.tx.prepare_cached(
             "INSERT INTO fields (file_id, owner, name, type) VALUES (?1, ?2, ?3, ?4)",
         )?;
@@ -219,10 +216,8 @@ impl Writer<'_> {
             import_ids.1 = Some(id);
         }
         self.tx
-            .prepare_cached(
-                "UPDATE files SET calls_lo = ?2, calls_hi = ?3, imports_lo = ?4, imports_hi = ?5 WHERE id = ?1",
-            )?
-            .execute(params![file_id, call_ids.0, call_ids.1, import_ids.0, import_ids.1])?;
+            .prepare_cached("UPDATE files SET imports_lo = ?2, imports_hi = ?3 WHERE id = ?1")?
+            .execute(params![file_id, import_ids.0, import_ids.1])?;
         Ok(())
     }
 
@@ -258,4 +253,67 @@ impl Writer<'_> {
     pub fn commit(self) -> Result<()> {
         self.tx.commit().context("committing the index")
     }
+}
+
+/// Inserts a file's call sites, unresolved (`targets` `None`: the code graph resolves them
+/// later) or with the callee columns of each, and records their id range on the file. A
+/// file's calls have consecutive ids: the range replaces an index on `file_id`.
+pub fn insert_calls(
+    conn: &Connection,
+    file_id: i64,
+    symbol_ids: &[i64],
+    calls: &[CallSite],
+    targets: Option<&[CallTarget]>,
+) -> Result<()> {
+    if let Some(t) = targets {
+        anyhow::ensure!(
+            t.len() == calls.len(),
+            "{} call targets for {} calls",
+            t.len(),
+            calls.len()
+        );
+    }
+    let mut range: (Option<i64>, Option<i64>) = (None, None);
+    const COLUMNS: &str = "file_id, caller_id, line, col, name, qualifier, kind, receiver_type, \
+                           receiver_call, usage, args, arg_types";
+    let mut stmt = match targets {
+        None => conn.prepare_cached(&format!(
+            "INSERT INTO calls ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+        ))?,
+        Some(_) => conn.prepare_cached(&format!(
+            "INSERT INTO calls ({COLUMNS}, callee_id, resolution, candidates, external)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+        ))?,
+    };
+    for (i, c) in calls.iter().enumerate() {
+        let caller = c.caller.and_then(|i| symbol_ids.get(i).copied());
+        let receiver_call = c.receiver_type.as_ref().and_then(Receiver::called_name);
+        let site = params![
+            file_id,
+            caller,
+            c.line,
+            c.col,
+            c.name,
+            c.qualifier,
+            c.kind.as_str(),
+            c.receiver_type,
+            receiver_call,
+            c.usage.as_str(),
+            c.args,
+            c.arg_types
+        ];
+        match targets.and_then(|t| t.get(i)) {
+            None => stmt.execute(site)?,
+            Some(t) => {
+                let target = params![t.callee_id, t.resolution, t.candidates, t.external];
+                stmt.execute(rusqlite::params_from_iter(site.iter().chain(target.iter())))?
+            }
+        };
+        let id = conn.last_insert_rowid();
+        range.0.get_or_insert(id);
+        range.1 = Some(id);
+    }
+    conn.prepare_cached("UPDATE files SET calls_lo = ?2, calls_hi = ?3 WHERE id = ?1")?
+        .execute(params![file_id, range.0, range.1])?;
+    Ok(())
 }

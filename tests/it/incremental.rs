@@ -84,6 +84,30 @@ fn every_language_survives_a_round_of_edits() {
     }
 }
 
+#[test]
+fn a_cold_index_resolves_its_calls_as_one_that_stores_them_first() {
+    // A cold index holds its call sites back and writes them resolved; an incremental
+    // run reads them back from the store. Both must give the same rows.
+    for lang in crate::util::LANGS {
+        let repo = Scratch::fixture(lang);
+        repo.index();
+        let held = repo.store().dump().expect("dump");
+        assert!(held.contains("call "), "{lang}: the fixture has calls");
+        llmc::index::run(
+            repo.path(),
+            &IndexConfig::default(),
+            &llmc::index::IndexOptions {
+                rebuild: true,
+                store_calls_first: true,
+                ..Default::default()
+            },
+            &llmc::progress::NoProgress,
+        )
+        .expect("index runs");
+        assert_eq!(held, repo.store().dump().expect("dump"), "{lang}");
+    }
+}
+
 /// Files under `dir` ending with `ext`, sorted.
 fn walkdir(dir: &std::path::Path, ext: &str) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();

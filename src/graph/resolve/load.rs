@@ -468,10 +468,7 @@ pub(super) fn read_calls(
         out.push(CallRow {
             id,
             file,
-            caller: r.get::<_, Option<i64>>(2)?.and_then(|c| {
-                let at = g.by_id.binary_search_by_key(&c, |&(id, _)| id).ok()?;
-                Some(g.by_id[at].1 as usize)
-            }),
+            caller: r.get::<_, Option<i64>>(2)?.and_then(|c| g.symbol_at(c)),
             name: r.get(3)?,
             qualifier: r.get(4)?,
             kind: CallKind::parse(&r.get::<_, String>(5)?),

@@ -21,10 +21,13 @@ use crate::syntax::lang::Lang;
 use crate::syntax::refs::simple_type;
 
 mod calls;
+mod held;
 mod hooks;
 mod imports;
 mod load;
 
+pub use held::HeldCalls;
+use held::resolve_held;
 use hooks::*;
 use imports::*;
 use load::*;
@@ -47,6 +50,10 @@ pub struct Affected {
     /// Files (new ids) written by this run.
     pub files: std::collections::HashSet<i64>,
     pub names: std::collections::HashSet<String>,
+    /// Call sites of files this run wrote, not in the store yet: with [`Affected::all`]
+    /// on a store with no call rows, they are resolved from here and written once with
+    /// their callees, instead of written, read back and updated.
+    pub held: Vec<HeldCalls>,
 }
 
 /// Past this many affected names or files, one pass over every call is cheaper than
@@ -351,7 +358,7 @@ const CALL_BATCH: usize = 8192;
 pub fn resolve(
     conn: &Connection,
     root: &Path,
-    affected: &Affected,
+    mut affected: Affected,
     pool: &rayon::ThreadPool,
 ) -> Result<ResolveStats> {
     let mut g = load(conn, root)?;
@@ -488,7 +495,22 @@ pub fn resolve(
             after = last;
         }
     }
+    resolve_held(
+        g,
+        conn,
+        pool,
+        std::mem::take(&mut affected.held),
+        &mut stats,
+    )?;
     Ok(stats)
+}
+
+impl Graph {
+    /// The position in `syms` of the symbol with store id `id`.
+    fn symbol_at(&self, id: i64) -> Option<usize> {
+        let at = self.by_id.binary_search_by_key(&id, |&(id, _)| id).ok()?;
+        Some(self.by_id[at].1 as usize)
+    }
 }
 
 /// Languages whose definitions can call each other share a family
