@@ -100,6 +100,12 @@ impl IndexStats {
         }
         parts.push(format!("history {:.3}s", self.history.seconds));
         parts.push(format!("graph {:.3}s", self.graph_seconds));
+        if self.search.is_some() {
+            parts.push(format!(
+                "(search indexes' commit, beside the graph, {:.3}s)",
+                self.stages.search_commit
+            ));
+        }
         let rest = self.seconds - files - self.history.seconds - self.graph_seconds;
         parts.push(format!("commit and the rest {:.3}s", rest.max(0.0)));
         parts.push(format!("total {:.3}s", self.seconds));
