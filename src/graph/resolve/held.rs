@@ -160,16 +160,19 @@ pub(super) fn resolve_held(
             && let Some(h) = held.next()
         {
             let calls = h.calls()?;
-            rows.extend(calls.iter().filter_map(|c| held_row(g, &h, c)));
-            files.push((h, calls));
+            // A file the graph does not hold (none: every file is stored) keeps its calls
+            // unresolved.
+            let file = g.file_index.get(&h.file_id).copied();
+            if let Some(file) = file {
+                rows.extend(calls.iter().map(|c| held_row(g, &h, file, c)));
+            }
+            files.push((h, file, calls));
         }
         let outcomes: Vec<Outcome> =
             pool.install(|| rows.par_iter().map(|c| g.resolve_call(c, 0)).collect());
         let mut outcomes = outcomes.into_iter();
-        for (h, calls) in files {
-            // A file the graph does not hold (none: every file is stored) keeps its calls
-            // unresolved.
-            let targets: Option<Vec<CallTarget>> = g.file_index.get(&h.file_id).map(|_| {
+        for (h, file, calls) in files {
+            let targets: Option<Vec<CallTarget>> = file.map(|_| {
                 outcomes
                     .by_ref()
                     .take(calls.len())
@@ -188,11 +191,10 @@ pub(super) fn resolve_held(
     Ok(())
 }
 
-/// A held call as the resolver reads it (see [`read_calls`]); `None` when its file is
-/// not in the graph.
-fn held_row(g: &Graph, h: &HeldCalls, c: &CallSite) -> Option<CallRow> {
-    let &file = g.file_index.get(&h.file_id)?;
-    Some(CallRow {
+/// A held call of `file` (its index in the graph) as the resolver reads it, as
+/// `read_calls` does a stored one.
+fn held_row(g: &Graph, h: &HeldCalls, file: usize, c: &CallSite) -> CallRow {
+    CallRow {
         id: 0,
         file,
         caller: c
@@ -207,7 +209,7 @@ fn held_row(g: &Graph, h: &HeldCalls, c: &CallSite) -> Option<CallRow> {
         precise: false,
         args: c.args,
         arg_types: c.arg_types.clone(),
-    })
+    }
 }
 
 #[cfg(test)]
