@@ -21,6 +21,16 @@ fn ask_json(dir: &Path, args: &[&str]) -> (Value, i32) {
     (v, out.status.code().unwrap_or(-1))
 }
 
+/// The path of the first source `llmc ask QUESTION` cites (the question answered).
+fn first_source_path(dir: &Path, question: &str) -> String {
+    let (v, code) = ask_json(dir, &[question]);
+    assert_eq!(code, 0, "{v}");
+    v["sources"][0]["path"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn python() -> Scratch {
     let s = Scratch::git_fixture("python");
     s.index();
@@ -700,14 +710,7 @@ fn an_implementation_comes_before_its_type_stub() {
         "def evolve(*args, **changes):\n    \"\"\"\n    Make a new object of the same class as the one given, with some fields\n    replaced by the keyword arguments.\n\n    Args:\n        inst: The object to start from; it is not modified.\n        changes: Keyword arguments naming the fields to replace.\n\n    Returns:\n        A fresh object of the class of *inst*.\n\n    Raises:\n        TypeError: When no object is given, or more than one.\n        AttributeError: When a keyword names no field.\n    \"\"\"\n    try:\n        (inst,) = args\n    except ValueError:\n        msg = f\"evolve() takes 1 positional argument, but {len(args)} were given\"\n        raise TypeError(msg) from None\n    cls = inst.__class__\n    for field in fields(cls):\n        if not field.init:\n            continue\n        if field.alias not in changes:\n            changes[field.alias] = getattr(inst, field.name)\n    return cls(**changes)\n",
     );
     s.index();
-    let first = |q: &str| {
-        let (v, code) = ask_json(s.path(), &[q]);
-        assert_eq!(code, 0, "{v}");
-        v["sources"][0]["path"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-    };
+    let first = |q: &str| first_source_path(s.path(), q);
     assert_eq!(
         first("how does evolve create a changed copy of an instance?"),
         "app/_make.py"
@@ -2253,14 +2256,7 @@ fn where_questions_rank_code_above_documentation() {
          add VAT to the net amount and round the amount to cents.\n",
     );
     s.index();
-    let first = |q: &str| {
-        let (v, code) = ask_json(s.path(), &[q]);
-        assert_eq!(code, 0, "{v}");
-        v["sources"][0]["path"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-    };
+    let first = |q: &str| first_source_path(s.path(), q);
     assert_eq!(
         first("where do we add VAT to a net amount, rounded to cents?"),
         "inventory/pricing.py"
