@@ -13,6 +13,7 @@
 
 use super::git::Hunk;
 use super::touch::Def;
+use crate::syntax::FieldExt;
 
 /// One top-level statement of a version: its first and last row (from 0), and for a
 /// class, the first row and the last row that is not a comment of each statement of its
@@ -47,13 +48,13 @@ pub fn tops(tree: &tree_sitter::Tree) -> Tops {
             let class = match n.kind() {
                 "class_definition" => Some(n),
                 "decorated_definition" => n
-                    .child_by_field_name("definition")
+                    .field("definition")
                     .filter(|d| d.kind() == "class_definition"),
                 _ => None,
             };
             // Each member to its last line that is not a comment, as a definition ends.
             let members = class
-                .and_then(|c| c.child_by_field_name("body"))
+                .and_then(|c| c.field("body"))
                 .map(|body| {
                     let mut c = body.walk();
                     body.children(&mut c)

@@ -2,6 +2,7 @@
 //! per-language queries (`queries/*.scm`) find candidate definition nodes; this module
 //! decides ranges, parents, qualified names, kinds, signatures and doc comments.
 
+use crate::syntax::FieldExt;
 use std::collections::HashMap;
 
 use streaming_iterator::StreamingIterator;
@@ -643,7 +644,7 @@ fn collect_match(
         } else {
             (node_text(n, src).to_string(), None)
         }
-    } else if let Some(n) = node.child_by_field_name("name").filter(|n| {
+    } else if let Some(n) = node.field("name").filter(|n| {
         matches!(
             n.kind(),
             "identifier" | "simple_identifier" | "type_identifier"
@@ -784,9 +785,9 @@ fn keep_candidate(
                 None => false,
                 // A constructor is named like its type: one named otherwise is an error's
                 // artefact too (`=> new Log()` under an `#if` read as a constructor).
-                Some(o) if node.kind() == "constructor_declaration" => o
-                    .child_by_field_name("name")
-                    .is_some_and(|n| node_text(n, src) == name),
+                Some(o) if node.kind() == "constructor_declaration" => {
+                    o.field("name").is_some_and(|n| node_text(n, src) == name)
+                }
                 Some(_) => true,
             }
         }
@@ -965,16 +966,16 @@ fn declarator_name(node: Node, src: &[u8]) -> Option<(String, Option<String>)> {
             "identifier" | "field_identifier" | "type_identifier" | "destructor_name"
             | "operator_name" | "primitive_type" => break node_text(node, src).to_string(),
             "template_function" => {
-                break node_text(node.child_by_field_name("name")?, src).to_string();
+                break node_text(node.field("name")?, src).to_string();
             }
             "qualified_identifier" => {
-                if let Some(s) = node.child_by_field_name("scope") {
+                if let Some(s) = node.field("scope") {
                     scopes.push(strip_generics(node_text(s, src)));
                 }
-                node = node.child_by_field_name("name")?;
+                node = node.field("name")?;
             }
             _ => {
-                node = node.child_by_field_name("declarator").or_else(|| {
+                node = node.field("declarator").or_else(|| {
                     let mut w = node.walk();
                     node.named_children(&mut w).last()
                 })?;

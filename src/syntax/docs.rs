@@ -2,6 +2,7 @@
 //! body), its doc comment or docstring, and the first line of what leads it (attributes,
 //! decorators, comments).
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::defs::{Ctx, end_line, node_text};
@@ -11,7 +12,7 @@ const MAX_SIGNATURE: usize = 240;
 
 /// The declaration from its first token up to its body, whitespace collapsed.
 pub(super) fn signature(node: Node, start_byte: usize, range_node: Node, src: &[u8]) -> String {
-    let body = node.child_by_field_name("body").or_else(|| {
+    let body = node.field("body").or_else(|| {
         // Kotlin names no body field: its body is a child of one of these kinds.
         let mut c = node.walk();
         node.named_children(&mut c)
@@ -161,7 +162,7 @@ pub(super) fn starts_its_line(node: Node, src: &[u8]) -> bool {
 }
 
 pub(super) fn python_docstring(node: Node, src: &[u8]) -> Option<String> {
-    let body = node.child_by_field_name("body")?;
+    let body = node.field("body")?;
     let first = body.named_child(0)?;
     if first.kind() != "expression_statement" {
         return None;

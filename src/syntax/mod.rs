@@ -104,6 +104,69 @@ pub fn parse_file(rel: &str, bytes: Vec<u8>, opts: FileOptions) -> FileRows {
     }
 }
 
+/// [`tree_sitter::Node::child_by_field_name`] with the field's id looked up once per
+/// grammar and name. tree-sitter's own lookup compares the name with the grammar's field
+/// names one by one on every call: 1.5 % of a cold index's CPU on the stdlib.
+pub trait FieldExt<'t> {
+    /// The first child in the field `name`.
+    fn field(&self, name: &'static str) -> Option<tree_sitter::Node<'t>>;
+}
+
+impl<'t> FieldExt<'t> for tree_sitter::Node<'t> {
+    #[inline]
+    fn field(&self, name: &'static str) -> Option<tree_sitter::Node<'t>> {
+        self.child_by_field_id(field_id(self, name)?.get())
+    }
+}
+
+/// One remembered field id: the grammar, the name (a static string, known by its
+/// address and length) and the id (`None`: the grammar has no such field).
+struct FieldSlot {
+    grammar: tree_sitter::Language,
+    name: (usize, usize),
+    id: Option<std::num::NonZeroU16>,
+}
+
+/// Sets of the per-thread field id cache, each of two slots (a name in two grammars
+/// whose files alternate, TypeScript's and TSX's): the names the extraction asks for
+/// fit with few collisions.
+const FIELD_SETS: usize = 512;
+
+thread_local! {
+    static FIELD_IDS: RefCell<Vec<[Option<FieldSlot>; 2]>> =
+        RefCell::new((0..FIELD_SETS).map(|_| [None, None]).collect());
+}
+
+/// The id of the field `name` in `node`'s grammar, from the thread's cache (a static
+/// string's address never names another string, so address and length are its key).
+fn field_id(node: &tree_sitter::Node, name: &'static str) -> Option<std::num::NonZeroU16> {
+    let grammar = node.language();
+    let key = (name.as_ptr() as usize, name.len());
+    let set = ((key.0 >> 2) ^ key.1) % FIELD_SETS;
+    FIELD_IDS.with_borrow_mut(|sets| {
+        let set = &mut sets[set];
+        let hit = |s: &Option<FieldSlot>| {
+            s.as_ref()
+                .is_some_and(|s| s.name == key && s.grammar == *grammar)
+        };
+        if hit(&set[0]) {
+            return set[0].as_ref().and_then(|s| s.id);
+        }
+        if hit(&set[1]) {
+            set.swap(0, 1);
+            return set[0].as_ref().and_then(|s| s.id);
+        }
+        let id = grammar.field_id_for_name(name);
+        set[1] = Some(FieldSlot {
+            grammar: (*grammar).clone(),
+            name: key,
+            id,
+        });
+        set.swap(0, 1);
+        id
+    })
+}
+
 /// The number of lines `str::lines` gives, counted on the bytes (a newline search per
 /// line costs more).
 fn line_count(text: &str) -> u32 {
@@ -149,6 +212,42 @@ mod tests {
                 ("std::sync::Arc".to_string(), 6),
             ]
         );
+    }
+
+    /// The field cache tells grammars apart: `name` has a different id in Python's and
+    /// JavaScript's, and files of both alternate on one thread (one name, one set of
+    /// slots: each lookup checks the grammar), with a third grammar pushing one out.
+    #[test]
+    fn a_field_is_looked_up_in_the_nodes_own_grammar() {
+        use super::FieldExt;
+        use super::lang::Lang;
+        let parse = |lang: Lang, src: &str| {
+            let mut p = tree_sitter::Parser::new();
+            p.set_language(&lang.grammar()).expect("grammar loads");
+            p.parse(src, None).expect("parses")
+        };
+        let (py_src, js_src) = ("def f():\n    pass\n", "function g() {}\n");
+        let (py, js) = (parse(Lang::Python, py_src), parse(Lang::JavaScript, js_src));
+        let py_def = py.root_node().named_child(0).expect("a definition");
+        let js_def = js.root_node().named_child(0).expect("a declaration");
+        let id = |t: &tree_sitter::Tree| t.language().field_id_for_name("name");
+        assert_ne!(id(&py), id(&js), "the test needs ids that differ");
+        let rs_src = "fn h() {}\n";
+        let rs = parse(Lang::Rust, rs_src);
+        let rs_def = rs.root_node().named_child(0).expect("a function");
+        for _ in 0..3 {
+            for (def, src, name) in [
+                (py_def, py_src, "f"),
+                (js_def, js_src, "g"),
+                (py_def, py_src, "f"),
+                (rs_def, rs_src, "h"),
+            ] {
+                let child = def.field("name").expect("a name");
+                assert_eq!(Some(child), def.child_by_field_name("name"));
+                assert_eq!(&src[child.byte_range()], name);
+                assert_eq!(def.field("no_such_field"), None);
+            }
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! says about the receiver's type (typed parameters, `self`/`this`, locals bound to a
 //! constructor or a call).
 
+use crate::syntax::FieldExt;
 use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
@@ -34,7 +35,7 @@ pub(in crate::syntax) struct Walker<'s> {
     spec: &'static LangSpec,
     shape_of: &'static [u8],
     use_site_of: &'static [u8],
-    pub(in crate::syntax) src: &'s [u8],
+    pub(in crate::syntax) src: &'s str,
     pub(in crate::syntax) calls: Vec<(usize, CallSite)>,
     /// The receiver variable of each call (by index in `calls`), typed after the walk.
     pub(in crate::syntax) receivers: Vec<(usize, String)>,
@@ -72,7 +73,7 @@ pub fn extract<'s>(lang: Lang, tree: &'s Tree, text: &'s str, symbols: &'s [Symb
         spec: lang.spec(),
         shape_of: lang.call_shape_table(),
         use_site_of: lang.use_site_table(),
-        src: text.as_bytes(),
+        src: text,
         calls: Vec::new(),
         receivers: Vec::new(),
         imports: Vec::new(),
@@ -424,7 +425,7 @@ impl<'s> Walker<'s> {
             return true;
         }
         self.value_names
-            .get_or_init(|| value_names(self.src, scala))
+            .get_or_init(|| value_names(self.src.as_bytes(), scala))
             .contains(name)
     }
 
@@ -437,7 +438,8 @@ impl<'s> Walker<'s> {
     }
 
     pub(in crate::syntax) fn text(&self, n: Node) -> &'s str {
-        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or_default()
+        // The tree's byte ranges fall on the text's character boundaries (else: empty).
+        self.src.get(n.byte_range()).unwrap_or_default()
     }
 
     /// Records a call whose receiver is the node `recv`: a receiver that is itself a
@@ -478,8 +480,7 @@ impl<'s> Walker<'s> {
         };
         let idx = self.calls.len();
         let args = if self.spec.resolve.overloads && self.usage == Usage::Call {
-            at.child_by_field_name("arguments")
-                .map(|a| a.named_child_count() as u32)
+            at.field("arguments").map(|a| a.named_child_count() as u32)
         } else {
             None
         };
@@ -561,14 +562,12 @@ impl<'s> Walker<'s> {
         let Some(call) = args.parent() else {
             return;
         };
-        let Some(f) = call.child_by_field_name("function") else {
+        let Some(f) = call.field("function") else {
             return;
         };
         let (Some(method), Some(object)) = (
-            f.child_by_field_name("property")
-                .or_else(|| f.child_by_field_name("field")),
-            f.child_by_field_name("object")
-                .or_else(|| f.child_by_field_name("value")),
+            f.field("property").or_else(|| f.field("field")),
+            f.field("object").or_else(|| f.field("value")),
         ) else {
             return;
         };
@@ -609,7 +608,7 @@ impl<'s> Walker<'s> {
                     .collect();
                 for a in args {
                     let a = match self.use_site(a) {
-                        USE_KEYWORD => match a.child_by_field_name("value") {
+                        USE_KEYWORD => match a.field("value") {
                             Some(v) => v,
                             None => continue,
                         },
@@ -621,10 +620,7 @@ impl<'s> Walker<'s> {
             // A function stored to be called later (`self._hookexec = _multicall`,
             // `req->cb = on_read`, `handler := serve`).
             USE_ASSIGNMENT => {
-                let Some(value) = node
-                    .child_by_field_name("right")
-                    .or_else(|| node.child_by_field_name("value"))
-                else {
+                let Some(value) = node.field("right").or_else(|| node.field("value")) else {
                     return self.lang.visit(self, node);
                 };
                 // Go assigns lists (`a, b = f, g`).
@@ -742,7 +738,7 @@ impl<'s> Walker<'s> {
                 Some(c) => c,
                 None => return,
             },
-            Some(field) => match node.child_by_field_name(field) {
+            Some(field) => match node.field(field) {
                 Some(c) => c,
                 None => return,
             },
@@ -774,10 +770,7 @@ impl<'s> Walker<'s> {
                     name,
                     unwrap_name,
                 } if callee_kind == kind => {
-                    if let (Some(obj), Some(name)) = (
-                        callee.child_by_field_name(object),
-                        callee.child_by_field_name(name),
-                    ) {
+                    if let (Some(obj), Some(name)) = (callee.field(object), callee.field(name)) {
                         self.push_member(unwrap(name, unwrap_name), obj, member, node);
                     }
                 }
@@ -786,10 +779,8 @@ impl<'s> Walker<'s> {
                     path,
                     name,
                 } if callee_kind == kind => {
-                    if let Some(name) = callee.child_by_field_name(name) {
-                        let q = callee
-                            .child_by_field_name(path)
-                            .map(|p| self.text(p).to_string());
+                    if let Some(name) = callee.field(name) {
+                        let q = callee.field(path).map(|p| self.text(p).to_string());
                         let n = self.text(name);
                         self.push_call(name, n, q, CallKind::Path, node);
                     }
@@ -809,8 +800,8 @@ impl<'s> Walker<'s> {
                     }
                 }
                 CalleeForm::NamedWithObject { name, object } => {
-                    if let Some(name) = callee.child_by_field_name(name) {
-                        match callee.child_by_field_name(object) {
+                    if let Some(name) = callee.field(name) {
+                        match callee.field(object) {
                             Some(obj) => self.push_member(name, obj, member, node),
                             None => {
                                 let n = self.text(name);
@@ -851,8 +842,8 @@ impl<'s> Walker<'s> {
         | "postfix_expression" = value.kind()
         {
             value = value
-                .child_by_field_name("operand")
-                .or_else(|| value.child_by_field_name("value"))
+                .field("operand")
+                .or_else(|| value.field("value"))
                 .or_else(|| value.named_child(0))?;
         }
         match value.kind() {
@@ -876,20 +867,18 @@ impl<'s> Walker<'s> {
             | "navigation_expression" => self.chain_expr(value).map(Receiver::of_expr),
             "new_expression" | "object_creation_expression" | "constructor_expression" => {
                 let t = value
-                    .child_by_field_name("constructor")
-                    .or_else(|| value.child_by_field_name("type"))
-                    .or_else(|| value.child_by_field_name("constructed_type"))?;
+                    .field("constructor")
+                    .or_else(|| value.field("type"))
+                    .or_else(|| value.field("constructed_type"))?;
                 Some(Receiver::Type(self.constructed_type(t)))
             }
             "composite_literal" | "struct_expression" => {
-                let t = value
-                    .child_by_field_name("type")
-                    .or_else(|| value.child_by_field_name("name"))?;
+                let t = value.field("type").or_else(|| value.field("name"))?;
                 Some(Receiver::Type(simple_type(self.text(t))))
             }
             // Go's `f.(VisibleFlag)`.
             "type_assertion_expression" => {
-                let t = simple_type(self.text(value.child_by_field_name("type")?));
+                let t = simple_type(self.text(value.field("type")?));
                 (!t.is_empty()).then_some(Receiver::Type(t))
             }
             // A literal: a value of the language's own type, never a repository class
@@ -926,7 +915,7 @@ impl Walker<'_> {
             if links.len() > MAX_CHAIN {
                 return None;
             }
-            let field = |f: &str| n.child_by_field_name(f);
+            let field = |f: &'static str| n.field(f);
             match n.kind() {
                 "identifier"
                 | "this"
@@ -968,7 +957,7 @@ impl Walker<'_> {
                 // first and the name last.
                 "navigation_expression" => match field("target") {
                     Some(target) => {
-                        let name = field("suffix")?.child_by_field_name("suffix")?;
+                        let name = field("suffix")?.field("suffix")?;
                         links.push(format!(".{}", self.text(name)));
                         n = target;
                     }
@@ -1003,9 +992,7 @@ impl Walker<'_> {
                     // field.
                     let mut f = field("function").or_else(|| n.named_child(0))?;
                     if matches!(f.kind(), "generic_function" | "await_expression") {
-                        f = f
-                            .child_by_field_name("function")
-                            .or_else(|| f.named_child(0))?;
+                        f = f.field("function").or_else(|| f.named_child(0))?;
                     }
                     // Go's `new(T)`: a `*T`.
                     if self.lang == Lang::Go && self.text(f) == "new" {
@@ -1063,12 +1050,10 @@ impl Walker<'_> {
 
 /// `node` itself, or its `field` child (its first named child when `field` is empty) when
 /// `node` is the wrapper kind named in `wrapper`.
-fn unwrap<'t>(node: Node<'t>, wrapper: Option<(&str, &str)>) -> Node<'t> {
+fn unwrap<'t>(node: Node<'t>, wrapper: Option<(&str, &'static str)>) -> Node<'t> {
     match wrapper {
         Some((kind, "")) if node.kind() == kind => node.named_child(0).unwrap_or(node),
-        Some((kind, field)) if node.kind() == kind => {
-            node.child_by_field_name(field).unwrap_or(node)
-        }
+        Some((kind, field)) if node.kind() == kind => node.field(field).unwrap_or(node),
         _ => node,
     }
 }
@@ -1092,16 +1077,16 @@ pub(in crate::syntax) fn declared_identifier(d: Node) -> Option<Node> {
         d = match d.kind() {
             "identifier" | "field_identifier" => return Some(d),
             "reference_declarator" | "pointer_declarator" => d
-                .child_by_field_name("declarator")
+                .field("declarator")
                 .or_else(|| d.named_child(d.named_child_count().saturating_sub(1)))?,
-            _ => d.child_by_field_name("declarator")?,
+            _ => d.field("declarator")?,
         };
     }
 }
 
 pub(in crate::syntax) fn last_named_leaf(n: Node) -> Node {
     let mut cur = n;
-    while let Some(name) = cur.child_by_field_name("name") {
+    while let Some(name) = cur.field("name") {
         cur = name;
     }
     cur

@@ -3,6 +3,7 @@
 //! variable (`"$cmd" x`) is not. `source FILE` and `. FILE` with a literal path import
 //! that file: its functions are in scope after it.
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -103,11 +104,11 @@ impl Walker<'_> {
     /// `source lib/log.sh` / `. ./lib/log.sh` with a literal path (a word or a quoted
     /// string without expansions): an import of that file, everything in it visible.
     fn sourced(&self, node: Node) -> Option<Import> {
-        let name = self.text(node.child_by_field_name("name")?);
+        let name = self.text(node.field("name")?);
         if name != "source" && name != "." {
             return None;
         }
-        let arg = node.child_by_field_name("argument")?;
+        let arg = node.field("argument")?;
         let path = match arg.kind() {
             "word" => self.text(arg),
             "raw_string" => self.text(arg).trim_matches('\''),

@@ -2,6 +2,7 @@
 //! calls, receivers, bindings and imports with, recorded by the language-free walk in
 //! [`crate::syntax::refs`].
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -222,7 +223,7 @@ impl Walker<'_> {
     pub(in crate::syntax) fn c(&mut self, node: Node) -> bool {
         match node.kind() {
             "declaration" | "parameter_declaration" | "field_declaration" | "for_range_loop" => {
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = node.field("type") {
                     let ty = simple_type(self.text(t));
                     let mut c = node.walk();
                     let decls: Vec<Node> =
@@ -231,7 +232,7 @@ impl Walker<'_> {
                         if let Some(n) = declared_identifier(d) {
                             let var = self.text(n).to_string();
                             if ty == "auto" {
-                                if let Some(v) = d.child_by_field_name("value")
+                                if let Some(v) = d.field("value")
                                     && let Some(b) = self.bound_of(v)
                                 {
                                     self.bind(node, &var, b);
@@ -244,7 +245,7 @@ impl Walker<'_> {
                 }
             }
             "preproc_include" => {
-                if let Some(p) = node.child_by_field_name("path") {
+                if let Some(p) = node.field("path") {
                     let raw = self.text(p);
                     let system = raw.starts_with('<');
                     let module = raw
@@ -263,9 +264,9 @@ impl Walker<'_> {
                 return false;
             }
             "preproc_function_def" => {
-                if let Some(body) = node.child_by_field_name("value") {
+                if let Some(body) = node.field("value") {
                     let params: Vec<&str> = node
-                        .child_by_field_name("parameters")
+                        .field("parameters")
                         .map(|p| {
                             let mut c = p.walk();
                             p.named_children(&mut c).map(|n| self.text(n)).collect()
@@ -276,9 +277,7 @@ impl Walker<'_> {
                 return false;
             }
             "namespace_alias_definition" => {
-                if let (Some(n), Some(target)) =
-                    (node.child_by_field_name("name"), node.named_child(1))
-                {
+                if let (Some(n), Some(target)) = (node.field("name"), node.named_child(1)) {
                     self.imports.push(
                         Import::new(
                             node.start_position().row as u32 + 1,

@@ -12,6 +12,7 @@
 //! kind [`ImportKind::Package`]). `global using A.B;` does for every file of the project
 //! what `using A.B;` does for its own ([`ImportKind::Global`]).
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -136,10 +137,7 @@ impl Walker<'_> {
             "implicit_object_creation_expression" => self.cs_implicit_creation(node),
             "variable_declaration" => self.cs_declaration(node),
             "property_declaration" => {
-                if let (Some(t), Some(n)) = (
-                    node.child_by_field_name("type"),
-                    node.child_by_field_name("name"),
-                ) {
+                if let (Some(t), Some(n)) = (node.field("type"), node.field("name")) {
                     let ty = cs_simple_type(self.text(t));
                     let var = self.text(n).to_string();
                     self.bind(node, &format!("this.{var}"), Receiver::Type(ty.clone()));
@@ -149,10 +147,8 @@ impl Walker<'_> {
             // A `params` array stands in the list itself, not in a `parameter`; `out T x`
             // declares `x` in an argument.
             "parameter" | "parameter_list" | "declaration_expression" => {
-                if let (Some(t), Some(n)) = (
-                    node.child_by_field_name("type"),
-                    node.child_by_field_name("name"),
-                ) && t.kind() != "implicit_type"
+                if let (Some(t), Some(n)) = (node.field("type"), node.field("name"))
+                    && t.kind() != "implicit_type"
                 {
                     let ty = cs_simple_type(self.text(t));
                     let var = self.text(n).to_string();
@@ -160,11 +156,9 @@ impl Walker<'_> {
                 }
             }
             "foreach_statement" => {
-                if let (Some(t), Some(var), Some(iterable)) = (
-                    node.child_by_field_name("type"),
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
+                if let (Some(t), Some(var), Some(iterable)) =
+                    (node.field("type"), node.field("left"), node.field("right"))
+                {
                     if t.kind() == "implicit_type" {
                         self.bind_element(node, var, iterable);
                     } else if var.kind() == "identifier" {
@@ -196,10 +190,10 @@ impl Walker<'_> {
     /// Calls the shapes do not read, or read as written but meaning another: `x?.M()` (a
     /// call on `x`), `base.M()` (on the class's first base).
     fn cs_invocation(&mut self, node: Node) {
-        let Some(f) = node.child_by_field_name("function") else {
+        let Some(f) = node.field("function") else {
             return;
         };
-        if let Some(args) = node.child_by_field_name("arguments") {
+        if let Some(args) = node.field("arguments") {
             let types = self.cs_arg_types(args);
             let start = node.start_byte();
             if let Some((at, call)) = self.calls.last_mut()
@@ -211,7 +205,7 @@ impl Walker<'_> {
         match f.kind() {
             "conditional_access_expression" => {
                 let (Some(cond), Some(binding)) = (
-                    f.child_by_field_name("condition"),
+                    f.field("condition"),
                     f.named_child(f.named_child_count().saturating_sub(1)),
                 ) else {
                     return;
@@ -219,7 +213,7 @@ impl Walker<'_> {
                 if binding.kind() != "member_binding_expression" {
                     return;
                 }
-                let Some(name) = binding.child_by_field_name("name") else {
+                let Some(name) = binding.field("name") else {
                     return;
                 };
                 let name = match name.kind() {
@@ -229,9 +223,7 @@ impl Walker<'_> {
                 self.push_member(name, cond, CallKind::Member, node);
             }
             "member_access_expression" => {
-                let is_base = f
-                    .child_by_field_name("expression")
-                    .is_some_and(|e| e.kind() == "base");
+                let is_base = f.field("expression").is_some_and(|e| e.kind() == "base");
                 if !is_base {
                     return;
                 }
@@ -262,7 +254,7 @@ impl Walker<'_> {
         let mut out: Vec<String> = Vec::new();
         let mut c = args.walk();
         for a in args.named_children(&mut c) {
-            if a.kind() != "argument" || a.child_by_field_name("name").is_some() {
+            if a.kind() != "argument" || a.field("name").is_some() {
                 break;
             }
             let Some(v) = a.named_child(a.named_child_count().saturating_sub(1)) else {
@@ -278,11 +270,11 @@ impl Walker<'_> {
                 "boolean_literal" => "bool".to_string(),
                 "typeof_expression" => "Type".to_string(),
                 "object_creation_expression" => v
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| self.cs_type_name(t))
                     .unwrap_or_default(),
                 "cast_expression" => v
-                    .child_by_field_name("type")
+                    .field("type")
                     .map(|t| cs_simple_type(self.text(t)))
                     .unwrap_or_default(),
                 "identifier" => format!("${}", self.text(v)),
@@ -301,7 +293,7 @@ impl Walker<'_> {
     /// `new Shop.Item<T>(…)`: the construction of `Item`, by its last name without type
     /// arguments.
     fn cs_creation(&mut self, node: Node) {
-        let Some(t) = node.child_by_field_name("type") else {
+        let Some(t) = node.field("type") else {
             return;
         };
         let name = self.cs_type_name(t);
@@ -325,7 +317,7 @@ impl Walker<'_> {
         else {
             return;
         };
-        let Some(t) = decl.child_by_field_name("type") else {
+        let Some(t) = decl.field("type") else {
             return;
         };
         if t.kind() == "implicit_type" {
@@ -343,7 +335,7 @@ impl Walker<'_> {
         let mut t = t;
         for _ in 0..64 {
             t = match t.kind() {
-                "qualified_name" | "alias_qualified_name" => match t.child_by_field_name("name") {
+                "qualified_name" | "alias_qualified_name" => match t.field("name") {
                     Some(n) => n,
                     None => break,
                 },
@@ -361,7 +353,7 @@ impl Walker<'_> {
     /// `Type a = …, b;` (a local, a field, a `using` resource): each variable typed by the
     /// declared type, or by its value under `var`; a field also as `this.name`.
     fn cs_declaration(&mut self, node: Node) {
-        let Some(t) = node.child_by_field_name("type") else {
+        let Some(t) = node.field("type") else {
             return;
         };
         let is_var = t.kind() == "implicit_type";
@@ -375,7 +367,7 @@ impl Walker<'_> {
             .filter(|d| d.kind() == "variable_declarator")
             .collect();
         for d in decls {
-            let Some(n) = d.child_by_field_name("name") else {
+            let Some(n) = d.field("name") else {
                 continue;
             };
             let var = self.text(n).to_string();
@@ -402,13 +394,11 @@ impl Walker<'_> {
         let line = node.start_position().row as u32 + 1;
         let text = self.text(node);
         let is_static = text.split_whitespace().take(3).any(|w| w == "static");
-        let alias = node
-            .child_by_field_name("name")
-            .map(|n| self.text(n).to_string());
+        let alias = node.field("name").map(|n| self.text(n).to_string());
         let mut c = node.walk();
         let target = node
             .named_children(&mut c)
-            .filter(|n| Some(n.id()) != node.child_by_field_name("name").map(|x| x.id()))
+            .filter(|n| Some(n.id()) != node.field("name").map(|x| x.id()))
             .find(|n| {
                 matches!(
                     n.kind(),
@@ -452,7 +442,7 @@ impl Walker<'_> {
             if matches!(
                 p.kind(),
                 "namespace_declaration" | "file_scoped_namespace_declaration"
-            ) && let Some(name) = p.child_by_field_name("name")
+            ) && let Some(name) = p.field("name")
             {
                 parts.push(cs_path(self.text(name)));
             }

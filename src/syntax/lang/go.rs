@@ -2,6 +2,7 @@
 //! calls, receivers, bindings and imports with, recorded by the language-free walk in
 //! [`crate::syntax::refs`].
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{
@@ -129,10 +130,7 @@ impl Walker<'_> {
     pub(in crate::syntax) fn go(&mut self, node: Node) -> bool {
         match node.kind() {
             "short_var_declaration" | "assignment_statement" => {
-                if let (Some(l), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
+                if let (Some(l), Some(r)) = (node.field("left"), node.field("right")) {
                     let mut c = l.walk();
                     let vars: Vec<Node> = l.named_children(&mut c).collect();
                     let mut c2 = r.walk();
@@ -147,11 +145,9 @@ impl Walker<'_> {
                 }
             }
             "var_spec" | "parameter_declaration" => {
-                let ty = node
-                    .child_by_field_name("type")
-                    .map(|t| simple_type(self.text(t)));
+                let ty = node.field("type").map(|t| simple_type(self.text(t)));
                 let value = node
-                    .child_by_field_name("value")
+                    .field("value")
                     .and_then(|v| v.named_child(0))
                     .and_then(|v| self.bound_of(v));
                 let mut c = node.walk();
@@ -168,10 +164,7 @@ impl Walker<'_> {
             // `for _, f := range flags`: `f` is an element of `flags` (a `[]Flag` is read
             // as its element type).
             "range_clause" => {
-                if let (Some(l), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
+                if let (Some(l), Some(r)) = (node.field("left"), node.field("right")) {
                     let mut c = l.walk();
                     let vars: Vec<Node> = l.named_children(&mut c).collect();
                     if let [_, v] = vars.as_slice()
@@ -185,7 +178,7 @@ impl Walker<'_> {
             }
             // A struct's field: read through any value of the struct's type.
             "field_declaration" => {
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = node.field("type") {
                     let ty = simple_type(self.text(t));
                     let mut c = node.walk();
                     let names: Vec<Node> = node.children_by_field_name("name", &mut c).collect();
@@ -198,11 +191,9 @@ impl Walker<'_> {
                 }
             }
             "import_spec" => {
-                if let Some(p) = node.child_by_field_name("path") {
+                if let Some(p) = node.field("path") {
                     let module = unquote(self.text(p));
-                    let alias = node
-                        .child_by_field_name("name")
-                        .map(|n| self.text(n).to_string());
+                    let alias = node.field("name").map(|n| self.text(n).to_string());
                     let wildcard = alias.as_deref() == Some(".");
                     self.imports.push(
                         Import::new(node.start_position().row as u32 + 1, module)

@@ -2,6 +2,7 @@
 //! calls, receivers, bindings and imports with, recorded by the language-free walk in
 //! [`crate::syntax::refs`].
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -69,20 +70,17 @@ impl Walker<'_> {
     pub(in crate::syntax) fn java(&mut self, node: Node) -> bool {
         match node.kind() {
             "local_variable_declaration" | "field_declaration" => {
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = node.field("type") {
                     let ty = simple_type(self.text(t));
                     let field = node.kind() == "field_declaration";
                     let mut c = node.walk();
                     let decls: Vec<Node> =
                         node.children_by_field_name("declarator", &mut c).collect();
                     for d in decls {
-                        if let Some(n) = d.child_by_field_name("name") {
+                        if let Some(n) = d.field("name") {
                             let var = self.text(n).to_string();
                             let b = if ty == "var" {
-                                match d
-                                    .child_by_field_name("value")
-                                    .and_then(|v| self.bound_of(v))
-                                {
+                                match d.field("value").and_then(|v| self.bound_of(v)) {
                                     Some(b) => b,
                                     None => continue,
                                 }
@@ -98,10 +96,7 @@ impl Walker<'_> {
                 }
             }
             "formal_parameter" | "enhanced_for_statement" => {
-                if let (Some(t), Some(n)) = (
-                    node.child_by_field_name("type"),
-                    node.child_by_field_name("name"),
-                ) {
+                if let (Some(t), Some(n)) = (node.field("type"), node.field("name")) {
                     let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
                     self.bind(node, &var, Receiver::Type(ty));
                 }

@@ -2,6 +2,7 @@
 //! calls, receivers, bindings and imports with, recorded by the language-free walk in
 //! [`crate::syntax::refs`].
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{
@@ -135,7 +136,7 @@ impl Walker<'_> {
             // A named function expression is a definition that may start after a call on
             // its line (`req.setTimeout(t, function onTimeout() {…})`).
             "function_expression"
-                if node.child_by_field_name("name").is_some()
+                if node.field("name").is_some()
                     && node
                         .parent()
                         .is_none_or(|p| p.kind() != "variable_declarator") =>
@@ -146,7 +147,7 @@ impl Walker<'_> {
             }
             // The call itself is recorded from the spec's call shapes.
             "call_expression" => {
-                if let Some(f) = node.child_by_field_name("function")
+                if let Some(f) = node.field("function")
                     && f.kind() == "identifier"
                     && self.text(f) == "require"
                 {
@@ -154,13 +155,13 @@ impl Walker<'_> {
                 }
             }
             "variable_declarator" => {
-                if let Some(name) = node.child_by_field_name("name")
+                if let Some(name) = node.field("name")
                     && name.kind() == "identifier"
                 {
                     let var = self.text(name).to_string();
-                    if let Some(t) = node.child_by_field_name("type") {
+                    if let Some(t) = node.field("type") {
                         self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
-                    } else if let Some(v) = node.child_by_field_name("value")
+                    } else if let Some(v) = node.field("value")
                         && let Some(b) = self.bound_of(v)
                     {
                         self.bind(node, &var, b);
@@ -169,26 +170,17 @@ impl Walker<'_> {
             }
             // `for (const item of this.items)`; `for … in` reads keys, not elements.
             "for_in_statement" => {
-                let of = node
-                    .child_by_field_name("operator")
-                    .is_some_and(|o| self.text(o) == "of");
-                if of
-                    && let (Some(l), Some(r)) = (
-                        node.child_by_field_name("left"),
-                        node.child_by_field_name("right"),
-                    )
-                {
+                let of = node.field("operator").is_some_and(|o| self.text(o) == "of");
+                if of && let (Some(l), Some(r)) = (node.field("left"), node.field("right")) {
                     self.bind_element(node, l, r);
                 }
             }
             // `this.items.forEach(item => item.describe())`.
             "arrow_function" | "function_expression" | "function" => {
-                let first = node.child_by_field_name("parameter").or_else(|| {
-                    let p = node.child_by_field_name("parameters")?.named_child(0)?;
+                let first = node.field("parameter").or_else(|| {
+                    let p = node.field("parameters")?.named_child(0)?;
                     match p.kind() {
-                        "required_parameter" if p.child_by_field_name("type").is_none() => {
-                            p.child_by_field_name("pattern")
-                        }
+                        "required_parameter" if p.field("type").is_none() => p.field("pattern"),
                         "identifier" => Some(p),
                         _ => None,
                     }
@@ -198,10 +190,8 @@ impl Walker<'_> {
                 }
             }
             "required_parameter" | "optional_parameter" => {
-                if let (Some(p), Some(t)) = (
-                    node.child_by_field_name("pattern"),
-                    node.child_by_field_name("type"),
-                ) && p.kind() == "identifier"
+                if let (Some(p), Some(t)) = (node.field("pattern"), node.field("type"))
+                    && p.kind() == "identifier"
                 {
                     let (var, ty) = (self.text(p).to_string(), simple_type(self.text(t)));
                     // A constructor parameter property (`private readonly a: T`) is a field.
@@ -217,10 +207,7 @@ impl Walker<'_> {
             }
             // An interface's (or object type's) property: `store: Store`.
             "property_signature" => {
-                if let (Some(n), Some(t)) = (
-                    node.child_by_field_name("name"),
-                    node.child_by_field_name("type"),
-                ) {
+                if let (Some(n), Some(t)) = (node.field("name"), node.field("type")) {
                     let ty = simple_type(self.text(t));
                     if !ty.is_empty() {
                         let var = format!("this.{}", self.text(n));
@@ -230,14 +217,12 @@ impl Walker<'_> {
             }
             "public_field_definition" | "field_definition" => {
                 // `store: TodoStore` or `store = new TodoStore()` on a class: typed `this.store`.
-                let name = node
-                    .child_by_field_name("name")
-                    .or_else(|| node.child_by_field_name("property"));
+                let name = node.field("name").or_else(|| node.field("property"));
                 if let Some(n) = name {
                     let var = format!("this.{}", self.text(n));
-                    if let Some(t) = node.child_by_field_name("type") {
+                    if let Some(t) = node.field("type") {
                         self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
-                    } else if let Some(v) = node.child_by_field_name("value")
+                    } else if let Some(v) = node.field("value")
                         && let Some(b) = self.bound_of(v)
                     {
                         self.bind(node, &var, b);
@@ -249,7 +234,7 @@ impl Walker<'_> {
                 return false;
             }
             "export_statement" => {
-                if let Some(src) = node.child_by_field_name("source") {
+                if let Some(src) = node.field("source") {
                     // A re-export: `export { a as b } from './x'` or `export * from './x'`.
                     let module = unquote(self.text(src));
                     let line = node.start_position().row as u32 + 1;
@@ -259,12 +244,8 @@ impl Walker<'_> {
                         if child.kind() == "export_clause" {
                             let mut c2 = child.walk();
                             for spec in child.named_children(&mut c2) {
-                                let name = spec
-                                    .child_by_field_name("name")
-                                    .map(|n| self.text(n).to_string());
-                                let alias = spec
-                                    .child_by_field_name("alias")
-                                    .map(|n| self.text(n).to_string());
+                                let name = spec.field("name").map(|n| self.text(n).to_string());
+                                let alias = spec.field("alias").map(|n| self.text(n).to_string());
                                 any = true;
                                 self.imports.push(
                                     Import::new(line, module.clone()).named(name).aliased(alias),
@@ -283,10 +264,7 @@ impl Walker<'_> {
     }
 
     pub(in crate::syntax) fn js_require(&mut self, call: Node) {
-        let Some(arg) = call
-            .child_by_field_name("arguments")
-            .and_then(|a| a.named_child(0))
-        else {
+        let Some(arg) = call.field("arguments").and_then(|a| a.named_child(0)) else {
             return;
         };
         if arg.kind() != "string" {
@@ -298,7 +276,7 @@ impl Walker<'_> {
             self.imports.push(Import::new(line, module));
             return;
         };
-        let Some(pat) = decl.child_by_field_name("name") else {
+        let Some(pat) = decl.field("name") else {
             return;
         };
         match pat.kind() {
@@ -310,14 +288,12 @@ impl Walker<'_> {
                 for p in pat.named_children(&mut c) {
                     let (name, alias) = match p.kind() {
                         "shorthand_property_identifier_pattern" => (self.text(p).to_string(), None),
-                        "pair_pattern" => {
-                            match (p.child_by_field_name("key"), p.child_by_field_name("value")) {
-                                (Some(k), Some(v)) => {
-                                    (self.text(k).to_string(), Some(self.text(v).to_string()))
-                                }
-                                _ => continue,
+                        "pair_pattern" => match (p.field("key"), p.field("value")) {
+                            (Some(k), Some(v)) => {
+                                (self.text(k).to_string(), Some(self.text(v).to_string()))
                             }
-                        }
+                            _ => continue,
+                        },
                         _ => continue,
                     };
                     self.imports
@@ -329,7 +305,7 @@ impl Walker<'_> {
     }
 
     pub(in crate::syntax) fn js_import(&mut self, node: Node) {
-        let Some(src) = node.child_by_field_name("source") else {
+        let Some(src) = node.field("source") else {
             return;
         };
         let module = unquote(self.text(src));
@@ -364,12 +340,8 @@ impl Walker<'_> {
                                 continue;
                             }
                             any = true;
-                            let name = spec
-                                .child_by_field_name("name")
-                                .map(|n| self.text(n).to_string());
-                            let alias = spec
-                                .child_by_field_name("alias")
-                                .map(|n| self.text(n).to_string());
+                            let name = spec.field("name").map(|n| self.text(n).to_string());
+                            let alias = spec.field("alias").map(|n| self.text(n).to_string());
                             self.imports
                                 .push(Import::new(line, module.clone()).named(name).aliased(alias));
                         }

@@ -5,6 +5,7 @@
 //! built by `T.new(…)`, `T:new(…)` or `m.T.new(…)` is a `T` (the constructor convention), which types
 //! the calls made on its variable.
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -140,32 +141,26 @@ impl Walker<'_> {
 
     /// `require("a.b")` / `require "a.b"`: the module name.
     fn lua_require(&self, node: Node) -> Option<String> {
-        let name = node.child_by_field_name("name")?;
+        let name = node.field("name")?;
         if name.kind() != "identifier" || self.text(name) != "require" {
             return None;
         }
-        let arg = node.child_by_field_name("arguments")?;
+        let arg = node.field("arguments")?;
         let s = if arg.kind() == "string" {
             arg
         } else {
             arg.named_child(0).filter(|a| a.kind() == "string")?
         };
-        let content = self.text(s.child_by_field_name("content")?);
+        let content = self.text(s.field("content")?);
         (!content.is_empty() && content.len() <= 512).then(|| content.to_string())
     }
 
     /// `T.new(…)` / `T:new(…)`: `T`.
     fn lua_constructed(&self, node: Node) -> Option<String> {
-        let callee = node.child_by_field_name("name")?;
+        let callee = node.field("name")?;
         let (table, method) = match callee.kind() {
-            "dot_index_expression" => (
-                callee.child_by_field_name("table")?,
-                callee.child_by_field_name("field")?,
-            ),
-            "method_index_expression" => (
-                callee.child_by_field_name("table")?,
-                callee.child_by_field_name("method")?,
-            ),
+            "dot_index_expression" => (callee.field("table")?, callee.field("field")?),
+            "method_index_expression" => (callee.field("table")?, callee.field("method")?),
             _ => return None,
         };
         // `shop.Item.new(…)`: the table's last name.

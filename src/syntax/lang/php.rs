@@ -11,6 +11,7 @@
 //! constants too, grouped or not) imports a name; `require`/`include` of a literal path
 //! (`__DIR__ . '/x.php'` too) imports that file.
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -182,8 +183,8 @@ fn receiver_var(w: &Walker, n: Node) -> Option<String> {
     match n.kind() {
         "variable_name" => Some(w.text(n).to_string()),
         "member_access_expression" => {
-            let obj = n.child_by_field_name("object")?;
-            let name = n.child_by_field_name("name")?;
+            let obj = n.field("object")?;
+            let name = n.field("name")?;
             (obj.kind() == "variable_name" && w.text(obj) == "$this" && name.kind() == "name")
                 .then(|| format!("this.{}", w.text(name)))
         }
@@ -233,8 +234,7 @@ impl Walker<'_> {
     /// The class `node` is in: its name.
     fn php_enclosing_class(&self, node: Node) -> Option<String> {
         let p = enclosing(node, &["class_declaration"])?;
-        p.child_by_field_name("name")
-            .map(|x| self.text(x).to_string())
+        p.field("name").map(|x| self.text(x).to_string())
     }
 
     /// The class `new Foo(…)` builds, when `node` is such an expression (in parentheses or
@@ -271,20 +271,16 @@ impl Walker<'_> {
             | "scoped_call_expression"
             | "object_creation_expression" => self.php_call(node),
             "assignment_expression" => {
-                if let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) && let Some(var) = receiver_var(self, left)
+                if let (Some(left), Some(right)) = (node.field("left"), node.field("right"))
+                    && let Some(var) = receiver_var(self, left)
                     && let Some(ty) = self.php_constructed(right)
                 {
                     self.bind(node, &var, Receiver::Type(ty));
                 }
             }
             "simple_parameter" | "property_promotion_parameter" => {
-                if let (Some(t), Some(n)) = (
-                    node.child_by_field_name("type"),
-                    node.child_by_field_name("name"),
-                ) && let Some(ty) = type_name(self.text(t))
+                if let (Some(t), Some(n)) = (node.field("type"), node.field("name"))
+                    && let Some(ty) = type_name(self.text(t))
                 {
                     let ty = self.php_class(&ty);
                     let var = self.text(n).to_string();
@@ -296,16 +292,13 @@ impl Walker<'_> {
                 }
             }
             "property_declaration" => {
-                if let Some(ty) = node
-                    .child_by_field_name("type")
-                    .and_then(|t| type_name(self.text(t)))
-                {
+                if let Some(ty) = node.field("type").and_then(|t| type_name(self.text(t))) {
                     let ty = self.php_class(&ty);
                     let mut c = node.walk();
                     let names: Vec<String> = node
                         .named_children(&mut c)
                         .filter(|e| e.kind() == "property_element")
-                        .filter_map(|e| e.child_by_field_name("name"))
+                        .filter_map(|e| e.field("name"))
                         .map(|n| self.text(n).trim_start_matches('$').to_string())
                         .collect();
                     for name in names {
@@ -344,7 +337,7 @@ impl Walker<'_> {
             _ => ("object", false),
         };
         let recv = (!recv_field.is_empty())
-            .then(|| node.child_by_field_name(recv_field))
+            .then(|| node.field(recv_field))
             .flatten();
         let field = recv.and_then(|r| {
             (r.kind() == "member_access_expression")
@@ -439,7 +432,7 @@ impl Walker<'_> {
                 None => (String::new(), full),
             };
             let alias = clause
-                .child_by_field_name("alias")
+                .field("alias")
                 .map(|a| self.text(a).to_string())
                 .filter(|a| *a != name);
             self.imports
@@ -466,8 +459,8 @@ impl Walker<'_> {
             }
         };
         let path = if a.kind() == "binary_expression" {
-            let left = a.child_by_field_name("left")?;
-            let right = literal(a.child_by_field_name("right")?)?;
+            let left = a.field("left")?;
+            let right = literal(a.field("right")?)?;
             let rest = right.trim_start_matches('/');
             match self.text(left) {
                 "__DIR__" => format!("./{rest}"),

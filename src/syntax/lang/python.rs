@@ -2,6 +2,7 @@
 //! calls, receivers, bindings and imports with, recorded by the language-free walk in
 //! [`crate::syntax::refs`].
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -127,8 +128,8 @@ impl Walker<'_> {
         match left.kind() {
             "identifier" => Some(self.text(left).to_string()),
             "attribute" => {
-                let object = left.child_by_field_name("object")?;
-                let attr = left.child_by_field_name("attribute")?;
+                let object = left.field("object")?;
+                let attr = left.field("attribute")?;
                 (self.text(object) == "self").then(|| format!("self.{}", self.text(attr)))
             }
             _ => None,
@@ -140,25 +141,19 @@ impl Walker<'_> {
             // `x = f()`, `x: T = f()`, and `x: T` alone (a name declared before a `with`
             // or a loop binds it).
             "assignment" => {
-                if let Some(left) = node.child_by_field_name("left")
+                if let Some(left) = node.field("left")
                     && let Some(var) = self.assigned_name(left)
                 {
-                    if let Some(t) = node.child_by_field_name("type") {
+                    if let Some(t) = node.field("type") {
                         self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
-                    } else if let Some(b) = node
-                        .child_by_field_name("right")
-                        .and_then(|r| self.bound_of(r))
-                    {
+                    } else if let Some(b) = node.field("right").and_then(|r| self.bound_of(r)) {
                         self.bind(node, &var, b);
                     }
                 }
             }
             // `for item in shelf.items:` and `[i.total() for i in shelf.items]`.
             "for_statement" | "for_in_clause" => {
-                if let (Some(l), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
+                if let (Some(l), Some(r)) = (node.field("left"), node.field("right")) {
                     self.bind_element(node, l, r);
                 }
             }
@@ -176,10 +171,8 @@ impl Walker<'_> {
                 }
             }
             "typed_parameter" | "typed_default_parameter" => {
-                let name = node
-                    .child_by_field_name("name")
-                    .or_else(|| node.named_child(0));
-                if let (Some(n), Some(t)) = (name, node.child_by_field_name("type"))
+                let name = node.field("name").or_else(|| node.named_child(0));
+                if let (Some(n), Some(t)) = (name, node.field("type"))
                     && n.kind() == "identifier"
                 {
                     let (var, ty) = (self.text(n).to_string(), simple_type(self.text(t)));
@@ -192,10 +185,8 @@ impl Walker<'_> {
                 for child in node.children_by_field_name("name", &mut c) {
                     let (module, alias) = match child.kind() {
                         "aliased_import" => (
-                            child.child_by_field_name("name").map(|n| self.text(n)),
-                            child
-                                .child_by_field_name("alias")
-                                .map(|n| self.text(n).to_string()),
+                            child.field("name").map(|n| self.text(n)),
+                            child.field("alias").map(|n| self.text(n).to_string()),
                         ),
                         _ => (Some(self.text(child)), None),
                     };
@@ -209,7 +200,7 @@ impl Walker<'_> {
             "import_from_statement" => {
                 let line = node.start_position().row as u32 + 1;
                 let module = node
-                    .child_by_field_name("module_name")
+                    .field("module_name")
                     .map(|m| self.text(m).to_string())
                     .unwrap_or_default();
                 let mut c = node.walk();
@@ -218,12 +209,8 @@ impl Walker<'_> {
                     any = true;
                     let (name, alias) = match child.kind() {
                         "aliased_import" => (
-                            child
-                                .child_by_field_name("name")
-                                .map(|n| self.text(n).to_string()),
-                            child
-                                .child_by_field_name("alias")
-                                .map(|n| self.text(n).to_string()),
+                            child.field("name").map(|n| self.text(n).to_string()),
+                            child.field("alias").map(|n| self.text(n).to_string()),
                         ),
                         _ => (Some(self.text(child).to_string()), None),
                     };

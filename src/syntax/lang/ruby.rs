@@ -9,6 +9,7 @@
 //! class, as `new Foo()` does elsewhere), and a value built so types its variable and any
 //! call made on it (`Foo.new.bar`). `A::B.m` is the call `m` qualified by `A.B`.
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -123,8 +124,8 @@ impl Walker<'_> {
         if node.kind() != "call" {
             return None;
         }
-        let method = node.child_by_field_name("method")?;
-        let recv = node.child_by_field_name("receiver")?;
+        let method = node.field("method")?;
+        let recv = node.field("receiver")?;
         (self.text(method) == "new" && matches!(recv.kind(), "constant" | "scope_resolution"))
             .then(|| constant_path(self.text(recv)))
     }
@@ -134,7 +135,7 @@ impl Walker<'_> {
             "call" => {
                 // The walk has just recorded this call (last in `calls`, starting here).
                 let start = node.start_byte();
-                let recv = node.child_by_field_name("receiver");
+                let recv = node.field("receiver");
                 let built = self.constructed(node);
                 let recv_built = recv.and_then(|r| self.constructed(r));
                 let recv_path = recv
@@ -172,10 +173,8 @@ impl Walker<'_> {
                 }
             }
             "assignment" => {
-                if let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) && matches!(left.kind(), "identifier" | "instance_variable")
+                if let (Some(left), Some(right)) = (node.field("left"), node.field("right"))
+                    && matches!(left.kind(), "identifier" | "instance_variable")
                 {
                     let var = match left.kind() {
                         // `@items = …`: a field of the instance, read as `self.items`.
@@ -199,14 +198,14 @@ impl Walker<'_> {
     /// everything it defines visible (a wildcard). `require_relative` paths start with
     /// `./` so the resolver reads them from the requiring file's directory.
     fn require(&self, node: Node) -> Option<Import> {
-        if node.child_by_field_name("receiver").is_some() {
+        if node.field("receiver").is_some() {
             return None;
         }
-        let method = self.text(node.child_by_field_name("method")?);
+        let method = self.text(node.field("method")?);
         if method != "require" && method != "require_relative" {
             return None;
         }
-        let arg = node.child_by_field_name("arguments")?.named_child(0)?;
+        let arg = node.field("arguments")?.named_child(0)?;
         if arg.kind() != "string" || arg.named_child_count() != 1 {
             return None;
         }

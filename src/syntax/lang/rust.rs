@@ -2,6 +2,7 @@
 //! calls, receivers, bindings and imports with, recorded by the language-free walk in
 //! [`crate::syntax::refs`].
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules};
@@ -87,10 +88,7 @@ impl Walker<'_> {
             }
             // A struct's field: `self.name` in its methods.
             "field_declaration" => {
-                if let (Some(n), Some(t)) = (
-                    node.child_by_field_name("name"),
-                    node.child_by_field_name("type"),
-                ) {
+                if let (Some(n), Some(t)) = (node.field("name"), node.field("type")) {
                     let ty = simple_type(self.text(t));
                     if !ty.is_empty() {
                         let var = format!("self.{}", self.text(n));
@@ -99,7 +97,7 @@ impl Walker<'_> {
                 }
             }
             "let_declaration" => {
-                if let Some(p) = node.child_by_field_name("pattern") {
+                if let Some(p) = node.field("pattern") {
                     let p = if p.kind() == "mut_pattern" {
                         p.named_child(0).unwrap_or(p)
                     } else {
@@ -107,14 +105,14 @@ impl Walker<'_> {
                     };
                     if p.kind() == "identifier" {
                         let var = self.text(p).to_string();
-                        if let Some(t) = node.child_by_field_name("type") {
+                        if let Some(t) = node.field("type") {
                             self.bind(node, &var, Receiver::Type(simple_type(self.text(t))));
-                        } else if let Some(v) = node.child_by_field_name("value") {
+                        } else if let Some(v) = node.field("value") {
                             // `let mix = Color::mix::<Lab>;`: a function by its path, so
                             // `mix(a, b)` calls `Color::mix` (and no function of the
                             // module that is named `mix`).
                             let path = match v.kind() {
-                                "generic_function" => v.child_by_field_name("function"),
+                                "generic_function" => v.field("function"),
                                 _ => Some(v),
                             }
                             .filter(|p| p.kind() == "scoped_identifier");
@@ -130,33 +128,22 @@ impl Walker<'_> {
             }
             // `for item in &self.items` / `for item in self.items.iter()`.
             "for_expression" => {
-                if let (Some(p), Some(v)) = (
-                    node.child_by_field_name("pattern"),
-                    node.child_by_field_name("value"),
-                ) {
+                if let (Some(p), Some(v)) = (node.field("pattern"), node.field("value")) {
                     self.bind_element(node, p, v);
                 }
             }
             // `self.items.iter().map(|item| item.weight())`.
             "closure_expression" => {
-                if let Some(p) = node
-                    .child_by_field_name("parameters")
-                    .and_then(|ps| ps.named_child(0))
-                {
+                if let Some(p) = node.field("parameters").and_then(|ps| ps.named_child(0)) {
                     let p = match p.kind() {
-                        "parameter" if p.child_by_field_name("type").is_none() => {
-                            p.child_by_field_name("pattern").unwrap_or(p)
-                        }
+                        "parameter" if p.field("type").is_none() => p.field("pattern").unwrap_or(p),
                         _ => p,
                     };
                     self.bind_callback_element(node, p);
                 }
             }
             "parameter" => {
-                if let (Some(p), Some(t)) = (
-                    node.child_by_field_name("pattern"),
-                    node.child_by_field_name("type"),
-                ) {
+                if let (Some(p), Some(t)) = (node.field("pattern"), node.field("type")) {
                     let p = if p.kind() == "mut_pattern" {
                         p.named_child(0).unwrap_or(p)
                     } else {
@@ -174,10 +161,8 @@ impl Walker<'_> {
             }
             // `<M: Matcher>` and `where M: Matcher`: `M`'s values reach `Matcher`'s methods.
             "constrained_type_parameter" | "type_parameter" | "where_predicate" => {
-                let name = node
-                    .child_by_field_name("left")
-                    .or_else(|| node.child_by_field_name("name"));
-                let bound = node.child_by_field_name("bounds").and_then(|b| {
+                let name = node.field("left").or_else(|| node.field("name"));
+                let bound = node.field("bounds").and_then(|b| {
                     (0..b.named_child_count())
                         .filter_map(|i| b.named_child(i))
                         .find(|k| k.kind() != "lifetime")
@@ -190,14 +175,14 @@ impl Walker<'_> {
                 }
             }
             "use_declaration" => {
-                if let Some(arg) = node.child_by_field_name("argument") {
+                if let Some(arg) = node.field("argument") {
                     self.rust_use(arg, "");
                 }
                 return false;
             }
             "mod_item" => {
-                if node.child_by_field_name("body").is_none()
-                    && let Some(n) = node.child_by_field_name("name")
+                if node.field("body").is_none()
+                    && let Some(n) = node.field("name")
                 {
                     self.imports.push(
                         Import::new(
@@ -380,10 +365,7 @@ impl Walker<'_> {
                 }
             }
             "use_as_clause" => {
-                if let (Some(p), Some(a)) = (
-                    node.child_by_field_name("path"),
-                    node.child_by_field_name("alias"),
-                ) {
+                if let (Some(p), Some(a)) = (node.field("path"), node.field("alias")) {
                     let full = join(prefix, self.text(p));
                     let (module, name) = match full.rsplit_once("::") {
                         Some((m, n)) => (m.to_string(), n.to_string()),
@@ -398,12 +380,12 @@ impl Walker<'_> {
             }
             "scoped_use_list" => {
                 let p = node
-                    .child_by_field_name("path")
+                    .field("path")
                     .map(|p| join(prefix, self.text(p)))
                     .unwrap_or_else(|| prefix.to_string());
                 // A path longer than any real module path is not followed further
                 // (each level would copy the whole prefix again).
-                if let Some(list) = node.child_by_field_name("list")
+                if let Some(list) = node.field("list")
                     && p.len() <= MAX_RECEIVER
                 {
                     stack.push((list, p));

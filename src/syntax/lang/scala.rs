@@ -7,6 +7,7 @@
 //! Java's `import static` does. Typed `val`s, parameters and class parameters, and values
 //! built by `new T(…)`, `T(…)` or a call, type the calls made on them.
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -142,7 +143,7 @@ impl Walker<'_> {
             "call_expression" => {
                 // `xs(i)`, `f(x)` on a parameter or a local value: its `apply`, not a call
                 // of a definition named so (recorded by the call shape: taken back).
-                if let Some(f) = node.child_by_field_name("function")
+                if let Some(f) = node.field("function")
                     && f.kind() == "identifier"
                     && self.written_as_value(self.text(f))
                     && self.scala_is_local(node, self.text(f))
@@ -156,25 +157,21 @@ impl Walker<'_> {
             }
             "infix_expression" => {
                 // `a max b`: a method call; `a + b` (a symbolic operator) is not recorded.
-                if let (Some(op), Some(left)) = (
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("left"),
-                ) && op.kind() == "identifier"
+                if let (Some(op), Some(left)) = (node.field("operator"), node.field("left"))
+                    && op.kind() == "identifier"
                 {
                     self.push_member(op, left, CallKind::Member, node);
                 }
             }
             "val_definition" | "var_definition" => {
-                let Some(pattern) = node.child_by_field_name("pattern") else {
+                let Some(pattern) = node.field("pattern") else {
                     return true;
                 };
                 if pattern.kind() == "identifier" {
                     let var = self.text(pattern).to_string();
-                    let b = match node.child_by_field_name("type") {
+                    let b = match node.field("type") {
                         Some(t) => Some(Receiver::Type(self.scala_type(t))),
-                        None => node
-                            .child_by_field_name("value")
-                            .and_then(|v| self.scala_bound_of(v)),
+                        None => node.field("value").and_then(|v| self.scala_bound_of(v)),
                     };
                     if let Some(b) = b {
                         self.bind(node, &var, b);
@@ -182,10 +179,7 @@ impl Walker<'_> {
                 }
             }
             "parameter" | "class_parameter" => {
-                if let (Some(n), Some(t)) = (
-                    node.child_by_field_name("name"),
-                    node.child_by_field_name("type"),
-                ) {
+                if let (Some(n), Some(t)) = (node.field("name"), node.field("type")) {
                     let (var, ty) = (self.text(n).to_string(), self.scala_type(t));
                     self.bind(node, &var, Receiver::Type(ty));
                 }
@@ -204,10 +198,7 @@ impl Walker<'_> {
     /// the target of an assignment, or a capitalised name (an object or a constant:
     /// `a.Config`).
     fn scala_member_read(&mut self, node: Node) {
-        let (Some(value), Some(field)) = (
-            node.child_by_field_name("value"),
-            node.child_by_field_name("field"),
-        ) else {
+        let (Some(value), Some(field)) = (node.field("value"), node.field("field")) else {
             return;
         };
         if field.kind() != "identifier" || self.text(field).starts_with(|c: char| c.is_uppercase())
@@ -222,9 +213,8 @@ impl Walker<'_> {
             }
             let is_node = |n: Option<Node>| n.is_some_and(|n| n.id() == node.id());
             let called = matches!(p.kind(), "call_expression" | "generic_function")
-                && is_node(p.child_by_field_name("function"));
-            let assigned =
-                p.kind() == "assignment_expression" && is_node(p.child_by_field_name("left"));
+                && is_node(p.field("function"));
+            let assigned = p.kind() == "assignment_expression" && is_node(p.field("left"));
             if called || assigned {
                 return;
             }
@@ -247,7 +237,7 @@ impl Walker<'_> {
                             matches!(p.kind(), "parameters" | "class_parameters" | "bindings")
                                 || (p.kind() == "identifier"
                                     && n.kind() == "lambda_expression"
-                                    && n.child_by_field_name("parameters") == Some(*p))
+                                    && n.field("parameters") == Some(*p))
                         })
                         .collect();
                     for list in lists {
@@ -258,10 +248,9 @@ impl Walker<'_> {
                             continue;
                         }
                         let mut c2 = list.walk();
-                        let hit = list.named_children(&mut c2).any(|p| {
-                            p.child_by_field_name("name")
-                                .is_some_and(|x| self.text(x) == name)
-                        });
+                        let hit = list
+                            .named_children(&mut c2)
+                            .any(|p| p.field("name").is_some_and(|x| self.text(x) == name));
                         if hit {
                             return true;
                         }
@@ -282,9 +271,7 @@ impl Walker<'_> {
                         .collect();
                     let declared = before.iter().rev().take(MAX_LOCALS_SCANNED).any(|stmt| {
                         matches!(stmt.kind(), "val_definition" | "var_definition")
-                            && stmt
-                                .child_by_field_name("pattern")
-                                .is_some_and(|p| self.text(p) == name)
+                            && stmt.field("pattern").is_some_and(|p| self.text(p) == name)
                     });
                     if declared {
                         return true;
@@ -361,10 +348,7 @@ impl Walker<'_> {
                                 );
                             }
                             "arrow_renamed_identifier" | "as_renamed_identifier" => {
-                                let (Some(n), Some(a)) = (
-                                    s.child_by_field_name("name"),
-                                    s.child_by_field_name("alias"),
-                                ) else {
+                                let (Some(n), Some(a)) = (s.field("name"), s.field("alias")) else {
                                     continue;
                                 };
                                 if a.kind() == "wildcard" {
@@ -390,10 +374,8 @@ impl Walker<'_> {
                 }
                 "as_renamed_identifier" => {
                     // `import a.b.C as D` (Scala 3): the path so far is the module.
-                    if let (Some(n), Some(a)) = (
-                        child.child_by_field_name("name"),
-                        child.child_by_field_name("alias"),
-                    ) && a.kind() != "wildcard"
+                    if let (Some(n), Some(a)) = (child.field("name"), child.field("alias"))
+                        && a.kind() != "wildcard"
                     {
                         let (name, alias) = (self.text(n).to_string(), self.text(a).to_string());
                         self.push_scala_import(

@@ -12,6 +12,7 @@
 //! imports a module (a target: `Sources/Module/`), whose top-level names are then all
 //! visible; `import struct Module.Name` imports one name.
 
+use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_comment};
@@ -213,10 +214,7 @@ impl Walker<'_> {
         match node.kind() {
             "call_expression" => self.swift_call(node),
             "property_declaration" => {
-                let Some(var) = node
-                    .child_by_field_name("name")
-                    .and_then(|p| p.child_by_field_name("bound_identifier"))
-                else {
+                let Some(var) = node.field("name").and_then(|p| p.field("bound_identifier")) else {
                     return true;
                 };
                 let var = self.text(var).to_string();
@@ -224,13 +222,10 @@ impl Walker<'_> {
                 let annotated = node
                     .named_children(&mut c)
                     .find(|n| n.kind() == "type_annotation")
-                    .and_then(|a| a.child_by_field_name("name"))
+                    .and_then(|a| a.field("name"))
                     .and_then(|t| swift_type(self.text(t)))
                     .map(Receiver::Type);
-                let b = annotated.or_else(|| {
-                    node.child_by_field_name("value")
-                        .and_then(|v| self.swift_bound(v))
-                });
+                let b = annotated.or_else(|| node.field("value").and_then(|v| self.swift_bound(v)));
                 if let Some(b) = b {
                     self.bind(node, &var, b);
                 }
@@ -249,9 +244,8 @@ impl Walker<'_> {
             }
             "for_statement" => {
                 if let (Some(var), Some(iterable)) = (
-                    node.child_by_field_name("item")
-                        .and_then(|p| p.child_by_field_name("bound_identifier")),
-                    node.child_by_field_name("collection"),
+                    node.field("item").and_then(|p| p.field("bound_identifier")),
+                    node.field("collection"),
                 ) {
                     self.swift_bind_element(node, var, iterable);
                 }
@@ -280,9 +274,9 @@ impl Walker<'_> {
                 let next = match n.kind() {
                     // `.m()`: an implicit member, read on a type the context decides.
                     "prefix_expression" if self.swift_is_implicit_member(n) => return,
-                    "prefix_expression" => n.child_by_field_name("target"),
-                    "nil_coalescing_expression" => n.child_by_field_name("if_nil"),
-                    k if OPERATORS.contains(&k) => n.child_by_field_name("rhs"),
+                    "prefix_expression" => n.field("target"),
+                    "nil_coalescing_expression" => n.field("if_nil"),
+                    k if OPERATORS.contains(&k) => n.field("rhs"),
                     _ => break,
                 };
                 match next {
@@ -301,10 +295,8 @@ impl Walker<'_> {
             return;
         }
         let (Some(target), Some(name)) = (
-            callee.child_by_field_name("target"),
-            callee
-                .child_by_field_name("suffix")
-                .and_then(|s| s.child_by_field_name("suffix")),
+            callee.field("target"),
+            callee.field("suffix").and_then(|s| s.field("suffix")),
         ) else {
             return;
         };
@@ -327,11 +319,11 @@ impl Walker<'_> {
         {
             // `{ item in … }` names the element; `{ $0… }` does not.
             let param = lambda
-                .child_by_field_name("type")
+                .field("type")
                 .and_then(|t| t.named_child(0))
                 .filter(|p| p.kind() == "lambda_function_type_parameters")
                 .and_then(|p| p.named_child(0))
-                .and_then(|p| p.child_by_field_name("name"));
+                .and_then(|p| p.field("name"));
             match param {
                 Some(p) => self.swift_bind_element(lambda, p, target),
                 None => {
@@ -348,8 +340,7 @@ impl Walker<'_> {
     /// Whether a `prefix_expression` is `.name` (an implicit member) rather than an
     /// operator applied to a value (`-x`, `!x`).
     fn swift_is_implicit_member(&self, n: Node) -> bool {
-        n.child_by_field_name("operation")
-            .is_some_and(|op| self.text(op) == ".")
+        n.field("operation").is_some_and(|op| self.text(op) == ".")
     }
 
     /// `var` is an element of `iterable` (a `for` loop's item, a closure's parameter).
@@ -400,8 +391,8 @@ impl Walker<'_> {
         let mut v = value;
         for _ in 0..MAX_OPERANDS {
             match v.kind() {
-                "try_expression" | "await_expression" => v = v.child_by_field_name("expr")?,
-                "postfix_expression" => v = v.child_by_field_name("target")?,
+                "try_expression" | "await_expression" => v = v.field("expr")?,
+                "postfix_expression" => v = v.field("target")?,
                 _ => break,
             }
         }
@@ -417,11 +408,11 @@ impl Walker<'_> {
                 self.chain_expr(v).map(Receiver::of_expr)
             }
             "constructor_expression" => {
-                let t = v.child_by_field_name("constructed_type")?;
+                let t = v.field("constructed_type")?;
                 swift_type(self.text(t)).map(Receiver::Type)
             }
             "as_expression" => {
-                let t = v.child_by_field_name("name")?;
+                let t = v.field("name")?;
                 swift_type(self.text(t)).map(Receiver::Type)
             }
             "simple_identifier" | "navigation_expression" | "self_expression" => {
@@ -442,7 +433,7 @@ impl Walker<'_> {
         let first = p
             .named_children(&mut c)
             .find(|x| x.kind() == "inheritance_specifier")?;
-        let t = first.child_by_field_name("inherits_from")?;
+        let t = first.field("inherits_from")?;
         swift_type(self.text(t))
     }
 
