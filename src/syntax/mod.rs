@@ -145,15 +145,12 @@ fn field_id(node: &tree_sitter::Node, name: &'static str) -> Option<std::num::No
     let set = ((key.0 >> 2) ^ key.1) % FIELD_SETS;
     FIELD_IDS.with_borrow_mut(|sets| {
         let set = &mut sets[set];
-        let hit = |s: &Option<FieldSlot>| {
+        // The slot used last comes first.
+        if let Some(at) = set.iter().position(|s| {
             s.as_ref()
                 .is_some_and(|s| s.name == key && s.grammar == *grammar)
-        };
-        if hit(&set[0]) {
-            return set[0].as_ref().and_then(|s| s.id);
-        }
-        if hit(&set[1]) {
-            set.swap(0, 1);
+        }) {
+            set.swap(0, at);
             return set[0].as_ref().and_then(|s| s.id);
         }
         let id = grammar.field_id_for_name(name);
