@@ -42,6 +42,10 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
     if let Some(note) = &log.history {
         ctx.note(&format!("llmc: {note}"));
     }
+    // A shallow clone's oldest commit is not where things began.
+    if let Some(s) = store.read(|c| Ok(query::shallow(c)))?? {
+        ctx.note(&format!("llmc: {}", s.note));
+    }
     let found = !log.commits.is_empty();
     match (args.max_tokens, args.json) {
         (Some(max), json) => print_budgeted(ctx, args, &text, &log, max, json)?,

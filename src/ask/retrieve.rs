@@ -630,6 +630,10 @@ pub fn history_facts(
     if let Some(note) = &partial {
         m.warn(note.clone());
     }
+    let shallow = m.read(|c| Ok(hq::shallow(c)))??;
+    if let Some(s) = &shallow {
+        m.warn(s.note.clone());
+    }
     let mut facts = Vec::new();
     let mut filter = LogFilter {
         since: q.since,
@@ -828,8 +832,39 @@ pub fn history_facts(
                 partial: None,
             });
         }
+        // A shallow clone's oldest commit is only the oldest the clone holds: what it
+        // names was introduced there only when its changes add it.
+        if let Some(s) = &shallow {
+            for f in facts.iter_mut().filter(|f| f.partial.is_none()) {
+                if !introduced_within(f, &s.boundary) {
+                    f.partial = Some(s.note.clone());
+                }
+            }
+        }
     }
     Ok((facts, ranked))
+}
+
+/// Whether an introduction's first commit is known to add what it names, in a shallow
+/// clone whose `boundary` commits are known only by what they hold: git's pickaxe lists a
+/// boundary commit for any text it holds, and a later one only for text the boundary
+/// lacked; a definition or file is added when the commit's changes say so. The oldest
+/// commit whose message names the target is never known to be the oldest there is.
+fn introduced_within(f: &HistoryFact, boundary: &std::collections::HashSet<String>) -> bool {
+    let Some(c) = f.commits.first() else {
+        return true;
+    };
+    if boundary.contains(&c.commit) || !f.message_words.is_empty() {
+        return false;
+    }
+    // A file's log lists the definitions its commits touched too: only those named so
+    // stand for the target.
+    let name = f.target.rsplit([':', '.', '#']).next().unwrap_or(&f.target);
+    f.pickaxe
+        || c.files.iter().any(|file| file.status == "A")
+        || c.symbols
+            .iter()
+            .any(|s| s.change == "added" && s.name == name)
 }
 
 /// Every commit of `target`'s log (in `filter`'s window and order) whose message holds

@@ -342,9 +342,10 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         absent,
         verbatim,
     });
-    // An introduction read from a history still being read names only the oldest commit
-    // read so far: Low, whatever the evidence (the answer says the introducing commit
-    // may be older), though not so low that it is refined or withheld.
+    // An introduction read from a history still being read, or from a shallow clone's
+    // (`retrieve::introduced_within`), names only the oldest commit held: Low, whatever
+    // the evidence (the answer says the introducing commit may be older), though not so
+    // low that it is refined or withheld.
     if pass
         .history
         .iter()
@@ -354,8 +355,8 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         pass.confidence.score = PARTIAL_INTRODUCTION;
         pass.confidence.label = label(PARTIAL_INTRODUCTION).into();
         reasons.push(format!(
-            "history read in part: the introducing commit may not be read yet, confidence \
-             {PARTIAL_INTRODUCTION:.2} at most"
+            "history held in part (read in part, or a shallow clone): the introducing \
+             commit may be older, confidence {PARTIAL_INTRODUCTION:.2} at most"
         ));
     }
     if pass.candidates.is_empty() {

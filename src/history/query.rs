@@ -113,6 +113,44 @@ pub fn partial_note(conn: &Connection) -> Result<Option<String>> {
     Ok(super::partial_note(commits, remaining, back_to.as_deref()))
 }
 
+/// Where a shallow clone's history stops: its boundary commits (what each changed is
+/// unknown, git reads them as if they added every file they hold) and a note saying so.
+#[derive(Debug, Clone)]
+pub struct Shallow {
+    pub boundary: HashSet<String>,
+    /// "shallow clone: the history stops at 8b4f505a5f (2026-07-25); `git fetch
+    /// --unshallow` reads the rest".
+    pub note: String,
+}
+
+/// The shallow boundary of the history held, `None` for a complete history.
+pub fn shallow(conn: &Connection) -> Result<Option<Shallow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT hash, author_date FROM commits WHERE boundary = 1 ORDER BY commit_time DESC",
+    )?;
+    let rows: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let Some((hash, date)) = rows.first() else {
+        return Ok(None);
+    };
+    let at = format!(
+        "{} ({})",
+        hash.get(..10).unwrap_or(hash),
+        date.get(..10).unwrap_or(date)
+    );
+    let at = match rows.len() {
+        1 => at,
+        n => format!("{n} boundary commits, the newest {at}"),
+    };
+    Ok(Some(Shallow {
+        note: format!(
+            "shallow clone: the history stops at {at}; `git fetch --unshallow` reads the rest"
+        ),
+        boundary: rows.into_iter().map(|(h, _)| h).collect(),
+    }))
+}
+
 /// Reads a TARGET: a path the history or the disk knows (file or directory), else a
 /// definition, optionally as `path:name`.
 pub fn resolve(conn: &Connection, root: &Path, text: &str) -> Result<Target> {

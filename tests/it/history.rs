@@ -409,6 +409,88 @@ fn shallow_clones_stop_at_their_boundary_and_status_says_so() {
     }
 }
 
+/// `llmc ask --json --no-llm QUESTION` in `dir`: the answer's text, confidence label
+/// and first history fact.
+fn ask_history(dir: &std::path::Path, question: &str) -> (String, String, serde_json::Value) {
+    let out = crate::util::llmc_in(dir, &["ask", "--json", "--no-llm", question]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = crate::util::json(&out);
+    (
+        v["answer"]["text"].as_str().unwrap_or("").to_string(),
+        v["confidence"]["label"].as_str().unwrap_or("").to_string(),
+        v["history"][0].clone(),
+    )
+}
+
+#[test]
+fn a_shallow_clone_names_an_introduction_only_where_its_commits_add_it() {
+    let src = Scratch::empty();
+    src.git(&["init", "-q"]);
+    let mut text = String::new();
+    for name in ["load_config", "save_config", "parse_args", "print_help"] {
+        text.push_str(&format!("def {name}(x):\n    return x\n\n\n"));
+        src.write("app.py", &text);
+        src.git(&["add", "app.py"]);
+        src.git(&["commit", "-qm", &format!("Add {name}")]);
+    }
+    src.write("app.py", text.replacen("return x", "return x.strip()", 1));
+    src.git(&["commit", "-qam", "Make load_config strip whitespace"]);
+    // The three newest commits: "Add parse_args" is the boundary, which git reads as if
+    // it added the whole file.
+    let dst = Scratch::empty();
+    let url = format!("file://{}", src.path().display());
+    let out = Command::new("git")
+        .args(["clone", "-q", "--depth", "3", &url, "repo"])
+        .current_dir(dst.path())
+        .output()
+        .expect("git clone");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let repo = dst.path().join("repo");
+    let out = crate::util::llmc_in(&repo, &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // Added inside the clone's history: the introduction, as in a full clone.
+    let (text, label, fact) = ask_history(&repo, "when was print_help introduced?");
+    assert!(
+        text.starts_with("`print_help` was introduced in ") && text.contains("Add print_help"),
+        "{text}"
+    );
+    assert_eq!(label, "High", "{text}");
+    assert!(fact["partial"].is_null(), "{fact}");
+
+    // Older than the boundary, changed after it: its oldest commit held, not its
+    // introduction.
+    let (text, label, fact) = ask_history(&repo, "when was load_config introduced?");
+    assert!(
+        text.starts_with("`load_config`'s oldest commit in the history read so far is ")
+            && text.contains("Make load_config strip whitespace")
+            && text.contains("shallow clone: the history stops at ")
+            && text.contains("the commit that introduced it may be older"),
+        "{text}"
+    );
+    assert_eq!(label, "Low", "{text}");
+    assert!(
+        fact["partial"]
+            .as_str()
+            .unwrap_or("")
+            .contains("git fetch --unshallow"),
+        "{fact}"
+    );
+
+    // Untouched since before the boundary: git's pickaxe names the boundary, which only
+    // holds it.
+    for name in ["save_config", "parse_args"] {
+        let (text, label, _) = ask_history(&repo, &format!("when was {name} added?"));
+        assert!(!text.contains("was introduced in"), "{text}");
+        assert!(text.contains("may be older"), "{text}");
+        assert_eq!(label, "Low", "{text}");
+    }
+}
+
 #[test]
 fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     let plain = Scratch::fixture("python");
