@@ -207,6 +207,37 @@ pub fn is_stop(word: &str) -> bool {
     STOP.binary_search(&word).is_ok()
 }
 
+/// Everyday verbs a question says how something is done with ("how are retry statistics
+/// recorded?", "how does httpx pick up proxies?"), and none names a feature: a
+/// repository need not hold them, so their absence says nothing about whether it deals
+/// with the question. Still searched for; not counted as missing or unknown. Sorted.
+const EVERYDAY: &[&str] = &[
+    "achieve",
+    "calculate",
+    "choose",
+    "compute",
+    "decide",
+    "decision",
+    "determine",
+    "ensure",
+    "figure",
+    "happen",
+    "keep",
+    "notice",
+    "obtain",
+    "occur",
+    "perform",
+    "pick",
+    "record",
+    "remember",
+];
+
+/// Whether a word is one of [`EVERYDAY`]'s verbs, in any form ("picked", "decisions").
+pub fn is_everyday(word: &str) -> bool {
+    let s = stem(word);
+    EVERYDAY.iter().any(|w| stem(w) == s)
+}
+
 /// A crude stem: lower-case, without common English suffixes, so that "parsing",
 /// "parsed" and "parser" meet "parse". A word ending in "ss" keeps its last "s":
 /// "compress" meets "compressed" and "class" meets "classes".
@@ -347,8 +378,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_everyday_verb_is_known_in_its_forms_and_a_feature_is_not() {
+        for w in [
+            "picked",
+            "Picks",
+            "recorded",
+            "computed",
+            "decisions",
+            "determines",
+        ] {
+            assert!(is_everyday(w), "{w}");
+        }
+        for w in [
+            "retry",
+            "encrypt",
+            "compress",
+            "record_id",
+            "logging",
+            "stop",
+        ] {
+            assert!(!is_everyday(w), "{w}");
+        }
+    }
+
+    #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        for list in [STOP, SUBJECT_IN_PROSE, IMPORT_FORM] {
+        for list in [STOP, SUBJECT_IN_PROSE, IMPORT_FORM, EVERYDAY] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();
             sorted.dedup();

@@ -8,7 +8,7 @@
 //! chunk holds (`calibration`).
 
 use super::classify::{EntityKind, Intent};
-use super::text::{covered, stems};
+use super::text::{covered, is_everyday, stems};
 use super::{Confidence, Pass, State};
 
 /// The label of a confidence score (a probability that the first source is right).
@@ -167,16 +167,18 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
             .collect();
         (1.0 - missing.len() as f64 / named.len() as f64, missing)
     } else if !state.terms.is_empty() {
-        let missing: Vec<String> = state
-            .terms
+        // An everyday verb ("recorded", "picked") says how, not what: the evidence need
+        // not hold it, unless it is all the question says.
+        let mut subject: Vec<&String> = state.terms.iter().filter(|t| !is_everyday(t)).collect();
+        if subject.is_empty() {
+            subject = state.terms.iter().collect();
+        }
+        let missing: Vec<String> = subject
             .iter()
             .filter(|t| !any_covers(t, 3))
-            .cloned()
+            .map(|t| t.to_string())
             .collect();
-        (
-            1.0 - missing.len() as f64 / state.terms.len() as f64,
-            missing,
-        )
+        (1.0 - missing.len() as f64 / subject.len() as f64, missing)
     } else {
         // Nothing named and no subject word (an author and a month took them all): a
         // list of commits is as much an answer as a list of chunks.
@@ -297,12 +299,13 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    // A word the history's target holds is known to the history, if to no chunk.
+    // A word the history's target holds is known to the history, if to no chunk; an
+    // everyday verb need be known to neither.
     let asked: Vec<&str> = pass
         .query
         .text
         .split_whitespace()
-        .filter(|w| !target_stems.iter().any(|s| covered(w, s)))
+        .filter(|w| !target_stems.iter().any(|s| covered(w, s)) && !is_everyday(w))
         .collect();
     let (unknown, absent) = state
         .memories

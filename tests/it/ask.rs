@@ -1540,6 +1540,24 @@ fn a_graph_question_about_a_removed_name_says_it_is_defined_nowhere_and_who_remo
 }
 
 #[test]
+fn an_everyday_verb_the_repository_lacks_costs_no_confidence_and_a_feature_still_does() {
+    let s = python();
+    // "computed" is in no file: it says how the weight is had, not what is asked.
+    let (v, code) = ask_json(s.path(), &["how is the total weight of a shelf computed?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "Shelf.weight", "{v}");
+    assert_eq!(v["confidence"]["coverage"], 1.0, "{v}");
+    assert_eq!(v["confidence"]["label"], "Medium", "{v}");
+    // "encrypt" is in no file either, and names a feature the repository lacks.
+    let (v, _) = ask_json(s.path(), &["how is the total weight of a shelf encrypted?"]);
+    assert!(
+        v["confidence"]["coverage"].as_f64().unwrap_or(1.0) < 1.0,
+        "{v}"
+    );
+    assert_eq!(v["confidence"]["label"], "Low", "{v}");
+}
+
+#[test]
 fn an_out_of_scope_question_abstains_with_exit_code_1() {
     let s = python();
     let (v, code) = ask_json(
