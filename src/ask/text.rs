@@ -232,9 +232,14 @@ const EVERYDAY: &[&str] = &[
     "remember",
 ];
 
-/// Whether a word is one of [`EVERYDAY`]'s verbs, in any form ("picked", "decisions").
+/// Whether a word is one of [`EVERYDAY`]'s verbs, in any form ("picked", "decisions");
+/// not the thing that does it ("recorder" names a feature).
 pub fn is_everyday(word: &str) -> bool {
-    let s = stem(word);
+    let lower = word.to_ascii_lowercase();
+    if lower.ends_with("er") || lower.ends_with("ers") {
+        return false;
+    }
+    let s = stem(&lower);
     EVERYDAY.iter().any(|w| stem(w) == s)
 }
 
