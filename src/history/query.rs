@@ -320,10 +320,17 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
             }
             if by_words {
                 // Each word held weighs its rarity among the messages (inverse document
-                // frequency), twice in the subject; the order of the log among equals.
+                // frequency), twice in the subject; the order of the log among equals. A
+                // word for any input (`arg|param|…`) says what kind of thing is asked
+                // about, not which: half ("why was the app parameter deprecated?" is
+                // about `app` first).
                 let weight: Vec<f64> = messages
                     .iter()
-                    .map(|&n| ((all as f64 + 1.0) / (n as f64 + 0.5)).ln())
+                    .zip(&filter.words)
+                    .map(|(&n, word)| {
+                        let idf = ((all as f64 + 1.0) / (n as f64 + 0.5)).ln();
+                        if word.contains('|') { idf / 2.0 } else { idf }
+                    })
                     .collect();
                 let score = |places: &[u8]| -> f64 {
                     places

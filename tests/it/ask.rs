@@ -1057,6 +1057,52 @@ fn a_release_a_why_question_names_is_looked_for_in_the_messages() {
     assert!(!listed.iter().any(|m| m.contains("3.80")), "{v}");
 }
 
+/// "why was the app parameter deprecated?" is about `app`: a commit that deprecated
+/// another parameter, and names an app only in its body, came first on encode/httpx.
+#[test]
+fn a_why_question_weighs_the_thing_it_names_above_the_kind_of_thing() {
+    let (first, v) = first_subject_after(
+        &[
+            (
+                "cli.py",
+                "PROXY = None\n",
+                "2024-01-05T12:00:00+00:00",
+                "Add the proxy parameter and deprecate proxies\n\n* Use proxy in the CLI app",
+            ),
+            (
+                "client.py",
+                "APP = None\n",
+                "2024-02-05T12:00:00+00:00",
+                "Deprecate `app=...` in favour of explicit transports",
+            ),
+            (
+                "cli.py",
+                "PROXY = 1\n",
+                "2024-03-05T12:00:00+00:00",
+                "Add a timeout parameter",
+            ),
+            (
+                "cli.py",
+                "PROXY = 2\n",
+                "2024-04-05T12:00:00+00:00",
+                "Document the verbose flag",
+            ),
+            (
+                "client.py",
+                "APP = 1\n",
+                "2024-05-05T12:00:00+00:00",
+                "Apply the app settings on start",
+            ),
+        ],
+        "why was the app parameter deprecated?",
+    );
+    assert_eq!(
+        first.as_deref(),
+        Some("Deprecate `app=...` in favour of explicit transports"),
+        "{v}"
+    );
+}
+
 /// The reasons the trace of `v` gives at `stage` (`retrieve`, `expand`, …).
 fn stage_reasons(v: &Value, stage: &str) -> Vec<String> {
     v["trace"]
