@@ -123,23 +123,38 @@ pub struct Shallow {
     pub note: String,
 }
 
-/// The shallow boundary of the history held, `None` for a complete history.
+/// The shallow boundary of the history held, `None` for a complete history: the
+/// boundary the last ingestion recorded, dated by the newest of its commits held.
 pub fn shallow(conn: &Connection) -> Result<Option<Shallow>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT hash, author_date FROM commits WHERE boundary = 1 ORDER BY commit_time DESC",
-    )?;
-    let rows: Vec<(String, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let Some((hash, date)) = rows.first() else {
+    let text = super::get_meta(conn, super::meta::SHALLOW)?.unwrap_or_default();
+    let boundary: HashSet<String> = text.split_whitespace().map(str::to_string).collect();
+    if boundary.is_empty() {
         return Ok(None);
+    }
+    let mut stmt =
+        conn.prepare_cached("SELECT commit_time, author_date FROM commits WHERE hash = ?1")?;
+    let mut newest: Option<(i64, &str, String)> = None;
+    for hash in &boundary {
+        let row = stmt
+            .query_row([hash], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
+            .optional()?;
+        if let Some((time, date)) = row
+            && newest.as_ref().is_none_or(|n| time > n.0)
+        {
+            newest = Some((time, hash, date));
+        }
+    }
+    let at = match newest {
+        Some((_, hash, date)) => format!(
+            "{} ({})",
+            hash.get(..10).unwrap_or(hash),
+            date.get(..10).unwrap_or(&date)
+        ),
+        None => "its boundary".to_string(),
     };
-    let at = format!(
-        "{} ({})",
-        hash.get(..10).unwrap_or(hash),
-        date.get(..10).unwrap_or(date)
-    );
-    let at = match rows.len() {
+    let at = match boundary.len() {
         1 => at,
         n => format!("{n} boundary commits, the newest {at}"),
     };
@@ -147,7 +162,7 @@ pub fn shallow(conn: &Connection) -> Result<Option<Shallow>> {
         note: format!(
             "shallow clone: the history stops at {at}; `git fetch --unshallow` reads the rest"
         ),
-        boundary: rows.into_iter().map(|(h, _)| h).collect(),
+        boundary,
     }))
 }
 

@@ -439,16 +439,7 @@ fn a_shallow_clone_names_an_introduction_only_where_its_commits_add_it() {
     // it added the whole file.
     let dst = Scratch::empty();
     let url = format!("file://{}", src.path().display());
-    let out = Command::new("git")
-        .args(["clone", "-q", "--depth", "3", &url, "repo"])
-        .current_dir(dst.path())
-        .output()
-        .expect("git clone");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::util::git_in(dst.path(), &["clone", "-q", "--depth", "3", &url, "repo"]);
     let repo = dst.path().join("repo");
     let out = crate::util::llmc_in(&repo, &["index", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
