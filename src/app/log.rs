@@ -42,9 +42,8 @@ pub fn cmd_log(ctx: &Ctx, args: &LogArgs) -> Result<Exit> {
     if let Some(note) = &log.history {
         ctx.note(&format!("llmc: {note}"));
     }
-    // A shallow clone's oldest commit is not where things began.
-    if let Some(s) = store.read(|c| Ok(query::shallow(c)))?? {
-        ctx.note(&format!("llmc: {}", s.note));
+    if let Some(note) = shallow_note(&store)? {
+        ctx.note(&note);
     }
     let found = !log.commits.is_empty();
     match (args.max_tokens, args.json) {
@@ -124,6 +123,14 @@ pub fn history_note(ctx: &Ctx, store: &Store) -> Result<Option<String>> {
         .map(|_| {
             "llmc: HEAD moved since the last index: run `llmc index` for the newest commits".into()
         }))
+}
+
+/// "llmc: shallow clone: the history stops at …" in a shallow clone, whose oldest
+/// commit is not where things began.
+pub fn shallow_note(store: &Store) -> Result<Option<String>> {
+    Ok(store
+        .read(|c| Ok(query::shallow(c)))??
+        .map(|s| format!("llmc: {}", s.note)))
 }
 
 /// The log of `text` (a path is read from the directory llmc was started in first,

@@ -472,6 +472,15 @@ fn a_shallow_clone_names_an_introduction_only_where_its_commits_add_it() {
         "{fact}"
     );
 
+    // `llmc log` lists the commits held and says on stderr where they stop.
+    let out = crate::util::llmc_in(&repo, &["log", "--reverse", "load_config"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("llmc: shallow clone: the history stops at "),
+        "{}",
+        stderr(&out)
+    );
+
     // Untouched since before the boundary: git's pickaxe names the boundary, which only
     // holds it.
     for name in ["save_config", "parse_args"] {

@@ -911,6 +911,7 @@ impl Shared {
             let notes: Vec<String> = note
                 .into_iter()
                 .chain(app_log::ambiguity(&text, &log))
+                .chain(app_log::shallow_note(&store)?)
                 .collect();
             // A name the history never saw may still be defined (in files not committed).
             let known = match &log.target {
