@@ -372,10 +372,14 @@ pub fn stems(text: &str) -> std::collections::HashSet<String> {
 }
 
 /// Whether a term (a word or an identifier) is covered by a text's stems: all of its
-/// parts are.
+/// parts are, as written or in the short form code writes ("authentication" by `auth`).
 pub fn covered(term: &str, stems: &std::collections::HashSet<String>) -> bool {
     let parts = split_identifier(term);
-    !parts.is_empty() && parts.iter().all(|p| stems.contains(&stem(p)))
+    !parts.is_empty()
+        && parts.iter().all(|p| {
+            stems.contains(&stem(p))
+                || tokenize::abbreviation(p).is_some_and(|short| stems.contains(&stem(short)))
+        })
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, Term, doc};
 
 use super::IdFilter;
 use super::embed::is_stop;
-use super::tokenize::{CodeTokenizer, tokens, without_endings};
+use super::tokenize::{CodeTokenizer, abbreviation, tokens, without_endings};
 
 /// The lexical index directory of a store directory.
 pub fn lexical_dir(store_dir: &Path) -> PathBuf {
@@ -332,14 +332,32 @@ impl LexicalIndex {
         let searcher = self.reader()?.searcher();
         let f = &self.fields;
         let mut out = Vec::with_capacity(terms.len());
-        for t in terms {
+        let df_of = |t: &str| -> Result<u64> {
             let mut df = 0;
             for field in [f.symbol, f.path, f.doc, f.body] {
-                df = df.max(searcher.doc_freq(&Term::from_field_text(field, &t))?);
+                df = df.max(searcher.doc_freq(&Term::from_field_text(field, t))?);
+            }
+            Ok(df)
+        };
+        for t in terms {
+            let mut df = df_of(&t)?;
+            // A word the code writes short is held by its short form.
+            if df == 0
+                && let Some(short) = abbreviation(&t)
+            {
+                df = df_of(short)?;
             }
             out.push((t, df));
         }
         Ok((out, searcher.num_docs()))
+    }
+
+    /// Whether some chunk's body holds token `w`.
+    fn body_holds(&self, searcher: &tantivy::Searcher, w: &str) -> Result<bool> {
+        Ok(searcher
+            .doc_freq(&Term::from_field_text(self.fields.body, w))
+            .context("reading the lexical index")?
+            > 0)
     }
 
     /// The repository's stem of a query word: the longest proper prefix of `word` of
@@ -356,12 +374,7 @@ impl LexicalIndex {
         if len < 4 || is_stop(word) || !word.chars().all(char::is_alphabetic) {
             return Ok(None);
         }
-        let held = |w: &str| -> Result<bool> {
-            Ok(searcher
-                .doc_freq(&Term::from_field_text(self.fields.body, w))
-                .context("reading the lexical index")?
-                > 0)
-        };
+        let held = |w: &str| self.body_holds(searcher, w);
         if held(word)? {
             let bare = without_endings(word, &["es", "s", "ed", "d"])
                 .into_iter()
@@ -384,7 +397,8 @@ impl LexicalIndex {
     }
 
     /// The `k` best chunks for `query` by BM25, as (chunk id, score), best first. A
-    /// query word no chunk holds counts, at [`STEM_BOOST`], as its stem in the repository.
+    /// query word no chunk holds counts, at [`STEM_BOOST`], as its stem in the repository,
+    /// and a word code writes short ([`abbreviation`]) also as its short form.
     pub fn search(
         &self,
         query: &str,
@@ -405,6 +419,13 @@ impl LexicalIndex {
                 && !weighted.iter().any(|(w, _)| *w == stem)
             {
                 weighted.push((stem, STEM_BOOST));
+            }
+            // "authentication" asks for `DigestAuth` too.
+            if let Some(short) = abbreviation(t)
+                && !weighted.iter().any(|(w, _)| w == short)
+                && self.body_holds(&searcher, short)?
+            {
+                weighted.push((short.to_string(), STEM_BOOST));
             }
         }
         let f = &self.fields;

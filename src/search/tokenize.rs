@@ -59,6 +59,66 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
+/// Words code writes short, by their long form in prose: a question says
+/// "authentication" where the code says `DigestAuth`. Sorted by the long form, which is
+/// lower-case and in the singular. Not "package": an imports question's kind word, and
+/// `pkg` a folder name in half the Go repositories (it put `math`'s import 5th, not 3rd).
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("allocation", "alloc"),
+    ("argument", "arg"),
+    ("attribute", "attr"),
+    ("authentication", "auth"),
+    ("authorization", "auth"),
+    ("buffer", "buf"),
+    ("certificate", "cert"),
+    ("command", "cmd"),
+    ("configuration", "config"),
+    ("connection", "conn"),
+    ("context", "ctx"),
+    ("database", "db"),
+    ("dictionary", "dict"),
+    ("directory", "dir"),
+    ("environment", "env"),
+    ("expression", "expr"),
+    ("implementation", "impl"),
+    ("information", "info"),
+    ("initialization", "init"),
+    ("initialize", "init"),
+    ("iterator", "iter"),
+    ("message", "msg"),
+    ("parameter", "param"),
+    ("pointer", "ptr"),
+    ("repository", "repo"),
+    ("request", "req"),
+    ("response", "resp"),
+    ("specification", "spec"),
+    ("statistic", "stat"),
+    ("synchronization", "sync"),
+    ("temporary", "tmp"),
+    ("transaction", "txn"),
+    ("utility", "util"),
+];
+
+/// The short form code writes for a lower-case word of prose, in the singular or plural
+/// ("parameters" → `param`), if it has one.
+pub fn abbreviation(word: &str) -> Option<&'static str> {
+    let find = |w: &str| {
+        ABBREVIATIONS
+            .binary_search_by(|(long, _)| (*long).cmp(w))
+            .ok()
+            .map(|i| ABBREVIATIONS[i].1)
+    };
+    if let Some(short) = find(word) {
+        return Some(short);
+    }
+    if let Some(base) = word.strip_suffix("ies") {
+        return find(&format!("{base}y"));
+    }
+    word.strip_suffix('s')
+        .filter(|_| !word.ends_with("ss"))
+        .and_then(find)
+}
+
 /// `word` without each of `ends` it ends with, in their order: its forms without a plural's
 /// or a past's ending ("renders" → "render"). None for a word ending in "ss": "class" and
 /// "process" are no plurals.
@@ -334,6 +394,17 @@ impl tantivy::tokenizer::TokenStream for CodeTokenStream<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prose_word_has_the_short_form_code_writes() {
+        assert!(ABBREVIATIONS.windows(2).all(|w| w[0].0 < w[1].0), "sorted");
+        assert_eq!(abbreviation("authentication"), Some("auth"));
+        assert_eq!(abbreviation("parameters"), Some("param"));
+        assert_eq!(abbreviation("utilities"), Some("util"));
+        assert_eq!(abbreviation("statistics"), Some("stat"));
+        assert_eq!(abbreviation("auth"), None);
+        assert_eq!(abbreviation("address"), None);
+    }
 
     fn texts(s: &str) -> Vec<String> {
         tokens(s).into_iter().map(|t| t.text).collect()

@@ -1604,6 +1604,23 @@ fn an_everyday_verb_the_repository_lacks_costs_no_confidence_and_a_feature_still
 }
 
 #[test]
+fn a_word_code_writes_short_is_found_and_covered_by_its_short_form() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/auth.py",
+        "class TokenAuth:\n    \"\"\"Adds a bearer token to each request's headers.\"\"\"\n\n    \
+         def apply(self, headers: dict) -> dict:\n        headers[\"Bearer\"] = self.token\n        \
+         return headers\n",
+    );
+    s.index();
+    // No file says "authentication": the code says `Auth`.
+    let (v, code) = ask_json(s.path(), &["where is the authentication token added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "TokenAuth", "{v}");
+    assert_eq!(v["confidence"]["coverage"], 1.0, "{v}");
+}
+
+#[test]
 fn an_out_of_scope_question_abstains_with_exit_code_1() {
     let s = python();
     let (v, code) = ask_json(
