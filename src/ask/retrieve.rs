@@ -857,14 +857,13 @@ fn introduced_within(f: &HistoryFact, boundary: &std::collections::HashSet<Strin
     if boundary.contains(&c.commit) || !f.message_words.is_empty() {
         return false;
     }
-    // A file's log lists the definitions its commits touched too: only those named so
-    // stand for the target.
-    let name = f.target.rsplit([':', '.', '#']).next().unwrap_or(&f.target);
+    // A file's log lists the definitions its commits touched too: only those the
+    // target names (as the log matched them) stand for it.
     f.pickaxe
         || c.files.iter().any(|file| file.status == "A")
         || c.symbols
             .iter()
-            .any(|s| s.change == "added" && s.name == name)
+            .any(|s| s.change == "added" && hq::qualname_matches(&s.symbol, &f.target))
 }
 
 /// Every commit of `target`'s log (in `filter`'s window and order) whose message holds
