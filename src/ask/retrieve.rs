@@ -129,6 +129,20 @@ impl<'a> Memories<'a> {
         Ok(Some((weight * unknown as f64 / dfs.len() as f64, any)))
     }
 
+    /// How many chunks hold `word` (a single word), and how many chunks there are; `None`
+    /// without a lexical index.
+    pub fn doc_freq(&mut self, word: &str) -> Result<Option<(u64, u64)>> {
+        if !self.indexes.built.has(Memory::Lexical) {
+            return Ok(None);
+        }
+        self.open_lexical()?;
+        let Some(l) = self.lexical.as_ref().and_then(Option::as_ref) else {
+            return Ok(None);
+        };
+        let (dfs, docs) = l.doc_freqs(word)?;
+        Ok(dfs.first().map(|(_, df)| (*df, docs)))
+    }
+
     /// BM25 over the chunks.
     pub fn lexical(&mut self, query: &str, k: usize) -> Result<Vec<(i64, f32)>> {
         self.remembered(Memory::Lexical, query, k, Self::lexical_search)
@@ -644,6 +658,9 @@ pub fn history_facts(
         ..LogFilter::default()
     };
     let mut conn_targets: Vec<(String, Target)> = Vec::new();
+    // A rare word of the subject that names no file, for git's pickaxe when nothing else
+    // is named.
+    let mut subject_word: Option<String> = None;
     // Targets that named no definition but a module: their files stand for them.
     let mut named_modules: Vec<String> = Vec::new();
     if !q.targets.is_empty() {
@@ -672,6 +689,7 @@ pub fn history_facts(
     } else {
         // No name given: the subject words may name an author, files or definitions.
         let mut rest = Vec::new();
+        let mut unnamed: Vec<&String> = Vec::new();
         for t in q.terms {
             match m.read(|c| lookups::author_named(c, t))? {
                 Some(a) if filter.author.is_none() => filter.author = Some(a),
@@ -682,6 +700,9 @@ pub fn history_facts(
             let mut named = m.read(|c| lookups::files_named_by_word(c, t))?;
             if named.is_empty() {
                 named = m.read(|c| lookups::gone_files_named_by_word(c, t))?;
+            }
+            if named.is_empty() {
+                unnamed.push(t);
             }
             for p in named {
                 if !conn_targets
@@ -696,6 +717,42 @@ pub fn history_facts(
         // both words, before `colorcheck.md` and `command.rs`, which name one each
         // (stable: the order of the words, then the shortest path, within a count).
         conn_targets.sort_by_key(|(p, _)| std::cmp::Reverse(words_named_by_path(p, &rest)));
+        // "when was mustermann support introduced?": a rare word that names no file but
+        // is written in the code (a library it uses) is the subject, and "support" only
+        // names a folder of test helpers. A file named by the other words stands for the
+        // subject only when it holds the rare word too; else git's pickaxe finds it. A
+        // subject word no chunk holds ("when was the IndexedDB adapter added?") says the
+        // repository lacks the subject: then no rare word stands for it.
+        if q.oldest_first {
+            let mut rare: Vec<(u64, &String)> = Vec::new();
+            let mut absent = false;
+            for &t in &unnamed {
+                let Some((df, docs)) = m.doc_freq(t)? else {
+                    continue;
+                };
+                absent |= df == 0;
+                if df > 0
+                    && df <= RARE_WORD_CHUNKS.max(docs / 50)
+                    && t.chars().count() >= 4
+                    && t.chars().all(char::is_alphanumeric)
+                {
+                    rare.push((df, t));
+                }
+            }
+            if absent {
+                rare.clear();
+            }
+            if !rare.is_empty() {
+                conn_targets.retain(|(p, _)| {
+                    std::fs::read_to_string(m.root.join(p)).is_ok_and(|text| {
+                        let text = text.to_lowercase();
+                        rare.iter().all(|(_, w)| text.contains(&w.to_lowercase()))
+                    })
+                });
+            }
+            rare.sort();
+            subject_word = rare.first().map(|(_, w)| (*w).clone());
+        }
         if conn_targets.is_empty() && !rest.is_empty() {
             let vocab = m.vocabulary()?;
             for n in super::names::names_from_words(&rest, &vocab, 2) {
@@ -805,8 +862,13 @@ pub fn history_facts(
     // no file (a parameter, a key, an option) was introduced by the oldest commit whose
     // changes add it, as `git log -S` finds.
     if q.oldest_first {
-        for t in q.targets {
-            if facts.iter().any(|f| f.target == *t) || named_modules.contains(t) || !pickaxe_text(t)
+        // A rare word of the subject, when no file or definition was named.
+        let word = subject_word.filter(|_| facts.iter().all(|f| f.target == "*"));
+        for t in q.targets.iter().chain(&word) {
+            let plain = word.as_ref() == Some(t);
+            if facts.iter().any(|f| f.target == *t)
+                || named_modules.contains(t)
+                || !(plain || pickaxe_text(t))
             {
                 continue;
             }
@@ -1004,6 +1066,10 @@ fn names_word(text: &str, word: &str) -> bool {
 
 /// How long `git log -S` may look for a name's introduction (a long history is left).
 const PICKAXE_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// A subject word in at most this many chunks (or a fiftieth of them, in a larger
+/// repository) is rare enough to be found by git's pickaxe.
+const RARE_WORD_CHUNKS: u64 = 10;
 
 /// Whether `t` is worth looking for as text in the history's changes: an identifier or
 /// a dotted or dashed name of three characters or more (a word alone is in too many).

@@ -492,6 +492,44 @@ fn a_shallow_clone_names_an_introduction_only_where_its_commits_add_it() {
 }
 
 #[test]
+fn a_rare_word_the_code_writes_is_the_subject_not_a_folder_another_word_names() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    s.write(
+        "tests/support/helpers.py",
+        "def make_client():\n    return object()\n",
+    );
+    s.write("app.py", "def main(data):\n    return data\n");
+    s.git(&["add", "."]);
+    s.git(&["commit", "-qm", "Start the app and its test helpers"]);
+    s.write(
+        "app.py",
+        "import zstandard\n\n\ndef main(data):\n    return zstandard.compress(data)\n",
+    );
+    s.git(&["commit", "-qam", "Compress responses"]);
+    s.write(
+        "tests/support/helpers.py",
+        "def make_client(name=None):\n    return object()\n",
+    );
+    s.git(&["commit", "-qam", "Name test clients"]);
+    let out = crate::util::llmc_in(s.path(), &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // "support" names the folder of test helpers; "zstandard" names no file or
+    // definition but is written in the code: the commit that wrote it.
+    let (text, _, fact) = ask_history(s.path(), "when was zstandard support introduced?");
+    assert!(
+        text.starts_with("`zstandard` was introduced in ") && text.contains("Compress responses"),
+        "{text}"
+    );
+    assert_eq!(fact["pickaxe"], true, "{fact}");
+
+    // A file the words name that holds the rare word still stands for the subject.
+    let (text, _, fact) = ask_history(s.path(), "when was the zstandard app added?");
+    assert_eq!(fact["target"], "app.py", "{text}");
+}
+
+#[test]
 fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     let plain = Scratch::fixture("python");
     let out = plain.llmc(&["index"]);
