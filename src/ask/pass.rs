@@ -159,7 +159,10 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     demote_tests(state, &mut candidates);
     action_before_its_predicate(state, &mut candidates);
     spelled_definition_first(state, &mut candidates);
-    let written = lift_written_as_asked(state, &mut candidates);
+    let mut written = lift_written_as_asked(state, &mut candidates);
+    if let Some(id) = lift_literal(state, &mut candidates)? {
+        written = Some(id);
+    }
     let mut pass = Pass {
         query,
         candidates,
@@ -867,20 +870,7 @@ fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
     // question asks about documentation. (How and why questions keep the docs where
     // their words put them: a guide may answer them best.)
     let locate = state.classification.intents.first() == Some(&Intent::Locate);
-    let asks_docs = lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        matches!(
-            w,
-            "doc"
-                | "docs"
-                | "documentation"
-                | "documented"
-                | "readme"
-                | "guide"
-                | "tutorial"
-                | "changelog"
-                | "manual"
-        )
-    });
+    let asks_docs = asks_about_docs(&lower);
     if !about_code {
         return;
     }
@@ -999,6 +989,121 @@ fn lift_written_as_asked(state: &mut State, candidates: &mut [Candidate]) -> Opt
         "it holds the question's sentence as written",
     );
     Some(candidates[0].loc.chunk_id)
+}
+
+/// A string the question quotes ("where is ':strong or :weak expected' raised?") or an
+/// HTTP header it names ("how is the If-None-Match header handled?") is in the code as
+/// written, and the code that holds it answers a where or how question, though its
+/// words are common ones that other names hold more often (`LinkHeader` for "header",
+/// "match"). The first code chunk (no test or documentation, unless the question asks
+/// about them) that holds it, case aside, leads: among the first [`LIFT_AMONG`]
+/// candidates, else among the lexical index's best for its words, added. A header is also
+/// found as code writes it in a name (`HTTP_IF_NONE_MATCH`). Returns that chunk's id.
+fn lift_literal(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<Option<i64>> {
+    if !matches!(
+        state.classification.intents.first(),
+        Some(Intent::Locate | Intent::Concept | Intent::Howto)
+    ) {
+        return Ok(None);
+    }
+    let forms = literal_forms(state);
+    if forms.is_empty() {
+        return Ok(None);
+    }
+    let (asks_tests, asks_docs) = (
+        asks_about_tests(&state.question),
+        asks_about_docs(&state.question.to_lowercase()),
+    );
+    let holds = |state: &mut State, loc: &ChunkLoc| {
+        if (!asks_tests && is_test_or_example(&loc.path)) || (!asks_docs && is_prose(&loc.path)) {
+            return false;
+        }
+        let text = state
+            .text
+            .lines(&loc.path, loc.start_line, loc.end_line)
+            .join("\n")
+            .to_lowercase();
+        forms.iter().any(|f| text.contains(f.as_str()))
+    };
+    if let Some(at) = candidates
+        .iter()
+        .take(LIFT_AMONG)
+        .position(|c| holds(&mut *state, &c.loc))
+    {
+        if at > 0 {
+            put_first(
+                state,
+                candidates,
+                at,
+                "it holds the string the question names",
+            );
+        }
+        return Ok(Some(candidates[0].loc.chunk_id));
+    }
+    let words = forms[0].replace(|c: char| !c.is_alphanumeric(), " ");
+    let hits = state.memories.lexical(&words, LIFT_AMONG)?;
+    for (rank, (id, score)) in hits.into_iter().enumerate() {
+        let Some(loc) = state.memories.read(|c| crate::store::chunk_loc(c, id))? else {
+            continue;
+        };
+        if !state.in_scope(&loc.path) || !holds(&mut *state, &loc) {
+            continue;
+        }
+        let found = Candidate {
+            loc,
+            score: candidates.first().map_or(1.0, |c| c.score),
+            evidence: vec![Evidence {
+                route: Memory::Lexical.into(),
+                rank: rank + 1,
+                score,
+            }],
+            expanded_from: None,
+            lines: Vec::new(),
+        };
+        candidates.insert(0, found);
+        let c = &candidates[0].loc;
+        let why = format!(
+            "{}:{}-{} first: it holds the string the question names (lexical #{})",
+            c.path,
+            c.start_line,
+            c.end_line,
+            rank + 1
+        );
+        if let Some(last) = state.trace.last_mut() {
+            last.reasons.push(why);
+        }
+        return Ok(Some(id));
+    }
+    Ok(None)
+}
+
+/// The lower-case forms of the strings the question quotes (of two words or more: a
+/// quoted name is an identifier, found as one) and of the HTTP headers it names
+/// (`X-Cascade`: two or more capitalised parts joined by `-`), a header also with `_`
+/// for `-`.
+fn literal_forms(state: &State) -> Vec<String> {
+    let mut forms: Vec<String> = state
+        .classification
+        .entities
+        .iter()
+        .filter(|e| e.kind == EntityKind::Quoted && e.text.split_whitespace().count() >= 2)
+        .map(|e| e.text.to_lowercase())
+        .collect();
+    for word in state.question.split_whitespace() {
+        let w = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let parts: Vec<&str> = w.split('-').collect();
+        let header = parts.len() >= 2
+            && parts.iter().all(|p| {
+                p.starts_with(|c: char| c.is_ascii_uppercase())
+                    && p.chars().all(|c| c.is_ascii_alphanumeric())
+            });
+        if header {
+            forms.push(w.to_lowercase());
+            forms.push(w.to_lowercase().replace('-', "_"));
+        }
+    }
+    forms.dedup();
+    forms
 }
 
 /// A function whose name the question spells in prose ("where are inline tables
@@ -1258,6 +1363,24 @@ fn asks_about_benchmarks(question: &str) -> bool {
 }
 
 /// Whether the question is about tests, fixtures, mocks or examples.
+/// Whether a lower-case question asks about documentation ("the readme", "the docs").
+fn asks_about_docs(lower: &str) -> bool {
+    lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        matches!(
+            w,
+            "doc"
+                | "docs"
+                | "documentation"
+                | "documented"
+                | "readme"
+                | "guide"
+                | "tutorial"
+                | "changelog"
+                | "manual"
+        )
+    })
+}
+
 pub(super) fn asks_about_tests(question: &str) -> bool {
     says_any(
         question,

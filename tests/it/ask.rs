@@ -1621,6 +1621,41 @@ fn a_word_code_writes_short_is_found_and_covered_by_its_short_form() {
 }
 
 #[test]
+fn a_string_the_question_names_leads_to_the_code_that_holds_it() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/links.py",
+        "class LinkHeader:\n    \"\"\"Builds the Link header: each link matches a rel.\"\"\"\n\n    \
+         def header(self, links: list) -> str:\n        \"\"\"The header for links that match.\"\"\"\n        \
+         return \", \".join(l for l in links if self.match(l))\n\n    \
+         def match(self, link: str) -> bool:\n        return link.startswith(\"<\")\n",
+    );
+    s.write(
+        "app/caching.py",
+        "KINDS = (\"strong\", \"weak\")\n\n\n\
+         def etag(env: dict, value: str, kind: str = \"strong\") -> int:\n    \
+         # A request whose 'If-None-Match' names this tag gets a 304.\n    \
+         if kind not in KINDS:\n        raise ValueError(\":strong or :weak expected\")\n    \
+         if env.get(\"HTTP_IF_NONE_MATCH\") == value:\n        return 304\n    return 200\n",
+    );
+    s.write(
+        "tests/test_caching.py",
+        "def test_etag_matches():\n    env = {\"HTTP_IF_NONE_MATCH\": \"x\"}  # If-None-Match\n    \
+         assert etag(env, \"x\") == 304\n",
+    );
+    s.index();
+    // "header" and "match" name `LinkHeader` most; the header as written is in `etag`.
+    for q in [
+        "how is the If-None-Match header handled?",
+        "where is ':strong or :weak expected' raised?",
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{q}: {v}");
+        assert_eq!(v["sources"][0]["symbol"], "etag", "{q}: {v}");
+    }
+}
+
+#[test]
 fn an_out_of_scope_question_abstains_with_exit_code_1() {
     let s = python();
     let (v, code) = ask_json(
