@@ -32,6 +32,7 @@ pub fn code_chunks(text: &str, symbols: &[Symbol], cfg: ChunkConfig) -> Vec<Chun
             *slot = Some(slot.map_or(lead, |l| l.min(lead)));
         }
     }
+    let mut cut = false;
     for (i, s) in symbols.iter().enumerate() {
         let start = s.lead_line.min(s.start_line).max(1);
         let mut end = s.end_line.min(n);
@@ -40,6 +41,7 @@ pub fn code_chunks(text: &str, symbols: &[Symbol], cfg: ChunkConfig) -> Vec<Chun
             if let Some(first_child) = first_inner[i]
                 && first_child > start
             {
+                cut |= first_child <= end;
                 end = end.min(first_child - 1);
             }
         }
@@ -59,6 +61,33 @@ pub fn code_chunks(text: &str, symbols: &[Symbol], cfg: ChunkConfig) -> Vec<Chun
             symbol_index: Some(i),
             text: join_lines(&lines, start, end, cfg),
         });
+    }
+    // Inside a definition cut to its head, the code between and after its inner
+    // definitions (a Ruby class's `set :port, 4567` after its methods, a Python class's
+    // attributes) is in no chunk yet: in windows too, as loose code, when a line of it
+    // holds two words (not a lone `private` or `end`).
+    if cut {
+        let mut held = vec![false; lines.len()];
+        for c in &chunks {
+            for l in c.start_line..=c.end_line {
+                held[(l - 1) as usize] = true;
+            }
+        }
+        let mut gap_start: Option<u32> = None;
+        for l in 1..=n + 1 {
+            let gap = l <= n && covered[(l - 1) as usize] && !held[(l - 1) as usize];
+            match (gap, gap_start) {
+                (true, None) => gap_start = Some(l),
+                (false, Some(s)) => {
+                    let run = &lines[(s - 1) as usize..(l - 1) as usize];
+                    if run.iter().any(|line| has_words(&[line])) {
+                        push_windows(&mut chunks, &lines, s, l - 1, ChunkKind::Code, None, cfg);
+                    }
+                    gap_start = None;
+                }
+                _ => {}
+            }
+        }
     }
     // Code outside every top-level definition, in windows.
     let mut run_start: Option<u32> = None;
@@ -338,6 +367,64 @@ mod tests {
         assert_eq!(
             spans(&code_chunks(text, &symbols, cfg)),
             ["code 1-1 -", "definition 4-4 A", "definition 7-9 init"]
+        );
+    }
+
+    #[test]
+    fn code_between_the_methods_of_a_class_cut_to_its_head_is_chunked() {
+        // Sinatra's `class Base`: settings after the methods, a lone `private` between.
+        let text = "class Base
+  def a
+    1
+  end
+
+  private
+
+  def b
+    2
+  end
+
+                      set :port, 4567
+  set :bind, 'localhost'
+end
+";
+        let sym = |name: &str, kind, line: u32, end: u32, parent| Symbol {
+            name: name.into(),
+            qualname: name.into(),
+            kind,
+            start_line: line,
+            end_line: end,
+            signature: String::new(),
+            doc: String::new(),
+            parent,
+            lead_line: line,
+        };
+        let symbols = [
+            sym("Base", SymbolKind::Class, 1, 14, None),
+            sym("a", SymbolKind::Method, 2, 4, Some(0)),
+            sym("b", SymbolKind::Method, 8, 10, Some(0)),
+        ];
+        let cfg = ChunkConfig {
+            max_chunk_lines: 5,
+            ..CFG
+        };
+        assert_eq!(
+            spans(&code_chunks(text, &symbols, cfg)),
+            [
+                "definition 1-1 Base",
+                "definition 2-4 a",
+                "definition 8-10 b",
+                "code 12-13 -"
+            ]
+        );
+        // Not cut, the class holds them itself.
+        assert_eq!(
+            spans(&code_chunks(text, &symbols, CFG)),
+            [
+                "definition 1-14 Base",
+                "definition 2-4 a",
+                "definition 8-10 b"
+            ]
         );
     }
 }
