@@ -97,11 +97,7 @@ impl<'a> Memories<'a> {
     /// How much a word absent from every chunk says in this repository: 1 from a few
     /// thousand chunks up, less in a small one (where many ordinary words are absent).
     pub fn absence_weight(&mut self) -> Result<f64> {
-        if !self.indexes.built.has(Memory::Lexical) {
-            return Ok(1.0);
-        }
-        self.open_lexical()?;
-        let Some(l) = self.lexical.as_ref().and_then(Option::as_ref) else {
+        let Some(l) = self.lexical_index()? else {
             return Ok(1.0);
         };
         Ok(absence_weight(l.num_docs()?))
@@ -110,11 +106,7 @@ impl<'a> Memories<'a> {
     /// [`Self::unknown_share`], and the same weight when any word is unknown (0 when
     /// every word is held somewhere).
     pub fn unknown_words(&mut self, text: &str) -> Result<Option<(f64, f64)>> {
-        if !self.indexes.built.has(Memory::Lexical) {
-            return Ok(None);
-        }
-        self.open_lexical()?;
-        let Some(l) = self.lexical.as_ref().and_then(Option::as_ref) else {
+        let Some(l) = self.lexical_index()? else {
             return Ok(None);
         };
         let (dfs, docs) = l.doc_freqs(text)?;
@@ -132,15 +124,21 @@ impl<'a> Memories<'a> {
     /// How many chunks hold `word` (a single word), and how many chunks there are; `None`
     /// without a lexical index.
     pub fn doc_freq(&mut self, word: &str) -> Result<Option<(u64, u64)>> {
-        if !self.indexes.built.has(Memory::Lexical) {
-            return Ok(None);
-        }
-        self.open_lexical()?;
-        let Some(l) = self.lexical.as_ref().and_then(Option::as_ref) else {
+        let Some(l) = self.lexical_index()? else {
             return Ok(None);
         };
         let (dfs, docs) = l.doc_freqs(word)?;
         Ok(dfs.first().map(|(_, df)| (*df, docs)))
+    }
+
+    /// The lexical index, opened on first need; `None` when it was not built or is
+    /// missing.
+    fn lexical_index(&mut self) -> Result<Option<Arc<LexicalIndex>>> {
+        if !self.indexes.built.has(Memory::Lexical) {
+            return Ok(None);
+        }
+        self.open_lexical()?;
+        Ok(self.lexical.as_ref().and_then(Option::clone))
     }
 
     /// BM25 over the chunks.

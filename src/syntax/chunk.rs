@@ -297,6 +297,21 @@ mod tests {
         text: true,
     };
 
+    /// A definition of lines `line..=end`, with no doc comment.
+    fn sym(name: &str, kind: SymbolKind, line: u32, end: u32, parent: Option<usize>) -> Symbol {
+        Symbol {
+            name: name.into(),
+            qualname: name.into(),
+            kind,
+            start_line: line,
+            end_line: end,
+            signature: String::new(),
+            doc: String::new(),
+            parent,
+            lead_line: line,
+        }
+    }
+
     fn spans(chunks: &[Chunk]) -> Vec<String> {
         chunks
             .iter()
@@ -345,20 +360,9 @@ mod tests {
     fn loose_code_without_words_is_no_chunk() {
         // A Go const block whose constants are definitions leaves `const (` and `)`.
         let text = "package main\n\nconst (\n\tA = 1\n)\n\nfunc init() {\n\tsetup(A)\n}\n";
-        let sym = |name: &str, kind, line: u32, end: u32| Symbol {
-            name: name.into(),
-            qualname: name.into(),
-            kind,
-            start_line: line,
-            end_line: end,
-            signature: String::new(),
-            doc: String::new(),
-            parent: None,
-            lead_line: line,
-        };
         let symbols = [
-            sym("A", SymbolKind::Constant, 4, 4),
-            sym("init", SymbolKind::Function, 7, 9),
+            sym("A", SymbolKind::Constant, 4, 4, None),
+            sym("init", SymbolKind::Function, 7, 9, None),
         ];
         let cfg = ChunkConfig {
             window_lines: 1,
@@ -388,17 +392,6 @@ mod tests {
   set :bind, 'localhost'
 end
 ";
-        let sym = |name: &str, kind, line: u32, end: u32, parent| Symbol {
-            name: name.into(),
-            qualname: name.into(),
-            kind,
-            start_line: line,
-            end_line: end,
-            signature: String::new(),
-            doc: String::new(),
-            parent,
-            lead_line: line,
-        };
         let symbols = [
             sym("Base", SymbolKind::Class, 1, 14, None),
             sym("a", SymbolKind::Method, 2, 4, Some(0)),
