@@ -379,12 +379,35 @@ pub fn covered(term: &str, stems: &std::collections::HashSet<String>) -> bool {
         && parts.iter().all(|p| {
             stems.contains(&stem(p))
                 || tokenize::abbreviation(p).is_some_and(|short| stems.contains(&stem(short)))
+                || other_number(p).is_some_and(|o| stems.contains(&stem(&o)))
         })
+}
+
+/// A word in "-y" in the plural, or one in "-ies" in the singular: [`stem`] cuts "bodies"
+/// to "bod" (the prefix a commit message's "body" and "bodies" share) and leaves "body",
+/// so the two forms meet only so.
+fn other_number(word: &str) -> Option<String> {
+    let lower = word.to_ascii_lowercase();
+    if let Some(base) = lower.strip_suffix("ies") {
+        return (base.len() >= 2).then(|| format!("{base}y"));
+    }
+    let base = lower.strip_suffix('y')?;
+    (base.len() >= 2 && !base.ends_with(['a', 'e', 'o', 'u'])).then(|| format!("{base}ies"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plural_in_ies_covers_its_singular_and_back() {
+        let held = |text: &str| stems(text);
+        assert!(covered("bodies", &held("$request->getParsedBody()")));
+        assert!(covered("body", &held("parse the request bodies")));
+        assert!(covered("queries", &held("def run_query(q):")));
+        assert!(!covered("bodies", &held("the bodyguard")));
+        assert!(!covered("keys", &held("the monkey")));
+    }
 
     #[test]
     fn an_everyday_verb_is_known_in_its_forms_and_a_feature_is_not() {

@@ -347,6 +347,13 @@ impl LexicalIndex {
             {
                 df = df_of(short)?;
             }
+            // A plural in "-ies" by its singular ("bodies", "body").
+            if df == 0
+                && let Some(base) = t.strip_suffix("ies")
+                && base.len() >= 2
+            {
+                df = df_of(&format!("{base}y"))?;
+            }
             out.push((t, df));
         }
         Ok((out, searcher.num_docs()))
@@ -385,6 +392,13 @@ impl LexicalIndex {
                 }
             }
             return Ok(None);
+        }
+        // "bodies" is held as "body".
+        if let Some(base) = word.strip_suffix("ies") {
+            let singular = format!("{base}y");
+            if held(&singular)? {
+                return Ok(Some(singular));
+            }
         }
         let ends: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
         for cut in 1..=3.min(len - 3) {
@@ -507,6 +521,11 @@ mod tests {
             ),
             (3, "renders", "fn renders() -> usize { 3 }"),
             (4, "database", "fn database() -> Db { connect() }"),
+            (
+                5,
+                "parse_body",
+                "fn parse_body(b: &[u8]) -> Json { json(b) }",
+            ),
         ];
         for (id, symbol, body) in chunks {
             w.add(&LexDoc {
@@ -534,6 +553,10 @@ mod tests {
         assert_eq!(index.stem(&searcher, "render")?, None);
         assert_eq!(index.stem(&searcher, "databasing")?, None);
         assert_eq!(index.stem(&searcher, "fns")?, None);
+        // A plural in "-ies" by its singular, which no prefix of it is.
+        assert_eq!(index.stem(&searcher, "bodies")?.as_deref(), Some("body"));
+        let (dfs, _) = index.doc_freqs("bodies")?;
+        assert_eq!(dfs, [("bodies".to_string(), 1)]);
         // "removes" is in no chunk: only its stem finds remove_extension.
         let hits = index.search("removes the suffix", 10, None, &IdFilter::default())?;
         assert_eq!(hits.first().map(|h| h.0), Some(1), "{hits:?}");
