@@ -741,9 +741,10 @@ pub fn history_facts(
                 rare.clear();
             }
             if !rare.is_empty() {
+                let max = m.config.index.max_file_size;
                 conn_targets.retain(|(p, _)| {
-                    std::fs::read_to_string(m.root.join(p)).is_ok_and(|text| {
-                        let text = text.to_lowercase();
+                    crate::source::read(m.root, p, max).is_ok_and(|bytes| {
+                        let text = String::from_utf8_lossy(&bytes).to_lowercase();
                         rare.iter().all(|(_, w)| text.contains(&w.to_lowercase()))
                     })
                 });

@@ -388,8 +388,8 @@ pub fn covered(term: &str, stems: &std::collections::HashSet<String>) -> bool {
 /// so the two forms meet only so.
 fn other_number(word: &str) -> Option<String> {
     let lower = word.to_ascii_lowercase();
-    if let Some(base) = lower.strip_suffix("ies") {
-        return (base.len() >= 2).then(|| format!("{base}y"));
+    if lower.ends_with("ies") {
+        return tokenize::singular_of_ies(&lower);
     }
     let base = lower.strip_suffix('y')?;
     (base.len() >= 2 && !base.ends_with(['a', 'e', 'o', 'u'])).then(|| format!("{base}ies"))

@@ -16,7 +16,7 @@ use tantivy::{Index, IndexWriter, ReloadPolicy, Term, doc};
 
 use super::IdFilter;
 use super::embed::is_stop;
-use super::tokenize::{CodeTokenizer, abbreviation, tokens, without_endings};
+use super::tokenize::{CodeTokenizer, abbreviation, singular_of_ies, tokens, without_endings};
 
 /// The lexical index directory of a store directory.
 pub fn lexical_dir(store_dir: &Path) -> PathBuf {
@@ -349,10 +349,9 @@ impl LexicalIndex {
             }
             // A plural in "-ies" by its singular ("bodies", "body").
             if df == 0
-                && let Some(base) = t.strip_suffix("ies")
-                && base.len() >= 2
+                && let Some(singular) = singular_of_ies(&t)
             {
-                df = df_of(&format!("{base}y"))?;
+                df = df_of(&singular)?;
             }
             out.push((t, df));
         }
@@ -394,11 +393,10 @@ impl LexicalIndex {
             return Ok(None);
         }
         // "bodies" is held as "body".
-        if let Some(base) = word.strip_suffix("ies") {
-            let singular = format!("{base}y");
-            if held(&singular)? {
-                return Ok(Some(singular));
-            }
+        if let Some(singular) = singular_of_ies(word)
+            && held(&singular)?
+        {
+            return Ok(Some(singular));
         }
         let ends: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
         for cut in 1..=3.min(len - 3) {

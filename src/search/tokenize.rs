@@ -111,12 +111,18 @@ pub fn abbreviation(word: &str) -> Option<&'static str> {
     if let Some(short) = find(word) {
         return Some(short);
     }
-    if let Some(base) = word.strip_suffix("ies") {
-        return find(&format!("{base}y"));
+    if let Some(singular) = singular_of_ies(word) {
+        return find(&singular);
     }
     word.strip_suffix('s')
         .filter(|_| !word.ends_with("ss"))
         .and_then(find)
+}
+
+/// The singular of a plural in "-ies" ("bodies" → "body"), which no prefix of it is.
+pub fn singular_of_ies(word: &str) -> Option<String> {
+    let base = word.strip_suffix("ies")?;
+    (base.len() >= 2).then(|| format!("{base}y"))
 }
 
 /// `word` without each of `ends` it ends with, in their order: its forms without a plural's
