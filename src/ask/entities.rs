@@ -117,6 +117,16 @@ fn looks_like_path(w: &str) -> bool {
     if w.contains("::") || w.starts_with("http") {
         return false;
     }
+    // "HTTP/3", "TCP/IP", "I/O", "CI/CD": a protocol, its version, an acronym pair. A
+    // path has a part in lower case or a file's extension.
+    if w.contains('/')
+        && !w.chars().any(char::is_lowercase)
+        && !w
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && known_extension(w, ext))
+    {
+        return false;
+    }
     (w.contains('/') && w.len() > 1 && !w.starts_with('/')
         || w.starts_with("./")
         || w.starts_with('/'))
@@ -358,5 +368,14 @@ mod tests {
         assert_eq!(ents("where is --dry-run handled"), ["--dry-run"]);
         assert!(ents("what does -- mean").is_empty());
         assert!(ents("what does --- do").is_empty());
+        // A protocol's version or a pair of acronyms is no path; a path in capitals with
+        // a file's extension is.
+        assert!(!ents("when was HTTP/3 support added?").contains(&"HTTP/3".to_string()));
+        assert!(ents("how is TCP/IP or I/O handled?").is_empty());
+        assert_eq!(ents("who changed docs/README.md?"), ["docs/README.md"]);
+        assert_eq!(
+            ents("who changed LICENSE/NOTICE.TXT?"),
+            ["LICENSE/NOTICE.TXT"]
+        );
     }
 }

@@ -646,6 +646,19 @@ pub fn history_facts(
     if let Some(s) = &shallow {
         m.warn(s.note.clone());
     }
+    // "when was gzip support added?": what was added is gzip. "support" named a folder
+    // of test helpers and chose a later commit whose message says "support"; the first
+    // gzip decompression says "Add automatic gzip decompression".
+    let kept: Vec<String>;
+    let q = &HistoryAsk {
+        terms: if q.oldest_first {
+            kept = without_feature_nouns(q.terms);
+            &kept
+        } else {
+            q.terms
+        },
+        ..*q
+    };
     let mut facts = Vec::new();
     let mut filter = LogFilter {
         since: q.since,
@@ -694,10 +707,26 @@ pub fn history_facts(
                 _ => rest.push(t.clone()),
             }
         }
+        // "when was HTTP/3 support added?": `tests/http3.rs` tests the subject and came
+        // two years after it. A word that names only tests, in an introduction that does
+        // not ask about tests, is the subject as the code writes it: git's pickaxe finds
+        // the commit that first wrote it.
+        let about_tests = rest
+            .iter()
+            .any(|t| super::text::stem(&t.to_lowercase()) == "test");
+        let mut tests_only: Vec<&String> = Vec::new();
         for t in &rest {
             let mut named = m.read(|c| lookups::files_named_by_word(c, t))?;
             if named.is_empty() {
                 named = m.read(|c| lookups::gone_files_named_by_word(c, t))?;
+            }
+            if q.oldest_first
+                && !about_tests
+                && !named.is_empty()
+                && named.iter().all(|p| crate::source::is_test_path(p))
+            {
+                tests_only.push(t);
+                continue;
             }
             if named.is_empty() {
                 unnamed.push(t);
@@ -751,8 +780,16 @@ pub fn history_facts(
             }
             rare.sort();
             subject_word = rare.first().map(|(_, w)| (*w).clone());
+            if subject_word.is_none() && conn_targets.is_empty() {
+                subject_word = tests_only.first().map(|w| (*w).clone());
+            }
         }
-        if conn_targets.is_empty() && !rest.is_empty() {
+        // The definitions the words name stand for the subject, unless the subject is a
+        // word only tests are named by (a test's helper is named so too: `Http3`).
+        let by_tests = subject_word
+            .as_ref()
+            .is_some_and(|w| tests_only.contains(&w));
+        if conn_targets.is_empty() && !rest.is_empty() && !by_tests {
             let vocab = m.vocabulary()?;
             for n in super::names::names_from_words(&rest, &vocab, 2) {
                 let parts = super::text::split_identifier(&n);
@@ -871,7 +908,8 @@ pub fn history_facts(
             {
                 continue;
             }
-            let found = m.read(|c| Ok(hq::pickaxe(c, m.root, t, &filter, PICKAXE_BUDGET)))??;
+            let found =
+                m.read(|c| Ok(hq::pickaxe(c, m.root, t, plain, &filter, PICKAXE_BUDGET)))??;
             let Some((commits, total)) = found else {
                 continue;
             };
@@ -904,6 +942,24 @@ pub fn history_facts(
         }
     }
     Ok((facts, ranked))
+}
+
+/// Words that say a subject is a feature, beside the word that says which: "HTTP/3
+/// support", "the retry feature", "the cache functionality".
+const FEATURE_NOUNS: [&str; 4] = ["feature", "functionality", "support", "capability"];
+
+/// `terms` without [`FEATURE_NOUNS`] (and their plurals), unless nothing else is left.
+fn without_feature_nouns(terms: &[String]) -> Vec<String> {
+    let feature = |t: &String| {
+        let lower = t.to_lowercase();
+        let one = crate::search::tokenize::singular_of_ies(&lower)
+            .unwrap_or_else(|| lower.strip_suffix('s').unwrap_or(&lower).to_string());
+        FEATURE_NOUNS.contains(&one.as_str())
+    };
+    if terms.iter().all(feature) {
+        return terms.to_vec();
+    }
+    terms.iter().filter(|t| !feature(t)).cloned().collect()
 }
 
 /// Whether an introduction's first commit is known to add what it names, in a shallow

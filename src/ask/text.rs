@@ -338,7 +338,15 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
     // In an imports question, the statement's name is no subject ("`use` declarations").
     let imports = c.intents.contains(&Intent::Imports);
     let mut out: Vec<String> = Vec::new();
+    let versioned = versioned_names(question);
     for w in words(question) {
+        // "HTTP/3": one name, as code writes it (`http3`, `Http3`).
+        if let Some((_, joined)) = versioned.iter().find(|(name, _)| name == w) {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(joined)) {
+                out.push(joined.clone());
+            }
+            continue;
+        }
         let lower = w.to_lowercase();
         let stop = (is_stop(&lower)
             && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok()))
@@ -351,6 +359,28 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
         }
         if !out.iter().any(|o| o.eq_ignore_ascii_case(w)) {
             out.push(w.to_string());
+        }
+    }
+    out
+}
+
+/// The names written with a version after a slash, "HTTP/3" or "HTTP/1.1", each with
+/// the one word code writes for it: the name and the major version joined (`HTTP3`,
+/// `HTTP1`).
+fn versioned_names(question: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for word in question.split_whitespace() {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let Some((name, version)) = word.split_once('/') else {
+            continue;
+        };
+        let major = version.split('.').next().unwrap_or("");
+        let is_version = !major.is_empty()
+            && version
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if name.len() >= 2 && name.bytes().all(|b| b.is_ascii_alphabetic()) && is_version {
+            out.push((name.to_string(), format!("{name}{major}")));
         }
     }
     out
@@ -536,5 +566,17 @@ mod tests {
         let q = "who changed `parse_config` since last week and why?";
         let c = super::super::classify::classify(q);
         assert_eq!(content_terms(q, &c), ["parse_config"]);
+    }
+
+    #[test]
+    fn a_protocol_and_its_version_are_one_term_as_code_writes_them() {
+        let terms = |q: &str| content_terms(q, &super::super::classify::classify(q));
+        assert_eq!(
+            terms("when was HTTP/3 support added?")[..2],
+            ["HTTP3", "support"]
+        );
+        assert_eq!(terms("how is HTTP/1.1 keep-alive done?")[0], "HTTP1");
+        // Two names are no version.
+        assert_eq!(terms("how is TCP/IP handled?")[..2], ["TCP", "IP"]);
     }
 }

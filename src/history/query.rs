@@ -433,27 +433,29 @@ pub fn log(conn: &Connection, target: &Target, filter: &LogFilter) -> Result<Log
 /// The commits whose changes add or remove `text` (git's pickaxe, `git log -S`) that
 /// `filter` keeps and the store holds, each with the files where they do, in the
 /// filter's order; and how many there are. `None` when git fails or takes longer than
-/// `budget` (a long history), when the answer would not be whole.
+/// `budget` (a long history), when the answer would not be whole. `ignore_case`: a word
+/// of a question, which code may write in any case ("http3" for `Http3`).
 pub fn pickaxe(
     conn: &Connection,
     root: &Path,
     text: &str,
+    ignore_case: bool,
     filter: &LogFilter,
     budget: std::time::Duration,
 ) -> Result<Option<(Vec<LogCommit>, usize)>> {
-    let Some(out) = run_within(
-        super::git::git(root).args([
-            "log",
-            &format!("-S{text}"),
-            "--format=%x00%H",
-            "--name-only",
-            "--no-renames",
-            "HEAD",
-            "--",
-        ]),
-        budget,
-    )?
-    else {
+    let mut cmd = super::git::git(root);
+    cmd.args(["log", &format!("-S{text}")]);
+    if ignore_case {
+        cmd.arg("--regexp-ignore-case");
+    }
+    cmd.args([
+        "--format=%x00%H",
+        "--name-only",
+        "--no-renames",
+        "HEAD",
+        "--",
+    ]);
+    let Some(out) = run_within(&mut cmd, budget)? else {
         return Ok(None);
     };
     let out = String::from_utf8_lossy(&out);

@@ -530,6 +530,56 @@ fn a_rare_word_the_code_writes_is_the_subject_not_a_folder_another_word_names() 
 }
 
 #[test]
+fn a_feature_is_introduced_where_its_code_came_not_where_its_tests_or_a_word_did() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    s.write(
+        "tests/support/helpers.py",
+        "def make_client():\n    return object()\n",
+    );
+    s.write("client.py", "def get(url):\n    return url\n");
+    s.git(&["add", "."]);
+    s.git(&["commit", "-qm", "Start the client and its test helpers"]);
+    s.write(
+        "client.py",
+        "HTTP3_ENABLED = False\n\n\ndef get(url):\n    return url\n",
+    );
+    s.git(&["commit", "-qam", "Experimental protocol switch"]);
+    s.write("cache.py", "def lookup(key):\n    return None\n");
+    s.git(&["add", "."]);
+    s.git(&["commit", "-qm", "Keep responses"]);
+    s.write(
+        "cache.py",
+        "def lookup(key, max_age=None):\n    return None\n",
+    );
+    s.git(&["commit", "-qam", "Support cache expiry"]);
+    // The protocol's tests come later, with a helper named as the protocol is.
+    s.write(
+        "tests/test_http3.py",
+        "class Http3Server:\n    pass\n\n\ndef test_get():\n    assert Http3Server()\n",
+    );
+    s.write(
+        "tests/support/helpers.py",
+        "def make_client(http3=False):\n    return object()\n",
+    );
+    s.git(&["add", "."]);
+    s.git(&["commit", "-qm", "Test http3 and support it in the helpers"]);
+    let out = crate::util::llmc_in(s.path(), &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // "HTTP/3" is no path, "support" no subject, the test file and its helper no
+    // stand-in: the commit that first wrote the protocol's name, in any case.
+    let (text, _, fact) = ask_history(s.path(), "when was HTTP/3 support added?");
+    assert!(text.contains("Experimental protocol switch"), "{text}");
+    assert_eq!(fact["pickaxe"], true, "{fact}");
+
+    // "support" is no word its messages must hold: the cache's first commit.
+    let (text, _, fact) = ask_history(s.path(), "when was cache support added?");
+    assert_eq!(fact["target"], "cache.py", "{text}");
+    assert!(text.contains("Keep responses"), "{text}");
+}
+
+#[test]
 fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     let plain = Scratch::fixture("python");
     let out = plain.llmc(&["index"]);
