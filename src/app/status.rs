@@ -62,6 +62,9 @@ pub fn render(s: &Status, max_changed: usize, now: i64, style: Style) -> String 
         s.files.total,
         breakdown(&s.files.by_language)
     );
+    if let Some(note) = &s.text_only {
+        let _ = writeln!(out, "  {note}");
+    }
     let _ = writeln!(
         out,
         "{}{} ({})",

@@ -55,6 +55,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
     }
     let mut kinds: Vec<&str> = Vec::new();
     let mut text = String::new();
+    let text_only = state.memories.text_only_share() > 0.0;
     for intent in state.classification.intents.clone() {
         let section = match intent {
             Intent::Callers | Intent::Callees | Intent::Definition | Intent::Imports => {
@@ -67,7 +68,7 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
                     Some(
                         facts
                             .iter()
-                            .map(|f| graph_text(f, &mut state.text))
+                            .map(|f| graph_text(f, &mut state.text, text_only))
                             .collect::<String>(),
                     )
                 }
@@ -146,7 +147,9 @@ pub fn answer(state: &mut State, k: usize) -> Outcome {
 }
 
 /// A graph answer: what the target is, then its rows, each with the line it stands on.
-fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
+/// `text_only`: some files are read as text only (no grammar in this build), so a name
+/// defined in none of the parsed files may be defined there.
+fn graph_text(f: &GraphFact, text: &mut SourceText, text_only: bool) -> String {
     let mut s = String::new();
     let mut code = |r: &Row| code_of(text, &r.path, r.line);
     let defs: Vec<String> = f
@@ -157,6 +160,12 @@ fn graph_text(f: &GraphFact, text: &mut SourceText) -> String {
                 d.path.clone()
             } else if d.kind == DefKind::Package {
                 format!("the package `{}`", d.symbol)
+            } else if d.kind == DefKind::External && text_only {
+                format!(
+                    "`{}` (defined in none of the files this build parses: maybe in those \
+                     it reads as text only, or a builtin or a library's name)",
+                    d.symbol
+                )
             } else if d.kind == DefKind::External {
                 format!(
                     "`{}` (defined outside this repository: a builtin or a library's name)",

@@ -47,6 +47,9 @@ pub struct Memories<'a> {
     code: Option<IdFilter>,
     /// Warnings for the answer (an index out of step, a missing memory).
     pub warnings: Vec<String>,
+    /// Files of languages this build reads as text only, once counted: the note that says
+    /// so, and their share of the files.
+    text_only: Option<Option<(String, f64)>>,
 }
 
 impl<'a> Memories<'a> {
@@ -65,6 +68,37 @@ impl<'a> Memories<'a> {
             lists: HashMap::new(),
             code: None,
             warnings: Vec::new(),
+            text_only: None,
+        }
+    }
+
+    /// The files of languages this build has no grammar for ([`left_out_note`]): the
+    /// note, and their share of the indexed files; `None` when there are none.
+    ///
+    /// [`left_out_note`]: crate::syntax::lang::left_out_note
+    pub fn text_only(&mut self) -> Result<Option<(String, f64)>> {
+        if let Some(t) = &self.text_only {
+            return Ok(t.clone());
+        }
+        let counts = self.read(crate::store::counts::files_by_language)?;
+        let all: u64 = counts.values().sum();
+        let left: u64 = counts
+            .iter()
+            .filter(|(label, _)| crate::syntax::lang::grammar_left_out(label).is_some())
+            .map(|(_, n)| n)
+            .sum();
+        let t = crate::syntax::lang::left_out_note(&counts)
+            .map(|note| (note, left as f64 / all.max(1) as f64));
+        self.text_only = Some(t.clone());
+        Ok(t)
+    }
+
+    /// The share of the indexed files read as text only, as [`Self::text_only`] last
+    /// counted it (0 before).
+    pub fn text_only_share(&self) -> f64 {
+        match &self.text_only {
+            Some(Some((_, share))) => *share,
+            _ => 0.0,
         }
     }
 
@@ -338,6 +372,11 @@ pub fn graph_facts(
     importers: bool,
     limit: usize,
 ) -> Result<(Vec<GraphFact>, Hits)> {
+    // "who calls nextString?" where it is defined in Kotlin, which this build reads as
+    // text: the answer must say what it cannot see.
+    if let Some((note, _)) = m.text_only()? {
+        m.warn(note);
+    }
     let mut facts = Vec::new();
     let mut ranked: Vec<(i64, f32)> = Vec::new();
     let mut push = |id: Option<i64>, score: f32| {

@@ -26,6 +26,10 @@ pub fn label(score: f64) -> &'static str {
 /// Low, above `ask.refine_below` and `ask.abstain_below` (0.6 and 0.3 by default).
 const PARTIAL_INTRODUCTION: f64 = 0.65;
 
+/// The share of a repository's files read as text only (a language this build has no
+/// grammar for) from which a structural answer is [`PARTIAL_INTRODUCTION`] at most.
+const TEXT_ONLY_SHARE: f64 = 0.1;
+
 /// The measured signals of a confidence, before its score.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Signals {
@@ -360,6 +364,22 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
         reasons.push(format!(
             "history held in part (read in part, or a shallow clone): the introducing \
              commit may be older, confidence {PARTIAL_INTRODUCTION:.2} at most"
+        ));
+    }
+    // A structural answer in a repository whose files are in good part in a language
+    // this build reads as text: the callers, callees or definitions there are missing.
+    let share = state.memories.text_only_share();
+    if !pass.graph.is_empty()
+        && share >= TEXT_ONLY_SHARE
+        && pass.confidence.score > PARTIAL_INTRODUCTION
+    {
+        pass.confidence.score = PARTIAL_INTRODUCTION;
+        pass.confidence.label = label(PARTIAL_INTRODUCTION).into();
+        reasons.push(format!(
+            "{:.0} % of the files are read as text only (no grammar in this build): \
+             the graph misses what they define and call, confidence \
+             {PARTIAL_INTRODUCTION:.2} at most",
+            share * 100.0
         ));
     }
     if pass.candidates.is_empty() {

@@ -793,6 +793,11 @@ pub fn run_with(
     stats.files = files as u64;
     stats.symbols = symbols as u64;
     stats.chunks = chunks as u64;
+    // Files of a language this build cannot parse were read as text: said once per new
+    // generation, and by `llmc status` and every structural answer.
+    if changed && let Some(note) = crate::syntax::lang::left_out_note(&store.files_by_language()?) {
+        stats.warnings.push(note);
+    }
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(stats)
 }

@@ -44,6 +44,10 @@ pub struct Status {
     /// written and which files changed since (their edges are heuristic).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precise: Option<crate::graph::scip::ScipSummary>,
+    /// Files of a language this build has no grammar for, read as text only, and the
+    /// feature that parses them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_only: Option<String>,
 }
 
 /// A total with a breakdown by language.
@@ -96,7 +100,7 @@ pub fn status(root: &Path, config: &Config) -> Result<Status> {
         indexed_at_unix: indexed_at.map(|t| t.as_second()),
         files: Counted {
             total: files.values().sum(),
-            by_language: files,
+            by_language: files.clone(),
         },
         definitions: Counted {
             total: defs.values().sum(),
@@ -106,6 +110,7 @@ pub fn status(root: &Path, config: &Config) -> Result<Status> {
         skipped,
         flagged,
         changed,
+        text_only: crate::syntax::lang::left_out_note(&files),
         size_bytes: store.size_on_disk(),
         history: crate::history::status(&store)?,
         precise: store

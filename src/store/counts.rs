@@ -7,10 +7,25 @@ use anyhow::Result;
 
 use super::{Store, flags};
 
+const FILES_BY_LANGUAGE: &str = "SELECT lang, count(*) FROM files GROUP BY lang";
+
+/// Indexed files by language, on a connection the caller holds.
+pub fn files_by_language(c: &rusqlite::Connection) -> rusqlite::Result<BTreeMap<String, u64>> {
+    by_language(c, FILES_BY_LANGUAGE)
+}
+
+fn by_language(c: &rusqlite::Connection, sql: &str) -> rusqlite::Result<BTreeMap<String, u64>> {
+    let mut stmt = c.prepare_cached(sql)?;
+    let rows = stmt.query_map([], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+    })?;
+    rows.collect()
+}
+
 impl Store {
     /// Indexed files by language.
     pub fn files_by_language(&self) -> Result<BTreeMap<String, u64>> {
-        self.by_language("SELECT lang, count(*) FROM files GROUP BY lang")
+        self.by_language(FILES_BY_LANGUAGE)
     }
 
     /// Definitions by the language of their file.
@@ -21,13 +36,7 @@ impl Store {
     }
 
     fn by_language(&self, sql: &str) -> Result<BTreeMap<String, u64>> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(sql)?;
-            let rows = stmt.query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
-            })?;
-            rows.collect()
-        })
+        self.read(|c| by_language(c, sql))
     }
 
     /// How many chunks the index holds.

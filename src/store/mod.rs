@@ -12,7 +12,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use crate::error::LlmcError;
 use crate::model::{ChunkLoc, ImportKind};
 
-mod counts;
+pub mod counts;
 pub mod lookups;
 pub mod meta;
 mod pool;

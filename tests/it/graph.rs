@@ -776,3 +776,57 @@ fn callers_of_a_name_defined_outside_the_repository_are_its_call_sites() {
         assert_eq!(lines, [line], "{v}");
     }
 }
+
+/// In a build without the Kotlin grammar, a repository half in Kotlin: its files are text,
+/// and every place a user reads the graph says so and how to parse them.
+#[cfg(not(feature = "lang-kotlin"))]
+#[test]
+fn files_of_a_grammar_this_build_leaves_out_are_named_where_the_graph_is_read() {
+    use crate::util::{stderr, stdout};
+    let s = Scratch::empty();
+    s.write(
+        "src/Shop.kt",
+        "class Shop {\n    fun checkout(total: Int): Int {\n        return total\n    }\n}\n",
+    );
+    s.write(
+        "src/Till.java",
+        "class Till {\n    int ring(Shop s) {\n        return s.checkout(3);\n    }\n}\n",
+    );
+    let out = s.llmc(&["index"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let note = "1 Kotlin file is read as text only";
+    assert!(stderr(&out).contains(note), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--features lang-kotlin"),
+        "{}",
+        stderr(&out)
+    );
+    // Said once: an index with nothing new says nothing.
+    let out = s.llmc(&["index"]);
+    assert!(!stderr(&out).contains(note), "{}", stderr(&out));
+
+    let out = s.llmc(&["status"]);
+    assert!(stdout(&out).contains(note), "{}", stdout(&out));
+    let v = json(&s.llmc(&["status", "--json"]));
+    assert!(
+        v["text_only"].as_str().is_some_and(|t| t.starts_with(note)),
+        "{v}"
+    );
+
+    // The Java caller is found; the definition is not claimed to be outside the
+    // repository, and the answer is no better than Low.
+    let v = json(&s.llmc(&["ask", "--json", "--no-llm", "who calls checkout?"]));
+    let text = v["answer"]["text"].as_str().unwrap_or("");
+    assert!(text.contains("src/Till.java:3"), "{text}");
+    assert!(
+        text.contains("defined in none of the files this build parses"),
+        "{text}"
+    );
+    assert!(!text.contains("defined outside this repository"), "{text}");
+    assert_eq!(v["confidence"]["label"], "Low", "{v}");
+    assert!(
+        v["warnings"].to_string().contains(note),
+        "{}",
+        v["warnings"]
+    );
+}

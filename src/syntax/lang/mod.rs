@@ -605,6 +605,51 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
     FileLang::Text(label)
 }
 
+/// A language whose grammar this build leaves out, by the label its files are indexed
+/// under as text (`kotlin`): its name and the cargo feature that builds it in. `None`
+/// for every other label.
+pub fn grammar_left_out(label: &str) -> Option<(&'static str, &'static str)> {
+    match label {
+        "csharp" if cfg!(not(feature = "lang-csharp")) => Some(("C#", "lang-csharp")),
+        "kotlin" if cfg!(not(feature = "lang-kotlin")) => Some(("Kotlin", "lang-kotlin")),
+        "swift" if cfg!(not(feature = "lang-swift")) => Some(("Swift", "lang-swift")),
+        "scala" if cfg!(not(feature = "lang-scala")) => Some(("Scala", "lang-scala")),
+        _ => None,
+    }
+}
+
+/// What a user needs to know when files of a language this build has no grammar for were
+/// indexed (`by_language`: the files' count by label): they are searched as text, their
+/// definitions, calls and imports are unknown, and which feature builds the grammar in.
+pub fn left_out_note(by_language: &std::collections::BTreeMap<String, u64>) -> Option<String> {
+    let left: Vec<(u64, &str, &str)> = by_language
+        .iter()
+        .filter_map(|(label, &n)| grammar_left_out(label).map(|(name, feature)| (n, name, feature)))
+        .filter(|(n, _, _)| *n > 0)
+        .collect();
+    if left.is_empty() {
+        return None;
+    }
+    let files = left
+        .iter()
+        .map(|(n, name, _)| format!("{n} {name}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let features = left
+        .iter()
+        .map(|(_, _, f)| *f)
+        .collect::<Vec<_>>()
+        .join(",");
+    let total: u64 = left.iter().map(|(n, _, _)| n).sum();
+    Some(format!(
+        "{files} file{} read as text only: this build of llmc has no grammar for {}, so \
+         definitions, callers and imports there are unknown; build llmc with `--features \
+         {features}` to parse them (`cargo install --locked --path . --features {features}`)",
+        if total == 1 { " is" } else { "s are" },
+        if left.len() == 1 { "it" } else { "them" },
+    ))
+}
+
 /// The interpreter a `#!` first line names: `#!/usr/bin/env ruby -w` → `ruby`,
 /// `#!/bin/bash` → `bash`.
 fn shebang(head: &[u8]) -> Option<&str> {
@@ -766,5 +811,30 @@ mod tests {
             detect(Path::new("src/a/Item.kt"), b""),
             FileLang::Text("kotlin")
         );
+    }
+
+    #[test]
+    fn files_of_a_grammar_left_out_are_named_with_the_feature_that_builds_it() {
+        let counts = |pairs: &[(&str, u64)]| -> std::collections::BTreeMap<String, u64> {
+            pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+        };
+        let note = left_out_note(&counts(&[("kotlin", 99), ("java", 57), ("toml", 1)]));
+        if cfg!(feature = "lang-kotlin") {
+            assert_eq!(note, None);
+        } else {
+            let note = note.unwrap_or_default();
+            assert!(
+                note.starts_with("99 Kotlin files are read as text only"),
+                "{note}"
+            );
+            assert!(note.contains("--features lang-kotlin"), "{note}");
+        }
+        // Languages this build parses, and text formats, need no note.
+        assert_eq!(left_out_note(&counts(&[("java", 5), ("yaml", 2)])), None);
+        if cfg!(not(any(feature = "lang-swift", feature = "lang-scala"))) {
+            let note = left_out_note(&counts(&[("swift", 1), ("scala", 2)])).unwrap_or_default();
+            assert!(note.contains("--features lang-scala,lang-swift"), "{note}");
+            assert!(note.contains("2 Scala, 1 Swift files are"), "{note}");
+        }
     }
 }
