@@ -1179,6 +1179,12 @@ fn parse_version(
         .then(|| std::str::from_utf8(&bytes).ok())
         .flatten()
         .and_then(|t| crate::syntax::embedded::embedded_code(path, t));
+    // A layout the grammar misreads, rewritten as the working tree's parse does.
+    let component = component.or_else(|| {
+        std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|t| crate::syntax::lang::text_for_grammar(l, t))
+    });
     let bytes = component.map_or(bytes, String::into_bytes);
     // Reparsing maps bytes to bytes: text that is not UTF-8 is read lossily and parsed
     // whole, and keeps no tree.

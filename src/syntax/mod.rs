@@ -70,7 +70,8 @@ pub fn parse_file(rel: &str, bytes: Vec<u8>, opts: FileOptions) -> FileRows {
         FileLang::Code(l) => {
             // A Vue or Svelte component's tree is its code's alone; its chunks read the
             // whole text.
-            let code = embedded::embedded_code(rel, &text);
+            let code =
+                embedded::embedded_code(rel, &text).or_else(|| lang::text_for_grammar(l, &text));
             let code = code.as_deref().unwrap_or(&text);
             let parsed = PARSER.with(|p| defs::parse(&mut p.borrow_mut(), l, code, opts.refs));
             match parsed {

@@ -18,6 +18,65 @@ use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules, any_co
 use crate::model::{CallKind, Import, ImportKind, Receiver};
 use crate::syntax::refs::*;
 
+/// The text tree-sitter-kotlin-ng reads for `text`, when it differs: ktfmt lays out a
+/// nested class whose primary constructor is written out on the line after the class's
+/// name (`public class Options` ⏎ `private constructor(` ⏎ `val strings: …`), and inside
+/// a class body the grammar ends the declaration at that line break, so the whole outer
+/// class became an error and its members top-level functions (moshi's `JsonReader`).
+/// The break is moved into the parameter list (the first space of the next line's
+/// indentation becomes it): the same bytes at the same offsets but two, and every line
+/// from the parameters on keeps its number. `None` when no class is laid out so.
+pub(super) fn constructor_on_the_class_line(text: &str) -> Option<String> {
+    if !text.contains("constructor(") {
+        return None;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    let mut changed = false;
+    let mut starts: Vec<usize> = vec![0];
+    starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    for w in starts.windows(4) {
+        let (head, ctor, params) = (
+            &text[w[0]..w[1] - 1],
+            &text[w[1]..w[2] - 1],
+            &text[w[2]..w[3] - 1],
+        );
+        if is_class_head(head) && is_constructor_opening(ctor) && params.starts_with(' ') {
+            bytes[w[1] - 1] = b' ';
+            bytes[w[2]] = b'\n';
+            changed = true;
+        }
+    }
+    // Only ASCII spaces and line breaks were swapped: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).ok()).flatten()
+}
+
+/// `public class Options`, `internal data class Pair<A, B>`: a class's name with nothing
+/// after it (no parameters, supertypes or body on the line).
+fn is_class_head(line: &str) -> bool {
+    let t = line.trim();
+    let Some(at) = t.find("class ") else {
+        return false;
+    };
+    (at == 0 || t[..at].ends_with(' '))
+        && !t.contains(['(', '{', '=', ':', '/'])
+        && t[at + 6..]
+            .trim()
+            .chars()
+            .next()
+            .is_some_and(char::is_alphabetic)
+}
+
+/// `private constructor(`, `@Inject constructor(`, `constructor(`: a primary
+/// constructor whose parameters start on the next line.
+fn is_constructor_opening(line: &str) -> bool {
+    let t = line.trim();
+    t.strip_suffix("constructor(").is_some_and(|mods| {
+        mods.split_whitespace().all(|m| {
+            m.starts_with('@') || matches!(m, "private" | "protected" | "internal" | "public")
+        })
+    })
+}
+
 pub(super) const SPEC: LangSpec = LangSpec {
     name: "kotlin",
     extensions: &["kt", "kts"],
@@ -677,4 +736,68 @@ fn last_identifier(t: Node) -> Option<Node> {
     t.named_children(&mut c)
         .filter(|n| n.kind() == "identifier")
         .last()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::chunk::ChunkConfig;
+    use crate::syntax::{FileOptions, parse_file};
+
+    /// moshi's `JsonReader`: a nested class laid out by ktfmt kept the outer class from
+    /// being read at all.
+    #[test]
+    fn a_nested_class_with_its_constructor_on_the_next_line_keeps_its_outer_class() {
+        let text = "package a\n\nclass Outer {\n  fun a() {}\n\n  public class Options\n  private constructor(\n    internal val s: String,\n  ) {\n    fun b() {}\n  }\n\n  fun c() {}\n}\n";
+        let fixed = constructor_on_the_class_line(text).unwrap_or_default();
+        assert_eq!(fixed.len(), text.len());
+        assert_eq!(fixed.lines().count(), text.lines().count());
+        assert!(
+            fixed.contains("  public class Options   private constructor(\n\n   internal val s"),
+            "{fixed}"
+        );
+        let opts = FileOptions {
+            chunks: ChunkConfig {
+                window_lines: 40,
+                max_chunk_lines: 200,
+                text: false,
+            },
+            refs: true,
+        };
+        let rows = parse_file("src/Outer.kt", text.as_bytes().to_vec(), opts);
+        let defs: Vec<(String, u32)> = rows
+            .symbols
+            .iter()
+            .map(|s| (s.qualname.clone(), s.start_line))
+            .collect();
+        let want = [
+            ("Outer", 3),
+            ("Outer.a", 4),
+            ("Outer.Options", 6),
+            ("Outer.Options.b", 10),
+            ("Outer.c", 13),
+        ];
+        for (name, line) in want {
+            assert!(
+                defs.contains(&(name.to_string(), line)),
+                "{name} at {line}: {defs:?}"
+            );
+        }
+        assert_eq!(rows.flags, 0, "no syntax error");
+        // The chunks read the file as written.
+        assert!(
+            rows.chunks
+                .iter()
+                .all(|c| !c.text.contains("Options   private"))
+        );
+        // A class whose constructor is on its own line is left alone, as is a call.
+        assert_eq!(
+            constructor_on_the_class_line("class A constructor(val x: Int)\n"),
+            None
+        );
+        assert_eq!(
+            constructor_on_the_class_line("  val o = Options\n  constructor(\n    1)\n"),
+            None
+        );
+    }
 }

@@ -605,6 +605,17 @@ pub fn detect(path: &Path, head: &[u8]) -> FileLang {
     FileLang::Text(label)
 }
 
+/// The text the grammar of `l` reads for a file's `text`, when it differs from the text
+/// (at the same offsets, with the same lines): a layout the grammar misreads, rewritten.
+pub fn text_for_grammar(l: Lang, text: &str) -> Option<String> {
+    #[cfg(feature = "lang-kotlin")]
+    if l == Lang::Kotlin {
+        return kotlin::constructor_on_the_class_line(text);
+    }
+    let _ = (l, text);
+    None
+}
+
 /// A language whose grammar this build leaves out, by the label its files are indexed
 /// under as text (`kotlin`): its name and the cargo feature that builds it in. `None`
 /// for every other label.
