@@ -159,6 +159,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     demote_tests(state, &mut candidates);
     action_before_its_predicate(state, &mut candidates);
     spelled_definition_first(state, &mut candidates);
+    named_with_its_module_first(state, &mut candidates)?;
     let mut written = lift_written_as_asked(state, &mut candidates);
     if let Some(id) = lift_literal(state, &mut candidates)? {
         written = Some(id);
@@ -1075,6 +1076,140 @@ fn lift_literal(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<Op
         return Ok(Some(id));
     }
     Ok(None)
+}
+
+/// "how does the blocking client work?" in reqwest: `Client` in `src/blocking/client.rs`,
+/// a name qualified by its module as Rust writes it (`blocking::Client`), though no
+/// identifier is written. Tests that say "blocking client" in their names held both
+/// lists. A concept or how-to question that names no code, whose words give a module
+/// (one or two words, each a part of a directory's or the file's name) and then a name
+/// (one or two words, joined as code writes them: `Client`, `RequestBuilder`,
+/// `request_builder`) that exactly one file of code (not a test, unless asked) defines
+/// under that module, is answered first by that file's definition of the name: a type
+/// before a function, a top-level one before a nested one.
+fn named_with_its_module_first(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<()> {
+    if !matches!(
+        state.classification.intents.first(),
+        Some(Intent::Concept | Intent::Howto)
+    ) || state
+        .classification
+        .entities
+        .iter()
+        .any(|e| matches!(e.kind, EntityKind::Identifier | EntityKind::Path))
+    {
+        return Ok(());
+    }
+    // The module and the name are the whole subject: "how does the wasm client send
+    // requests?" asks about a method of it.
+    let words: Vec<String> = state
+        .terms
+        .iter()
+        .map(|t| t.to_lowercase())
+        .filter(|t| !matches!(t.as_str(), "work" | "works" | "implemented" | "designed"))
+        .collect();
+    if words
+        .iter()
+        .any(|t| t.len() < 3 || !t.chars().all(|c| c.is_ascii_alphabetic()))
+    {
+        return Ok(());
+    }
+    let asks_tests = asks_about_tests(&state.question);
+    let mut found: Option<(i64, String)> = None;
+    for module_len in 1..=2 {
+        if !(1..=2).contains(&words.len().saturating_sub(module_len)) {
+            continue;
+        }
+        let (module, name) = words.split_at(module_len);
+        let pascal: String = name.iter().map(|w| capitalised(w)).collect();
+        let names = vec![pascal, name.join("_")];
+        let defs = state
+            .memories
+            .read(|c| crate::store::lookups::definitions_named(c, &names))?;
+        let mut under: Vec<&crate::store::lookups::NamedDef> = defs
+            .iter()
+            .filter(|d| {
+                (asks_tests || !is_test_or_example(&d.path))
+                    && !is_prose(&d.path)
+                    && state.in_scope(&d.path)
+                    && module.iter().all(|w| path_names(&d.path).contains(w))
+            })
+            .collect();
+        let mut files: Vec<&str> = under.iter().map(|d| d.path.as_str()).collect();
+        files.sort_unstable();
+        files.dedup();
+        if files.len() != 1 {
+            continue;
+        }
+        under.sort_by_key(|d| (!is_type_kind(&d.kind), d.nested, d.kind == "impl", d.line));
+        found = Some((under[0].id, under[0].path.clone()));
+        break;
+    }
+    let Some((symbol_id, path)) = found else {
+        return Ok(());
+    };
+    let Some(chunk) = state
+        .memories
+        .read(|c| crate::store::lookups::def_chunk(c, &path, symbol_id))?
+    else {
+        return Ok(());
+    };
+    let why = "the question names it with its module";
+    if let Some(at) = candidates.iter().position(|c| c.loc.chunk_id == chunk) {
+        if at > 0 {
+            put_first(state, candidates, at, why);
+        }
+        return Ok(());
+    }
+    let Some(loc) = state.memories.read(|c| crate::store::chunk_loc(c, chunk))? else {
+        return Ok(());
+    };
+    candidates.insert(
+        0,
+        Candidate {
+            loc,
+            score: candidates.first().map_or(1.0, |c| c.score),
+            evidence: vec![Evidence {
+                route: Memory::Graph.into(),
+                rank: 1,
+                score: 1.0,
+            }],
+            expanded_from: None,
+            lines: Vec::new(),
+        },
+    );
+    let c = &candidates[0].loc;
+    let line = format!("{}:{}-{} first: {why}", c.path, c.start_line, c.end_line);
+    if let Some(last) = state.trace.last_mut() {
+        last.reasons.push(line);
+    }
+    Ok(())
+}
+
+fn capitalised(w: &str) -> String {
+    let mut cs = w.chars();
+    cs.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + cs.as_str())
+        .unwrap_or_default()
+}
+
+/// The lower-case parts of a path's directory names and its file's stem:
+/// `src/async_impl/client.rs` → `src`, `async`, `impl`, `client`.
+fn path_names(path: &str) -> Vec<String> {
+    let stem_end = path
+        .rfind('.')
+        .filter(|&i| i > path.rfind('/').map_or(0, |j| j + 1));
+    let path = stem_end.map_or(path, |i| &path[..i]);
+    path.split('/')
+        .flat_map(super::text::split_identifier)
+        .collect()
+}
+
+/// Whether a definition kind is a type's: what a subject's name names first.
+fn is_type_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "struct" | "class" | "interface" | "trait" | "enum" | "protocol" | "object" | "type"
+    )
 }
 
 /// The lower-case forms of the strings the question quotes (of two words or more: a

@@ -1656,6 +1656,49 @@ fn a_string_the_question_names_leads_to_the_code_that_holds_it() {
 }
 
 #[test]
+fn a_name_qualified_by_its_module_in_words_leads_to_that_modules_definition() {
+    let s = Scratch::git_fixture("rust");
+    s.write(
+        "src/blocking/client.rs",
+        "/// Waits for each response, on a runtime of its own.\npub struct Client {\n    inner: Handle,\n}\n\nimpl Client {\n    /// Sends a request and waits.\n    pub fn send(&self) -> u16 {\n        self.inner.wait()\n    }\n}\n",
+    );
+    s.write(
+        "src/nonblocking/client.rs",
+        "/// A client whose requests are futures.\npub struct Client {\n    pool: Pool,\n}\n",
+    );
+    let mut tests = String::new();
+    for case in [
+        "works",
+        "times_out",
+        "retries",
+        "follows_redirects",
+        "keeps_alive",
+    ] {
+        tests.push_str(&format!(
+            "#[test]\nfn blocking_client_{case}() {{\n    // The blocking client {case}.\n    \
+             let client = blocking::Client::new();\n    assert!(client.send() > 0);\n}}\n\n"
+        ));
+    }
+    s.write("tests/blocking.rs", &tests);
+    s.write(
+        "src/config.rs",
+        "/// Settings the blocking client reads: the blocking client timeout and pool.\n\
+         pub fn blocking_client_settings() -> Settings {\n    Settings::default()\n}\n",
+    );
+    s.index();
+    // "blocking client": `Client` under `blocking/`, not the code and tests whose names
+    // say it nor the other module's `Client`.
+    let (v, code) = ask_json(s.path(), &["how does the blocking client work?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["path"], "src/blocking/client.rs", "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "Client", "{v}");
+    // A module's name is a whole part of the path: "blocking" is not "nonblocking".
+    let (v, code) = ask_json(s.path(), &["how does the nonblocking client work?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["path"], "src/nonblocking/client.rs", "{v}");
+}
+
+#[test]
 fn an_out_of_scope_question_abstains_with_exit_code_1() {
     let s = python();
     let (v, code) = ask_json(
