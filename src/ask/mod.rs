@@ -65,6 +65,8 @@ pub struct State<'a> {
     pub author: Option<String>,
     /// The question asks when something was added: its oldest commit answers.
     pub introduced: bool,
+    /// The question asks when something was removed: the commits whose messages say so.
+    pub removed: bool,
     /// The question asks why something changed: commit messages in full.
     pub why: bool,
     /// A "why" question about the code whose words a commit's subject states: the history
@@ -303,6 +305,7 @@ fn classify<'a>(
         until: None,
         author: None,
         introduced: false,
+        removed: false,
         why: false,
         why_by_message: false,
         grep: None,

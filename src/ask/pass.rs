@@ -76,17 +76,22 @@ struct Retrieved {
 
 /// The subject words of a "why" question that names no definition or file, as written
 /// and as stems, for the commit messages that hold them ("why was the remote config
-/// support moved?").
+/// support moved?"). A question when something was removed adds the verbs that say so:
+/// "when was the kapt code generator removed?" is answered by "Remove KAPT support",
+/// though `generator` names a definition (which was never removed).
 fn why_words(state: &State) -> Vec<(String, String)> {
     let names = state
         .classification
         .entities
         .iter()
         .any(super::classify::Entity::names_code);
-    if !state.why || names || state.grep.is_some() {
+    if !(state.why || state.removed) || names || state.grep.is_some() {
         return Vec::new();
     }
     let mut words = message_words(&state.terms);
+    if state.removed {
+        words.push(("removed".into(), super::retrieve::REMOVAL_STEMS.into()));
+    }
     // Files and modules are what a change to the layout is about ("why were the classes
     // split into separate files?" for "Refactor classes into files"), though a question
     // about code reads them as cues.
@@ -268,6 +273,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                     until: state.until,
                     message_words: &message_words,
                     by_message_only: state.why_by_message,
+                    removed: state.removed,
                 };
                 let (facts, hits) = retrieve::history_facts(&mut state.memories, &ask, 20)?;
                 history = facts;

@@ -98,6 +98,7 @@ pub fn read(state: &mut State) -> Result<()> {
             .terms
             .retain(|t| !HISTORY_WORDS.contains(&t.to_lowercase().as_str()));
         state.introduced = asks_introduction(&lower);
+        state.removed = !state.introduced && asks_removal(&lower);
         state.why = lower.split_whitespace().any(|w| w == "why");
         // "why did X change in \"add typing\"": the commit with that message.
         if let Some(q) = state
@@ -690,10 +691,7 @@ fn contains_run(q: &[String], words: &[String]) -> bool {
 /// "when was X added", "which commit introduced X", "who wrote X", "why was X added",
 /// "first appeared".
 fn asks_introduction(lower: &str) -> bool {
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = words_of(lower);
     let has = |w: &str| words.contains(&w);
     let introduced = has("introduced") || has("introduce") || has("introducing");
     let added = has("added") || has("created") || has("written") || has("wrote");
@@ -702,9 +700,48 @@ fn asks_introduction(lower: &str) -> bool {
     first || introduced || (added && asks && !has("since") && !has("recently"))
 }
 
+/// The words of a question: runs of letters, digits and `_` (an identifier is one word,
+/// so `drop_table` is no "drop").
+fn words_of(lower: &str) -> Vec<&str> {
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// "when was X removed", "which commit deleted X", "why was X dropped".
+fn asks_removal(lower: &str) -> bool {
+    let words = words_of(lower);
+    let has = |w: &str| words.contains(&w);
+    let removed = ["removed", "deleted", "dropped", "remove", "delete", "drop"]
+        .iter()
+        .any(|w| has(w));
+    let asks = has("when") || has("which") || has("who") || has("why");
+    removed && asks && !has("since") && !has("recently")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_removal_is_asked_when_a_question_asks_when_or_which_of_removing() {
+        for q in [
+            "when was the kapt code generator removed?",
+            "which commit deleted the jws module?",
+            "why was python 2 support dropped?",
+        ] {
+            assert!(asks_removal(q), "{q}");
+        }
+        for q in [
+            "what does remove_item do?",
+            "who calls drop_table?",
+            "what was removed since last week?",
+            "when was the remove button added?",
+        ] {
+            assert!(!asks_removal(q) || asks_introduction(q), "{q}");
+        }
+    }
 
     #[test]
     fn a_name_alone_in_a_form_of_what_does_it_do() {

@@ -357,6 +357,9 @@ pub struct HistoryAsk<'q> {
     /// Only the commits by their messages: the words are no names of files or
     /// definitions ("why does fzf use a floating pane…?").
     pub by_message_only: bool,
+    /// The question asks when something was removed: of the commits its words find, only
+    /// those whose message says so (`message_words` holds the verbs), a subject's first.
+    pub removed: bool,
 }
 
 /// Commits listed for the words of a "why" question.
@@ -864,7 +867,15 @@ pub fn history_facts(
             offset: 0,
             ..filter.clone()
         };
-        let log = m.read(|c| Ok(hq::log(c, &Target::All, &wanted)))??;
+        let mut log = m.read(|c| Ok(hq::log(c, &Target::All, &wanted)))??;
+        if q.removed {
+            // "Allow custom generators" holds two of "kapt generator removed"; "Remove
+            // KAPT support" says what the question asks.
+            let verbs = [REMOVAL_STEMS.to_string()];
+            log.commits.retain(|c| hq::message_holds(c, &verbs));
+            log.commits
+                .sort_by_key(|c| hq::subject_holds(c, &verbs) == 0);
+        }
         if !log.commits.is_empty() {
             m.read(|c| rank_commit_chunks(c, &log.commits, &mut ranked))?;
             facts.push(HistoryFact {
@@ -982,6 +993,9 @@ pub fn history_facts(
     }
     Ok((facts, ranked))
 }
+
+/// The stems of the verbs that say something was removed, as a message word.
+pub const REMOVAL_STEMS: &str = "remov|delet|drop";
 
 /// Words that say a subject is a feature, beside the word that says which: "HTTP/3
 /// support", "the retry feature", "the cache functionality".

@@ -653,6 +653,12 @@ fn enough_words(places: &[u8]) -> bool {
     places.iter().filter(|&&p| p > 0).count() >= places.len().min(2)
 }
 
+/// Whether the commit's message (subject or body) holds every one of `stems`, each at
+/// the start of a word.
+pub fn message_holds(c: &LogCommit, stems: &[String]) -> bool {
+    word_places(c, stems).iter().all(|&p| p > 0)
+}
+
 /// How many of `stems` the commit's subject holds, each at the start of a word.
 pub fn subject_holds(c: &LogCommit, stems: &[String]) -> usize {
     word_places(c, stems).iter().filter(|&&p| p == 2).count()

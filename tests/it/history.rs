@@ -580,6 +580,46 @@ fn a_feature_is_introduced_where_its_code_came_not_where_its_tests_or_a_word_did
 }
 
 #[test]
+fn a_removal_is_the_commit_whose_message_says_so() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    s.write(
+        "codegen.py",
+        "def generator(rows):\n    return [r for r in rows]\n",
+    );
+    s.write("config.py", "USE_KAPT = True\nDEBUG = False\n");
+    s.git(&["add", "."]);
+    s.git(&["commit", "-qm", "Add the code generator"]);
+    s.write(
+        "codegen.py",
+        "def generator(rows, custom=None):\n    return [r for r in rows]\n",
+    );
+    s.git(&[
+        "commit",
+        "-qam",
+        "Allow custom generators",
+        "-m",
+        "They work with kapt too.",
+    ]);
+    s.write("config.py", "DEBUG = False\n");
+    s.git(&["commit", "-qam", "Remove KAPT support"]);
+    s.write(
+        "codegen.py",
+        "def generator(rows, custom=None):\n    return list(rows)\n",
+    );
+    s.git(&["commit", "-qam", "Speed up the generator"]);
+    let out = crate::util::llmc_in(s.path(), &["index", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // `generator` names a definition, never removed; "kapt" is in no code now. The
+    // commit whose message says the removal, not the newest change to `generator`, nor
+    // the one whose message only mentions both words.
+    let (text, _, fact) = ask_history(s.path(), "when was the kapt code generator removed?");
+    let first = fact["commits"][0]["subject"].as_str().unwrap_or("");
+    assert_eq!(first, "Remove KAPT support", "{text}");
+}
+
+#[test]
 fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     let plain = Scratch::fixture("python");
     let out = plain.llmc(&["index"]);
