@@ -173,24 +173,30 @@ fn line_count(text: &str) -> u32 {
     (newlines + usize::from(unterminated)) as u32
 }
 
+/// What a test parses a file with: chunks of up to 200 lines, windows of 40, call sites
+/// and imports.
+#[cfg(test)]
+pub(crate) fn test_options() -> FileOptions {
+    FileOptions {
+        chunks: ChunkConfig {
+            window_lines: 40,
+            max_chunk_lines: 200,
+            text: false,
+        },
+        refs: true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{FileOptions, chunk::ChunkConfig, parse_file};
+    use super::{parse_file, test_options};
 
     /// In a `use` block of many lines, each import is on the line that names it, where
     /// a reader looks for it.
     #[test]
     fn a_rust_import_is_on_the_line_that_names_it() {
         let src = "use std::fs;\nuse {\n    semver::{Version, VersionReq},\n    std::{\n        io,\n        sync::Arc,\n    },\n};\n";
-        let opts = FileOptions {
-            chunks: ChunkConfig {
-                window_lines: 40,
-                max_chunk_lines: 200,
-                text: false,
-            },
-            refs: true,
-        };
-        let rows = parse_file("src/lib.rs", src.as_bytes().to_vec(), opts);
+        let rows = parse_file("src/lib.rs", src.as_bytes().to_vec(), test_options());
         let lines: Vec<(String, u32)> = rows
             .refs
             .imports

@@ -741,8 +741,7 @@ fn last_identifier(t: Node) -> Option<Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::syntax::chunk::ChunkConfig;
-    use crate::syntax::{FileOptions, parse_file};
+    use crate::syntax::{parse_file, test_options};
 
     /// moshi's `JsonReader`: a nested class laid out by ktfmt kept the outer class from
     /// being read at all.
@@ -756,15 +755,7 @@ mod tests {
             fixed.contains("  public class Options   private constructor(\n\n   internal val s"),
             "{fixed}"
         );
-        let opts = FileOptions {
-            chunks: ChunkConfig {
-                window_lines: 40,
-                max_chunk_lines: 200,
-                text: false,
-            },
-            refs: true,
-        };
-        let rows = parse_file("src/Outer.kt", text.as_bytes().to_vec(), opts);
+        let rows = parse_file("src/Outer.kt", text.as_bytes().to_vec(), test_options());
         let defs: Vec<(String, u32)> = rows
             .symbols
             .iter()
