@@ -79,7 +79,7 @@ struct Retrieved {
 /// support moved?"). A question when something was removed adds the verbs that say so:
 /// "when was the kapt code generator removed?" is answered by "Remove KAPT support",
 /// though `generator` names a definition (which was never removed).
-fn why_words(state: &State) -> Vec<(String, String)> {
+fn message_search_words(state: &State) -> Vec<(String, String)> {
     let names = state
         .classification
         .entities
@@ -262,7 +262,7 @@ fn retrieve(state: &mut State, query: &Query, stage: Stage) -> Result<Retrieved>
                 hits
             }
             Memory::History => {
-                let message_words = why_words(state);
+                let message_words = message_search_words(state);
                 let ask = retrieve::HistoryAsk {
                     targets: &query.targets,
                     terms: &state.terms,
@@ -1127,27 +1127,34 @@ fn named_with_its_module_first(state: &mut State, candidates: &mut Vec<Candidate
         }
         let (module, name) = words.split_at(module_len);
         let pascal: String = name.iter().map(|w| capitalised(w)).collect();
-        let names = vec![pascal, name.join("_")];
-        let defs = state
-            .memories
-            .read(|c| crate::store::lookups::definitions_named(c, &names))?;
-        let mut under: Vec<&crate::store::lookups::NamedDef> = defs
+        let mut defs = Vec::new();
+        for form in [pascal, name.join("_")] {
+            defs.extend(
+                state
+                    .memories
+                    .read(|c| crate::graph::query::find_defs(c, &form))?
+                    .into_iter()
+                    .map(|d| (d.symbol.len() > form.len(), d)),
+            );
+        }
+        let mut under: Vec<&(bool, crate::graph::query::Def)> = defs
             .iter()
-            .filter(|d| {
+            .filter(|(_, d)| {
                 (asks_tests || !is_test_or_example(&d.path))
                     && !is_prose(&d.path)
                     && state.in_scope(&d.path)
                     && module.iter().all(|w| path_names(&d.path).contains(w))
             })
             .collect();
-        let mut files: Vec<&str> = under.iter().map(|d| d.path.as_str()).collect();
+        let mut files: Vec<&str> = under.iter().map(|(_, d)| d.path.as_str()).collect();
         files.sort_unstable();
         files.dedup();
         if files.len() != 1 {
             continue;
         }
-        under.sort_by_key(|d| (!is_type_kind(&d.kind), d.nested, d.kind == "impl", d.line));
-        found = Some((under[0].id, under[0].path.clone()));
+        under.sort_by_key(|(nested, d)| (!is_type_kind(d.kind.as_str()), *nested, d.line));
+        let d = &under[0].1;
+        found = Some((d.id, d.path.clone()));
         break;
     }
     let Some((symbol_id, path)) = found else {

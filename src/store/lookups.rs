@@ -283,42 +283,6 @@ pub fn last_touch(
     .optional()
 }
 
-/// A definition as [`definitions_named`] finds it.
-#[derive(Debug, Clone)]
-pub struct NamedDef {
-    pub id: i64,
-    pub path: String,
-    pub kind: String,
-    pub line: u32,
-    /// Nested in another definition.
-    pub nested: bool,
-}
-
-/// The definitions named any of `names` exactly, at most 200 a name, by file and line.
-pub fn definitions_named(c: &Connection, names: &[String]) -> rusqlite::Result<Vec<NamedDef>> {
-    let mut out = Vec::new();
-    let mut stmt = c.prepare_cached(
-        "SELECT s.id, f.path, s.kind, s.start_line, s.parent_id IS NOT NULL
-         FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.name = ?1 ORDER BY f.path, s.start_line LIMIT 200",
-    )?;
-    for name in names {
-        let rows = stmt.query_map([name], |r| {
-            Ok(NamedDef {
-                id: r.get(0)?,
-                path: r.get(1)?,
-                kind: r.get(2)?,
-                line: r.get(3)?,
-                nested: r.get(4)?,
-            })
-        })?;
-        for row in rows {
-            out.push(row?);
-        }
-    }
-    Ok(out)
-}
-
 /// Whether some definition has exactly this name.
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
