@@ -510,7 +510,12 @@ fn commit_from_git(
 ) -> Result<Option<(i64, LogCommit)>> {
     // With its hunks, for the line counts, unless the clone is partial (as ingestion).
     let partial = super::get_meta(conn, super::meta::PARTIAL)?.is_some();
-    let mut log = super::git::LogStream::start(root, &[hash.to_string()], !partial)?;
+    let hunks = if partial {
+        super::git::Hunks::None
+    } else {
+        super::git::Hunks::All
+    };
+    let mut log = super::git::LogStream::start(root, &[hash.to_string()], hunks)?;
     let Some(g) = log.next_commit()? else {
         return Ok(None);
     };

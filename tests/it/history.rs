@@ -809,3 +809,156 @@ fn a_long_history_says_what_it_costs_and_how_to_skip_it() {
         stderr(&out)
     );
 }
+
+/// `git log --numstat -M` as `commit path +added -removed` rows (`-` for a binary file),
+/// a rename under its new path.
+fn numstat_rows(dir: &std::path::Path) -> Vec<String> {
+    let out = Command::new("git")
+        .args(["log", "--numstat", "-M", "--format=@%H"])
+        .current_dir(dir)
+        .output()
+        .expect("git log");
+    let mut rows = Vec::new();
+    let mut commit = String::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(h) = line.strip_prefix('@') {
+            commit = h.to_string();
+            continue;
+        }
+        let mut f = line.splitn(3, '\t');
+        let (Some(a), Some(r), Some(path)) = (f.next(), f.next(), f.next()) else {
+            continue;
+        };
+        // `old => new`, or `dir/{old => new}/rest`.
+        let path = match (path.find('{'), path.find('}')) {
+            (Some(o), Some(c)) => {
+                let inner = &path[o + 1..c];
+                let new = inner.split(" => ").nth(1).unwrap_or(inner);
+                format!("{}{new}{}", &path[..o], &path[c + 1..]).replace("//", "/")
+            }
+            _ => path.rsplit(" => ").next().unwrap_or(path).to_string(),
+        };
+        rows.push(format!("{commit} {path} +{a} -{r}"));
+    }
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_code_files_line_counts_and_touched_definitions_are_those_git_diffs_give() {
+    // History diffs the versions of code files itself (git log shows them as binary):
+    // each commit's counts must be git's own, whatever the edit.
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let body = |name: &str, n: usize| {
+        let mut t = format!("def {name}(x):\n");
+        for i in 0..n {
+            t.push_str(&format!("    x = x + {i}\n"));
+        }
+        t.push_str("    return x\n");
+        t
+    };
+    let funcs = |names: &[(&str, usize)]| {
+        let parts: Vec<String> = names.iter().map(|(n, k)| body(n, *k)).collect();
+        parts.join("\n\n")
+    };
+    s.write(
+        "app.py",
+        funcs(&[("alpha", 3), ("beta", 12), ("gamma", 2), ("delta", 20)]),
+    );
+    s.write("notes.txt", "one\ntwo\n");
+    s.write(
+        "win.py",
+        "def w():\r\n    return 1\r\n\r\ndef v():\r\n    return 2\r\n",
+    );
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "start"]);
+    // A body changed, a function added between two (its blank lines can slide), the
+    // file's last newline dropped; a CRLF file edited; a text file edited.
+    let mut app = funcs(&[
+        ("alpha", 3),
+        ("beta", 12),
+        ("between", 1),
+        ("gamma", 2),
+        ("delta", 20),
+    ])
+    .replace("    x = x + 7\n", "    x = x * 7\n");
+    app.pop();
+    s.write("app.py", app);
+    s.write(
+        "win.py",
+        "def w():\r\n    return 10\r\n\r\ndef v():\r\n    return 2\r\n",
+    );
+    s.write("notes.txt", "one\nthree\n");
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "edit"]);
+    // A rename with an edit, and a code file that is binary.
+    s.git(&["mv", "app.py", "core.py"]);
+    let core = std::fs::read_to_string(s.path().join("core.py")).expect("read");
+    s.write(
+        "core.py",
+        core.replace("    x = x + 1\n", "    x = x - 1\n"),
+    );
+    s.write("blob.py", b"\x00\x01binary\n".as_slice());
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "move"]);
+    // A code file turned into a link, and one deleted.
+    std::fs::remove_file(s.path().join("win.py")).expect("rm");
+    std::os::unix::fs::symlink("core.py", s.path().join("win.py")).expect("symlink");
+    std::fs::remove_file(s.path().join("blob.py")).expect("rm");
+    s.git(&["add", "-A"]);
+    s.git(&["commit", "-qm", "link"]);
+    s.index();
+
+    let held: Vec<String> = {
+        let mut rows = s
+            .store()
+            .read(|c| {
+                let mut stmt = c.prepare(
+                    "SELECT k.hash || ' ' || f.path || ' +' || coalesce(f.added, '-')
+                            || ' -' || coalesce(f.removed, '-')
+                     FROM commit_files f JOIN commits k ON k.id = f.commit_id",
+                )?;
+                let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+                rows.collect::<rusqlite::Result<Vec<String>>>()
+            })
+            .expect("rows");
+        rows.sort();
+        rows
+    };
+    let git = numstat_rows(s.path());
+    assert_eq!(held, git);
+    assert_eq!(held.len(), 10, "{held:?}");
+
+    // Only what the edit changed is touched: the new function and the two changed
+    // bodies (the last also lost its final newline), not the neighbours of the insertion.
+    let touched = rows_of_commit(&s, "edit");
+    assert_eq!(
+        touched,
+        [
+            "app.py beta modified +1 -1",
+            "app.py between added +3 -0",
+            "app.py delta modified +2 -2",
+            "win.py w modified +1 -1",
+        ]
+    );
+}
+
+/// The definitions a commit (by subject) touched: `path name change +added -removed`.
+fn rows_of_commit(s: &Scratch, subject: &str) -> Vec<String> {
+    let mut rows = s
+        .store()
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT s.path || ' ' || s.qualname || ' ' || s.change || ' +' || s.added
+                        || ' -' || s.removed
+                 FROM commit_symbols s JOIN commits k ON k.id = s.commit_id
+                 WHERE k.subject = ?1",
+            )?;
+            let rows = stmt.query_map([subject], |r| r.get::<_, String>(0))?;
+            rows.collect::<rusqlite::Result<Vec<String>>>()
+        })
+        .expect("rows");
+    rows.sort();
+    rows
+}

@@ -1,6 +1,6 @@
 //! The git subprocesses history ingestion needs, and the parser of their output: one
 //! `git log` stream carries every new commit with its raw file changes and its `-U0`
-//! hunks; one `git cat-file --batch` process serves the blobs the hunks are mapped on.
+//! hunks (see [`Hunks`]); one `git cat-file --batch` process serves the blobs.
 //! Nothing here touches the store.
 
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
@@ -205,12 +205,30 @@ pub const LOG_ARGS: &[&str] = &[
     "--stdin",
 ];
 
+/// Which `-U0` hunks a [`LogStream`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hunks {
+    /// None (a partial clone: they would need file versions that are not on this
+    /// machine). Files have no line counts.
+    None,
+    /// Every text file's.
+    All,
+    /// Those of files in no language llmc parses. Code files are shown as binary (no
+    /// hunks, no line counts): history reads both of their versions anyway and diffs
+    /// them itself ([`super::code_hunks`]) rather than have git read them a second time.
+    /// A repository's own attributes take precedence (a `*.py diff=python` there brings
+    /// git's hunks back, and they are used).
+    ButCode,
+}
+
 /// A running `git log` whose commits are read one at a time, in the order given.
 pub struct LogStream {
     child: Child,
     out: BufReader<ReadAhead>,
     /// Collects git's stderr (so warnings can never fill the pipe and stall git).
     stderr: Option<std::thread::JoinHandle<String>>,
+    /// The attributes git log reads while it runs (see [`LogStream::start`]).
+    _attributes: Option<tempfile::NamedTempFile>,
     /// A header read ahead while finishing the previous commit.
     pending: Option<GitCommit>,
     /// Commits read and given back ([`LogStream::unread`]), served first.
@@ -219,15 +237,31 @@ pub struct LogStream {
 }
 
 impl LogStream {
-    /// Starts `git log` over the commits in `revs` (full hashes), shown in that order.
-    /// `patches`: with each commit's `-U0` hunks (off in a partial clone, where they
-    /// would need file versions that are not on this machine).
-    pub fn start(root: &Path, revs: &[String], patches: bool) -> Result<LogStream> {
-        let args: Vec<&str> = LOG_ARGS
-            .iter()
-            .copied()
-            .filter(|a| patches || !matches!(*a, "-p" | "-U0"))
-            .collect();
+    /// Starts `git log` over the commits in `revs` (full hashes), shown in that order,
+    /// with the hunks `hunks` asks for.
+    pub fn start(root: &Path, revs: &[String], hunks: Hunks) -> Result<LogStream> {
+        let mut args: Vec<String> = Vec::new();
+        let attributes = if hunks == Hunks::ButCode {
+            let mut file = tempfile::Builder::new()
+                .prefix("llmc-attributes.")
+                .tempfile()
+                .context("writing git attributes for the history read")?;
+            for pattern in crate::syntax::lang::code_path_patterns() {
+                writeln!(file, "{pattern} -diff")?;
+            }
+            file.flush()?;
+            args.push("-c".into());
+            args.push(format!("core.attributesFile={}", file.path().display()));
+            Some(file)
+        } else {
+            None
+        };
+        args.extend(
+            LOG_ARGS
+                .iter()
+                .filter(|a| hunks != Hunks::None || !matches!(**a, "-p" | "-U0"))
+                .map(|a| a.to_string()),
+        );
         let mut child = git(root)
             .args(&args)
             .stdin(Stdio::piped())
@@ -248,6 +282,7 @@ impl LogStream {
         let stderr = drain(child.stderr.take());
         Ok(LogStream {
             child,
+            _attributes: attributes,
             out,
             stderr: Some(stderr),
             pending: None,
@@ -868,7 +903,7 @@ mod tests {
             .map(str::to_string)
             .collect();
         let subjects = |cs: &[GitCommit]| cs.iter().map(|c| c.subject.clone()).collect::<Vec<_>>();
-        let mut stream = LogStream::start(root, &revs, true).expect("git log");
+        let mut stream = LogStream::start(root, &revs, Hunks::All).expect("git log");
         let first = stream.next_commits(1).expect("read");
         let ahead = stream.next_commits(10).expect("read ahead");
         assert_eq!(subjects(&ahead), ["c2", "c1", "c0"]);

@@ -535,6 +535,23 @@ pub struct KindTables {
     pub opaque: Vec<bool>,
 }
 
+/// Git attribute patterns for the paths [`detect`] reads as code from their name alone
+/// (extensions in the case they are usually written, and file names), one per line.
+pub fn code_path_patterns() -> Vec<String> {
+    let mut out: Vec<String> = ["h", "vue", "svelte"]
+        .iter()
+        .map(|e| format!("*.{e}"))
+        .collect();
+    for l in Lang::ALL {
+        let spec = l.spec();
+        out.extend(spec.extensions.iter().map(|e| format!("*.{e}")));
+        out.extend(spec.file_names.iter().map(|n| n.to_string()));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Detects the language of a file from its path and, for `.h`, its first bytes.
 pub fn detect(path: &Path, head: &[u8]) -> FileLang {
     let name = path
