@@ -27,6 +27,18 @@ use crate::search::{IdFilter, Indexes, Opened, OtherEmbedder, embedder_for, out_
 use crate::store::lookups;
 pub use crate::store::lookups::{is_defined, neighbours, vocabulary};
 
+/// Files read as text only that a question's graph lookup reads for its names, at most.
+const TEXT_ONLY_READ_MOST: usize = 256;
+
+/// Whether `bytes` hold `word` with no identifier character on either side.
+fn holds_word(bytes: &[u8], word: &str) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    memchr::memmem::find_iter(bytes, word.as_bytes()).any(|at| {
+        let end = at + word.len();
+        (at == 0 || !ident(bytes[at - 1])) && bytes.get(end).is_none_or(|&b| !ident(b))
+    })
+}
+
 /// The vectors of a generation and the embedder that reads queries for them.
 type Semantic = (Arc<VectorIndex>, Box<dyn Embedder>);
 
@@ -50,6 +62,9 @@ pub struct Memories<'a> {
     /// Files of languages this build reads as text only, once counted: the note that says
     /// so, and their share of the files.
     text_only: Option<Option<(String, f64)>>,
+    /// A file read as text only holds a name the question's graph lookup is about
+    /// ([`Memories::text_only_holds`]).
+    text_only_hit: bool,
 }
 
 impl<'a> Memories<'a> {
@@ -69,6 +84,7 @@ impl<'a> Memories<'a> {
             code: None,
             warnings: Vec::new(),
             text_only: None,
+            text_only_hit: false,
         }
     }
 
@@ -93,11 +109,50 @@ impl<'a> Memories<'a> {
         Ok(t)
     }
 
+    /// Whether a file read as text only holds one of `names` (the last part of each,
+    /// as a word): then what it defines or calls there is missing from the graph's
+    /// answer. Reads at most [`TEXT_ONLY_READ_MOST`] such files; with more, they are
+    /// taken to hold it. Remembered for [`Self::text_only_share`].
+    pub fn text_only_holds(&mut self, names: &[String]) -> Result<bool> {
+        let labels: Vec<&str> = crate::syntax::lang::LEFT_OUT_LABELS
+            .iter()
+            .copied()
+            .filter(|l| crate::syntax::lang::grammar_left_out(l).is_some())
+            .collect();
+        if labels.is_empty() {
+            return Ok(false);
+        }
+        let paths: Vec<String> = self.read(|c| {
+            let sql = format!(
+                "SELECT path FROM files WHERE lang IN ({}) LIMIT {}",
+                vec!["?"; labels.len()].join(", "),
+                TEXT_ONLY_READ_MOST + 1
+            );
+            let mut stmt = c.prepare(&sql)?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(labels.iter()), |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<Vec<String>>>()
+        })?;
+        let words: Vec<&str> = names
+            .iter()
+            .filter_map(|n| n.rsplit(['.', ':', '#']).next())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let hit = !paths.is_empty()
+            && (paths.len() > TEXT_ONLY_READ_MOST
+                || paths.iter().any(|p| {
+                    crate::source::read(self.root, p, self.config.index.max_file_size)
+                        .is_ok_and(|bytes| words.iter().any(|w| holds_word(&bytes, w)))
+                }));
+        self.text_only_hit |= hit;
+        Ok(hit)
+    }
+
     /// The share of the indexed files read as text only, as [`Self::text_only`] last
-    /// counted it (0 before).
+    /// counted it, once one of them holds a name the question is about
+    /// ([`Self::text_only_holds`]); 0 otherwise.
     pub fn text_only_share(&self) -> f64 {
         match &self.text_only {
-            Some(Some((_, share))) => *share,
+            Some(Some((_, share))) if self.text_only_hit => *share,
             _ => 0.0,
         }
     }
@@ -377,7 +432,9 @@ pub fn graph_facts(
 ) -> Result<(Vec<GraphFact>, Hits)> {
     // "who calls nextString?" where it is defined in Kotlin, which this build reads as
     // text: the answer must say what it cannot see.
-    if let Some((note, _)) = m.text_only()? {
+    if let Some((note, _)) = m.text_only()?
+        && m.text_only_holds(targets)?
+    {
         m.warn(note);
     }
     let mut facts = Vec::new();

@@ -792,6 +792,10 @@ fn files_of_a_grammar_this_build_leaves_out_are_named_where_the_graph_is_read() 
         "src/Till.java",
         "class Till {\n    int ring(Shop s) {\n        return s.checkout(3);\n    }\n}\n",
     );
+    s.write(
+        "src/Cart.java",
+        "class Cart {\n    int pay(Till t) {\n        return t.ring(null);\n    }\n}\n",
+    );
     let out = s.llmc(&["index"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let note = "1 Kotlin file is read as text only";
@@ -829,4 +833,15 @@ fn files_of_a_grammar_this_build_leaves_out_are_named_where_the_graph_is_read() 
         "{}",
         v["warnings"]
     );
+
+    // A name no Kotlin file holds: the answer is whole, and says nothing of them.
+    let v = json(&s.llmc(&["ask", "--json", "--no-llm", "who calls ring?"]));
+    let text = v["answer"]["text"].as_str().unwrap_or("");
+    assert!(text.contains("src/Cart.java:3"), "{text}");
+    assert!(
+        !v["warnings"].to_string().contains(note),
+        "{}",
+        v["warnings"]
+    );
+    assert_ne!(v["confidence"]["label"], "Low", "{v}");
 }

@@ -633,6 +633,9 @@ pub fn text_for_grammar(l: Lang, text: &str) -> Option<String> {
     None
 }
 
+/// The labels of the languages whose grammar a build may leave out.
+pub const LEFT_OUT_LABELS: &[&str] = &["csharp", "kotlin", "swift", "scala"];
+
 /// A language whose grammar this build leaves out, by the label its files are indexed
 /// under as text (`kotlin`): its name and the cargo feature that builds it in. `None`
 /// for every other label.
