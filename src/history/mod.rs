@@ -35,6 +35,7 @@ pub mod meta {
     pub use crate::store::meta::{
         HISTORY_HEAD as HEAD, HISTORY_NOTE as NOTE, HISTORY_PARTIAL as PARTIAL,
         HISTORY_REMAINING as REMAINING, HISTORY_SHALLOW as SHALLOW,
+        HISTORY_TEXT_MISSING as TEXT_MISSING,
     };
 }
 
@@ -207,21 +208,40 @@ pub fn ingest(
     yield_now: &dyn Fn() -> bool,
 ) -> Result<HistoryStats> {
     let started = Instant::now();
-    let mut result = ingest_in(root, store, opts, seed, progress, yield_now, false, started);
-    if let Err(e) = &result
-        && objects_missing(e)
-    {
-        // A repository that lacks some old file versions (copied from a partial clone,
-        // pruned by hand) cannot be read with patches: what is held stays, the rest is
-        // read as a partial clone is.
+    let mut result = ingest_in(
+        root,
+        store,
+        opts,
+        seed,
+        progress,
+        yield_now,
+        Missing::None,
+        started,
+    );
+    // A repository that lacks some old file versions (copied from a partial clone, pruned
+    // by hand) cannot be read as it is: what is held stays. When git log lacked one (the
+    // version of a file in no parsed language), the rest is read with no diff from git;
+    // when a code file's version is missing, as a partial clone is.
+    for missing in [Missing::Text, Missing::Code] {
+        let Err(e) = &result else {
+            break;
+        };
+        if !objects_missing(e) || (missing == Missing::Text && code_version_missing(e)) {
+            continue;
+        }
         let w = store.begin()?;
-        set_meta(w.conn(), meta::PARTIAL, "missing")?;
+        match missing {
+            Missing::Text => set_meta(w.conn(), meta::TEXT_MISSING, "1")?,
+            _ => set_meta(w.conn(), meta::PARTIAL, "missing")?,
+        }
         w.commit()?;
         let again = IngestOptions {
             rebuild: false,
             ..opts
         };
-        result = ingest_in(root, store, again, seed, progress, yield_now, true, started);
+        result = ingest_in(
+            root, store, again, seed, progress, yield_now, missing, started,
+        );
     }
     match result {
         Ok(stats) => Ok(stats),
@@ -243,6 +263,24 @@ fn objects_missing(e: &anyhow::Error) -> bool {
     text.contains("unable to read") || text.contains("missing blob") || text.contains("bad object")
 }
 
+/// Whether the object missing is a code file's version, which the history reads itself
+/// ([`diff_code_files`]).
+fn code_version_missing(e: &anyhow::Error) -> bool {
+    format!("{e:#}").contains(CODE_VERSION_MISSING)
+}
+
+const CODE_VERSION_MISSING: &str = "missing blob of a code file";
+
+/// Which file versions a repository was found to lack while its history is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    None,
+    /// One that git log reads (a file in no parsed language): git log diffs no file.
+    Text,
+    /// A code file's: definitions are not read (as in a partial clone).
+    Code,
+}
+
 /// Which commits to read, newest first.
 #[derive(Debug, Default)]
 struct Todo {
@@ -252,6 +290,8 @@ struct Todo {
     /// of it on the first run): stored below them, slice by slice.
     below: Vec<String>,
     partial: bool,
+    /// A version git log would read is missing ([`Missing::Text`]).
+    text_missing: bool,
     boundary: HashSet<String>,
 }
 
@@ -261,6 +301,8 @@ impl Todo {
     fn hunks(&self) -> git::Hunks {
         if self.partial {
             git::Hunks::None
+        } else if self.text_missing {
+            git::Hunks::NoneFromGit
         } else {
             git::Hunks::ButCode
         }
@@ -275,7 +317,7 @@ fn ingest_in(
     seed: &Seed,
     progress: &dyn Progress,
     yield_now: &dyn Fn() -> bool,
-    objects_missing: bool,
+    missing: Missing,
     started: Instant,
 ) -> Result<HistoryStats> {
     let mut stats = HistoryStats::default();
@@ -285,7 +327,7 @@ fn ingest_in(
         ..opts
     };
     let w = store.begin()?;
-    let todo = plan(root, w.conn(), opts, objects_missing, &mut stats)?;
+    let todo = plan(root, w.conn(), opts, missing, &mut stats)?;
     w.commit()?;
     let Some(todo) = todo else {
         return Ok(finish(store.read(|c| Ok(with_counts(c, stats)))??, started));
@@ -645,7 +687,7 @@ fn plan(
     root: &Path,
     conn: &Connection,
     opts: IngestOptions,
-    objects_missing: bool,
+    missing: Missing,
     stats: &mut HistoryStats,
 ) -> Result<Option<Todo>> {
     if opts.rebuild {
@@ -682,9 +724,13 @@ fn plan(
     // the rest of its history is read).
     let config_partial = git_dir.as_deref().is_some_and(git::is_partial_clone);
     let stored_partial = get_meta(conn, meta::PARTIAL)?;
-    let partial = objects_missing
+    let partial = missing == Missing::Code
         || config_partial
         || (remaining > 0 && stored_partial.as_deref() == Some("missing"));
+    // A version git log reads was missing (kept while the rest of the history is read).
+    let text_missing = !partial
+        && (missing == Missing::Text
+            || (remaining > 0 && get_meta(conn, meta::TEXT_MISSING)?.is_some()));
     if !partial && stored_partial.as_deref() == Some("1") {
         // Read as a partial clone before and not now (its objects fetched, or an older
         // llmc that took a `.promisor` pack for one): the definitions every commit
@@ -697,6 +743,7 @@ fn plan(
 
     let mut todo = Todo {
         partial,
+        text_missing,
         boundary: boundary.iter().cloned().collect(),
         ..Todo::default()
     };
@@ -772,6 +819,11 @@ fn plan(
         set_meta(conn, meta::PARTIAL, value)?;
     } else {
         conn.execute("DELETE FROM meta WHERE key = ?1", [meta::PARTIAL])?;
+    }
+    if text_missing {
+        set_meta(conn, meta::TEXT_MISSING, "1")?;
+    } else {
+        conn.execute("DELETE FROM meta WHERE key = ?1", [meta::TEXT_MISSING])?;
     }
     set_meta(conn, meta::HEAD, &head)?;
     set_meta(conn, meta::SHALLOW, &boundary_text)?;
@@ -1631,17 +1683,21 @@ fn line_hunks(old: &[u8], new: &[u8]) -> Vec<Hunk> {
     use imara_diff::{Algorithm, Diff, InternedInput, sources::byte_lines};
     let input = InternedInput::new(byte_lines(old), byte_lines(new));
     let diff = Diff::compute(Algorithm::Histogram, &input);
-    // A hunk starts at its first line (from 1), or for no lines at the line after which
-    // the other side's lines go.
-    let start = |r: &std::ops::Range<u32>| if r.is_empty() { r.start } else { r.start + 1 };
-    diff.hunks()
-        .map(|h| Hunk {
-            old_start: start(&h.before),
-            old_len: h.before.len() as u32,
-            new_start: start(&h.after),
-            new_len: h.after.len() as u32,
-        })
-        .collect()
+    diff.hunks().map(|h| numbered(&h, 0)).collect()
+}
+
+/// An imara-diff hunk as git numbers it, `skipped` lines down: a hunk starts at its
+/// first line (from 1), or for no lines at the line after which the other side's lines
+/// go.
+fn numbered(h: &imara_diff::Hunk, skipped: u32) -> Hunk {
+    let start =
+        |r: &std::ops::Range<u32>| skipped + if r.is_empty() { r.start } else { r.start + 1 };
+    Hunk {
+        old_start: start(&h.before),
+        old_len: h.before.len() as u32,
+        new_start: start(&h.after),
+        new_len: h.after.len() as u32,
+    }
 }
 
 /// The `-U0` hunks between two versions of a file, numbered as git numbers them: Myers'
@@ -1695,7 +1751,6 @@ pub(crate) fn code_hunks(old: &[u8], new: &[u8]) -> Vec<Hunk> {
     let (old_at, new_at) = (offsets(old_mid), offsets(new_mid));
     let span = |at: &[usize], r: &std::ops::Range<u32>| at[r.start as usize]..at[r.end as usize];
     let mut out = Vec::new();
-    let start = |r: &std::ops::Range<u32>| if r.is_empty() { r.start } else { r.start + 1 };
     for h in lines_diff(old_mid, new_mid) {
         // A hunk that both removes and adds is diffed again on its own: Myers' diff
         // sets aside lines frequent in the whole file (blank ones) next to changed
@@ -1712,12 +1767,7 @@ pub(crate) fn code_hunks(old: &[u8], new: &[u8]) -> Vec<Hunk> {
                 })
                 .collect()
         };
-        out.extend(parts.into_iter().map(|h| Hunk {
-            old_start: skipped + start(&h.before),
-            old_len: h.before.len() as u32,
-            new_start: skipped + start(&h.after),
-            new_len: h.after.len() as u32,
-        }));
+        out.extend(parts.iter().map(|h| numbered(h, skipped)));
     }
     out
 }
@@ -1907,7 +1957,7 @@ fn diff_code_files(
             // A lost version: the history is read as a partial clone's, as when git log
             // cannot diff a file.
             let Some(bytes) = bytes else {
-                anyhow::bail!("missing blob {id}");
+                anyhow::bail!("{CODE_VERSION_MISSING} {id}");
             };
             live.insert(id.to_string(), bytes);
         }
@@ -2346,15 +2396,9 @@ mod tests {
         let lines: Vec<String> = (0..60).map(|i| format!("line {i}\n")).collect();
         let text = |ls: &[String]| ls.concat().into_bytes();
         let whole = |old: &[u8], new: &[u8]| -> Vec<Hunk> {
-            let start = |r: &std::ops::Range<u32>| if r.is_empty() { r.start } else { r.start + 1 };
             lines_diff(old, new)
-                .into_iter()
-                .map(|h| Hunk {
-                    old_start: start(&h.before),
-                    old_len: h.before.len() as u32,
-                    new_start: start(&h.after),
-                    new_len: h.after.len() as u32,
-                })
+                .iter()
+                .map(|h| numbered(h, 0))
                 .collect()
         };
         let old = text(&lines);

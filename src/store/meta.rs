@@ -30,6 +30,10 @@ pub const HISTORY_NOTE: &str = "history_note";
 /// Set when the repository is a partial clone: commits and files are read, the
 /// definitions each commit touched are not (their old versions are not local).
 pub const HISTORY_PARTIAL: &str = "history_partial";
+/// Set while a history is read whose repository lacks a version of a file in no parsed
+/// language: git log then diffs no file, code files are diffed by llmc, and the others
+/// have no line counts.
+pub const HISTORY_TEXT_MISSING: &str = "history_text_missing";
 /// Commits HEAD reaches that the history has not read yet (absent or 0: complete).
 /// The history is read newest first, so what it holds is the newest part.
 pub const HISTORY_REMAINING: &str = "history_remaining";

@@ -651,6 +651,19 @@ fn no_repository_or_an_empty_one_means_no_history_not_an_error() {
     assert!(v["history"]["note"].is_null());
 }
 
+/// git run in `dir` as the author and committer Eve.
+fn git_as_eve(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "Eve")
+        .env("GIT_AUTHOR_EMAIL", "eve@example.com")
+        .env("GIT_COMMITTER_NAME", "Eve")
+        .env("GIT_COMMITTER_EMAIL", "eve@example.com")
+        .output()
+        .expect("git")
+}
+
 #[test]
 fn a_lost_blob_keeps_the_history_it_had_and_reads_the_new_commits_without_definitions() {
     let repo = fixture_history();
@@ -663,17 +676,7 @@ fn a_lost_blob_keeps_the_history_it_had_and_reads_the_new_commits_without_defini
     // A new commit whose blob is then lost: git log cannot diff it, so the new commits
     // are read as a partial clone's are (commits and files, not definitions).
     std::fs::write(dir.join("calc/arith.py"), "def add(a, b):\n    return 0\n").expect("write");
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .current_dir(&dir)
-            .env("GIT_AUTHOR_NAME", "Eve")
-            .env("GIT_AUTHOR_EMAIL", "eve@example.com")
-            .env("GIT_COMMITTER_NAME", "Eve")
-            .env("GIT_COMMITTER_EMAIL", "eve@example.com")
-            .output()
-            .expect("git")
-    };
+    let git = |args: &[&str]| git_as_eve(&dir, args);
     assert!(git(&["commit", "-q", "-am", "Break"]).status.success());
     let blob = String::from_utf8_lossy(&git(&["rev-parse", "HEAD:calc/arith.py"]).stdout)
         .trim()
@@ -693,6 +696,52 @@ fn a_lost_blob_keeps_the_history_it_had_and_reads_the_new_commits_without_defini
     let out = crate::util::llmc_in(&dir, &["log", "calc/arith.py", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(v["commits"][0]["author"], "Eve", "{v}");
+}
+
+#[test]
+fn a_lost_version_of_a_text_file_keeps_the_definitions_each_commit_touched() {
+    let repo = fixture_history();
+    let dir = repo_dir(&repo);
+    // A commit that changes code and adds a text file whose blob is then lost: git log
+    // cannot diff that file, but the code's versions are all there.
+    std::fs::write(dir.join("calc/arith.py"), "def add(a, b):\n    return 0\n").expect("write");
+    std::fs::write(dir.join("notes.txt"), "a note\n").expect("write");
+    let git = |args: &[&str]| git_as_eve(&dir, args);
+    assert!(git(&["add", "-A"]).status.success());
+    assert!(
+        git(&["commit", "-q", "-m", "Zero add, with a note"])
+            .status
+            .success()
+    );
+    let blob = String::from_utf8_lossy(&git(&["rev-parse", "HEAD:notes.txt"]).stdout)
+        .trim()
+        .to_string();
+    std::fs::remove_file(dir.join(".git/objects").join(&blob[..2]).join(&blob[2..]))
+        .expect("remove the loose blob");
+    let out = crate::util::llmc_in(&dir, &["index", "--rebuild", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert!(v["history"]["error"].is_null(), "{v}");
+    assert_eq!(v["history"]["partial"], false, "{v}");
+    assert_eq!(v["history"]["commits"], 15, "{v}");
+    // Every commit's definitions are read, the new one's and the oldest's.
+    let add = rows(&repo, &["add"]);
+    assert!(
+        add.first().is_some_and(
+            |r| r.ends_with("Eve | Zero add, with a note | calc/arith.py:add modified +1 -2")
+        ),
+        "{add:?}"
+    );
+    assert_eq!(add.len(), 5, "{add:?}");
+    assert!(
+        add.last()
+            .is_some_and(|r| r.contains("Alice | Add calculator and helpers")),
+        "{add:?}"
+    );
+    // The text file is listed, with no line counts (as a binary file's).
+    let files = rows(&repo, &["notes.txt"]);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].contains("A notes.txt +null -null"), "{files:?}");
 }
 
 /// The history's rows: every commit's files and touched definitions, in a stable order.

@@ -219,6 +219,10 @@ pub enum Hunks {
     /// A repository's own attributes take precedence (a `*.py diff=python` there brings
     /// git's hunks back, and they are used).
     ButCode,
+    /// None from git, which then reads no file version: files have no line counts but
+    /// code files, whose hunks are made as for `ButCode`. For a repository that lacks a
+    /// version git log would read (it stops there otherwise).
+    NoneFromGit,
 }
 
 /// A running `git log` whose commits are read one at a time, in the order given.
@@ -229,6 +233,8 @@ pub struct LogStream {
     stderr: Option<std::thread::JoinHandle<String>>,
     /// The attributes git log reads while it runs (see [`LogStream::start`]).
     _attributes: Option<tempfile::NamedTempFile>,
+    /// Files' line counts are not known from git ([`Hunks::NoneFromGit`]).
+    counts_unknown: bool,
     /// A header read ahead while finishing the previous commit.
     pending: Option<GitCommit>,
     /// Commits read and given back ([`LogStream::unread`]), served first.
@@ -259,7 +265,9 @@ impl LogStream {
         args.extend(
             LOG_ARGS
                 .iter()
-                .filter(|a| hunks != Hunks::None || !matches!(**a, "-p" | "-U0"))
+                .filter(|a| {
+                    matches!(hunks, Hunks::All | Hunks::ButCode) || !matches!(**a, "-p" | "-U0")
+                })
                 .map(|a| a.to_string()),
         );
         let mut child = git(root)
@@ -283,6 +291,7 @@ impl LogStream {
         Ok(LogStream {
             child,
             _attributes: attributes,
+            counts_unknown: hunks == Hunks::NoneFromGit,
             out,
             stderr: Some(stderr),
             pending: None,
@@ -324,6 +333,11 @@ impl LogStream {
         }
         close_section(&mut commit, section.take());
         settle_counts(&mut commit);
+        if self.counts_unknown {
+            for f in &mut commit.files {
+                (f.added, f.removed) = (None, None);
+            }
+        }
         if self.done {
             self.finish()?;
         }
