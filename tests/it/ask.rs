@@ -2744,3 +2744,33 @@ fn a_why_question_about_the_code_is_answered_by_the_commit_that_says_so() {
     );
     assert_eq!(v["intents"], serde_json::json!(["concept"]), "{v}");
 }
+
+#[test]
+fn a_test_beside_the_code_that_says_the_words_most_does_not_lead_a_how_question() {
+    // hyperfine's `outlier_detection.rs`, in outline: the module's doc and its code say
+    // "outlier" once or twice, the test beside them a dozen times.
+    let s = Scratch::git_fixture("rust");
+    let mut text = String::from(
+        "//! Statistical outlier detection: a sample's modified Z-scores against a threshold.\n\
+         //! Points whose score is past it are outliers.\n\n\
+         /// The least modified Z-score of an outlier.\n\
+         pub const OUTLIER_THRESHOLD: f64 = 14.8;\n\n\
+         /// The modified Z-score of each point: its distance from the median in MADs.\n\
+         pub fn modified_zscores(xs: &[f64]) -> Vec<f64> {\n    let m = median(xs);\n    \
+         xs.iter().map(|x| (x - m) / mad(xs)).collect()\n}\n\n\
+         #[test]\nfn test_detect_outliers() {\n",
+    );
+    for i in 0..12 {
+        text.push_str(&format!(
+            "    // outliers detected in sample {i}: no outliers in small samples\n    \
+             assert_eq!({i}, num_outliers(&sample({i})));\n"
+        ));
+    }
+    text.push_str("}\n");
+    s.write("src/outlier_detection.rs", &text);
+    s.index();
+    let (v, code) = ask_json(s.path(), &["how are outliers detected?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["path"], "src/outlier_detection.rs", "{v}");
+    assert_ne!(v["sources"][0]["symbol"], "test_detect_outliers", "{v}");
+}
