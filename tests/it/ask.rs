@@ -1473,7 +1473,7 @@ fn a_benchmark_ranks_below_the_code_but_src_benchmark_is_code() {
     assert_eq!(source_symbols(&v)[..2], ["summarize", "bench_mean"], "{v}");
     assert_eq!(
         demoted(&v).as_deref(),
-        Some("1 test, fixture or example chunk(s) at × 0.5: the question is not about tests"),
+        Some("1 test, fixture or example chunk(s) at × 0.3: the question is not about tests"),
         "{v}"
     );
     let (v, _) = ask_json(
