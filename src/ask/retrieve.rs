@@ -114,11 +114,7 @@ impl<'a> Memories<'a> {
     /// answer. Reads at most [`TEXT_ONLY_READ_MOST`] such files; with more, they are
     /// taken to hold it. Remembered for [`Self::text_only_share`].
     pub fn text_only_holds(&mut self, names: &[String]) -> Result<bool> {
-        let labels: Vec<&str> = crate::syntax::lang::LEFT_OUT_LABELS
-            .iter()
-            .copied()
-            .filter(|l| crate::syntax::lang::grammar_left_out(l).is_some())
-            .collect();
+        let labels = crate::syntax::lang::left_out_labels();
         if labels.is_empty() {
             return Ok(false);
         }

@@ -633,20 +633,38 @@ pub fn text_for_grammar(l: Lang, text: &str) -> Option<String> {
     None
 }
 
-/// The labels of the languages whose grammar a build may leave out.
-pub const LEFT_OUT_LABELS: &[&str] = &["csharp", "kotlin", "swift", "scala"];
+/// The languages whose grammar a build may leave out: the label their files are indexed
+/// under, their name, the cargo feature that builds it in, and whether this build has it.
+const OPTIONAL_GRAMMARS: &[(&str, &str, &str, bool)] = &[
+    ("csharp", "C#", "lang-csharp", cfg!(feature = "lang-csharp")),
+    (
+        "kotlin",
+        "Kotlin",
+        "lang-kotlin",
+        cfg!(feature = "lang-kotlin"),
+    ),
+    ("swift", "Swift", "lang-swift", cfg!(feature = "lang-swift")),
+    ("scala", "Scala", "lang-scala", cfg!(feature = "lang-scala")),
+];
+
+/// The labels of the languages whose grammar this build leaves out (their files are
+/// indexed as text).
+pub fn left_out_labels() -> Vec<&'static str> {
+    OPTIONAL_GRAMMARS
+        .iter()
+        .filter(|g| !g.3)
+        .map(|g| g.0)
+        .collect()
+}
 
 /// A language whose grammar this build leaves out, by the label its files are indexed
 /// under as text (`kotlin`): its name and the cargo feature that builds it in. `None`
 /// for every other label.
 pub fn grammar_left_out(label: &str) -> Option<(&'static str, &'static str)> {
-    match label {
-        "csharp" if cfg!(not(feature = "lang-csharp")) => Some(("C#", "lang-csharp")),
-        "kotlin" if cfg!(not(feature = "lang-kotlin")) => Some(("Kotlin", "lang-kotlin")),
-        "swift" if cfg!(not(feature = "lang-swift")) => Some(("Swift", "lang-swift")),
-        "scala" if cfg!(not(feature = "lang-scala")) => Some(("Scala", "lang-scala")),
-        _ => None,
-    }
+    OPTIONAL_GRAMMARS
+        .iter()
+        .find(|g| g.0 == label && !g.3)
+        .map(|g| (g.1, g.2))
 }
 
 /// What a user needs to know when files of a language this build has no grammar for were
