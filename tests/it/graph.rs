@@ -845,3 +845,62 @@ fn files_of_a_grammar_this_build_leaves_out_are_named_where_the_graph_is_read() 
     );
     assert_ne!(v["confidence"]["label"], "Low", "{v}");
 }
+
+/// `super().m()` (Python), `super.m()` (Java, TypeScript) call the method the caller's
+/// class inherits: from the base its file imports, never a same-named class elsewhere,
+/// and through a base that does not define it; a base outside the repository is external.
+#[test]
+fn a_call_on_super_is_the_method_the_class_inherits() {
+    let repo = Scratch::empty();
+    repo.write(
+        "app/base.py",
+        "class Base:\n    def run(self, x):\n        return x\n",
+    );
+    repo.write(
+        "app/kid.py",
+        "from app.base import Base\n\n\nclass Mid(Base):\n    pass\n\n\nclass Kid(Base):\n    def run(self, x):\n        return super().run(x) + super(Kid, self).run(x)\n",
+    );
+    // A class of the same name beside the callers, which a lookup by name would take.
+    repo.write(
+        "tests/decoy.py",
+        "class Base:\n    def run(self, x):\n        return 0\n",
+    );
+    repo.write(
+        "tests/test_mid.py",
+        "import threading\n\nfrom app.kid import Mid\n\n\nclass T(Mid):\n    def run(self, x):\n        return super().run(x)\n\n\nclass W(threading.Thread):\n    def start(self):\n        super().start()\n",
+    );
+    repo.write(
+        "src/Base.java",
+        "class Base {\n    int run(int x) { return x; }\n}\n",
+    );
+    repo.write(
+        "src/Kid.java",
+        "class Kid extends Base {\n    int run(int x) { return super.run(x); }\n}\n",
+    );
+    repo.write(
+        "web/shapes.ts",
+        "export class Shape {\n  area(): number { return 0; }\n}\n\nexport class Square extends Shape {\n  area(): number { return super.area() + 1; }\n}\n",
+    );
+    repo.index();
+    let rows = call_edges(&repo.store());
+    for edge in [
+        "app/kid.py\t10\tKid.run\tapp/base.py:Base.run",
+        "tests/test_mid.py\t8\tT.run\tapp/base.py:Base.run",
+        "src/Kid.java\t2\tKid.run\tsrc/Base.java:Base.run",
+        "web/shapes.ts\t6\tSquare.area\tweb/shapes.ts:Shape.area",
+    ] {
+        assert_eq!(
+            rows.iter().filter(|r| r.as_str() == edge).count(),
+            if edge.starts_with("app/kid.py") { 2 } else { 1 },
+            "{edge} in {rows:#?}"
+        );
+    }
+    let start = rows
+        .iter()
+        .find(|r| r.starts_with("tests/test_mid.py\t13\tW.start\t") && !r.ends_with("super"))
+        .expect("super().start() row");
+    assert!(
+        start.ends_with("\texternal:threading.Thread.start"),
+        "{start}"
+    );
+}

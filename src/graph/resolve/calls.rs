@@ -93,18 +93,18 @@ impl Graph {
             return Vec::new();
         }
         let mut seen: Vec<String> = Vec::new();
-        let mut level = vec![ty.to_string()];
-        for round in 0..MAX_BASE_LEVELS {
+        // Each type by the name written and, when known, its definition.
+        let mut level = vec![(ty.to_string(), start)];
+        for _ in 0..MAX_BASE_LEVELS {
             let mut next = Vec::new();
-            let start = start.filter(|_| round == 0);
-            for t in &level {
+            for (t, known) in &level {
                 let bare = t.rsplit(['.', ':']).next().unwrap_or(t).to_string();
                 if seen.contains(&bare) {
                     continue;
                 }
                 seen.push(bare.clone());
                 let mut hits = self.members_of(from, &bare, name, prefer);
-                if let Some(st) = start {
+                if let Some(st) = *known {
                     // Not the members of another type of the same name.
                     hits.retain(|&h| match self.syms[h].parent() {
                         Some(p) => p == st || !is_type_kind(self.syms[p].kind),
@@ -114,12 +114,23 @@ impl Graph {
                 if !hits.is_empty() {
                     return hits;
                 }
-                match start {
-                    Some(st) => next.extend(self.bases_of(st).map(str::to_string)),
+                match *known {
+                    // A base as the file declaring the type names it: the definition its
+                    // own file or an import binds (`Application` imported from
+                    // `app/base.py`, not an example's class of that name).
+                    Some(st) => {
+                        let file = self.syms[st].file();
+                        next.extend(
+                            self.bases_of(st)
+                                .map(|b| (b.to_string(), self.bound_type(file, b))),
+                        );
+                    }
                     None => {
                         if let Some((defs, _)) = self.find_type(from, &bare) {
                             let defs = self.nested_first(defs, t);
-                            next.extend(self.agreed_bases(from, defs));
+                            next.extend(
+                                self.agreed_bases(from, defs).into_iter().map(|b| (b, None)),
+                            );
                         }
                     }
                 }
@@ -242,6 +253,47 @@ impl Graph {
         }
         let files: Vec<usize> = all.iter().map(|&s| self.syms[s].file()).collect();
         Some((all, files))
+    }
+
+    /// The type definition a base class's name, as file `f` writes it, means: the file's
+    /// own, the one its import binds, else one of that name (the nearest).
+    fn base_def(&self, f: usize, written: &str) -> Option<usize> {
+        let bare = written.rsplit(['.', ':']).next().unwrap_or(written);
+        if bare == written {
+            match self.scopes[f].names.get(bare) {
+                // Imported from outside the repository.
+                Some(Binding::External(_)) => return None,
+                Some(Binding::Symbol(files, _)) if files.is_empty() => return None,
+                _ => {}
+            }
+        }
+        if let Some(h) = self.bound_type(f, written) {
+            return Some(h);
+        }
+        let (defs, _) = self.find_type(f, written)?;
+        self.pick(f, &defs)
+    }
+
+    /// The type definition file `f` binds `written` to for certain: its own top-level
+    /// type of that name, or the one an import of that name leads to.
+    fn bound_type(&self, f: usize, written: &str) -> Option<usize> {
+        let types = |hits: Vec<usize>| -> Vec<usize> {
+            hits.into_iter()
+                .filter(|&s| is_type_kind(self.syms[s].kind))
+                .collect()
+        };
+        if written.contains(['.', ':']) {
+            return None;
+        }
+        if let Some(&h) = types(self.top_level(&[f], written)).first() {
+            return Some(h);
+        }
+        match self.scopes[f].names.get(written) {
+            Some(Binding::Symbol(files, orig)) if !files.is_empty() => {
+                self.pick(f, &types(self.follow_symbol(files, orig, 0)))
+            }
+            _ => None,
+        }
     }
 
     pub(super) fn pick(&self, from: usize, cands: &[usize]) -> Option<usize> {
@@ -912,6 +964,30 @@ impl Graph {
         let rules = &lang.spec().resolve;
         let is_self = matches!(q, "self" | "this" | "Self" | "cls" | "(*this)")
             || rules.self_receivers.contains(&q);
+        // `super().m()`, `super.m()`, `base.m()`: the method the caller's class inherits,
+        // from the first of its bases that has it.
+        let is_super = rules.super_receivers.contains(&q)
+            || (lang == Lang::Python && q.starts_with("super(") && q.ends_with(')'));
+        if is_super && let Some(st) = self.owner_sym(c.caller) {
+            let bases: Vec<String> = self.bases_of(st).map(str::to_string).collect();
+            for base in &bases {
+                let Some(def) = self.base_def(f, base) else {
+                    continue;
+                };
+                let prefer = [f, self.syms[def].file()];
+                let hits = self.inherited_from(f, Some(def), base, name, &prefer);
+                if let Some(h) = self.pick(f, &hits) {
+                    return Outcome::to(h, Resolution::Scope, hits.len());
+                }
+            }
+            // A base outside the repository (none: `object`'s, Java's `Object`).
+            return match bases.first() {
+                Some(b) if self.base_def(f, b).is_none() => {
+                    Outcome::external(format!("{b}{}{name}", lang.separator()))
+                }
+                _ => Outcome::unresolved(name.to_string(), 0),
+            };
+        }
         if is_self && let Some(owner) = self.owner_type(c.caller) {
             let hits = self.inherited_from(f, self.owner_sym(c.caller), &owner, name, &[f]);
             if let Some(h) = self.pick(f, &hits) {

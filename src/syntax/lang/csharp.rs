@@ -73,6 +73,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     resolve: ResolveRules {
         family: 10,
         implicit_this: true,
+        super_receivers: &["base"],
         types_not_callable: true,
         overloads: true,
         builtins: &["nameof"],

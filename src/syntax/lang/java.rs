@@ -59,6 +59,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
         family: 5,
         implicit_this: true,
         package_scope: true,
+        super_receivers: &["super"],
         global_objects: &[
             "System", "Math", "String", "Integer", "Objects", "Arrays", "List", "Map",
         ],

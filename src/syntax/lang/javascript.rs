@@ -89,6 +89,7 @@ pub(super) const JS_WRAPPERS: &[Wrapper] = &[
 pub(super) const JS_RESOLVE: ResolveRules = ResolveRules {
     family: 1,
     follows_wildcards: true,
+    super_receivers: &["super"],
     global_objects: &[
         "console",
         "Math",

@@ -118,6 +118,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
         family: 5,
         implicit_this: true,
         package_scope: true,
+        super_receivers: &["super"],
         builtins: BUILTINS,
         global_objects: &["System", "Math"],
         ..ResolveRules::PLAIN

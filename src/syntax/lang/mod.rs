@@ -212,6 +212,10 @@ pub struct ResolveRules {
     /// Receivers meaning the current object besides `self`, `this`, `Self`, `cls`,
     /// `(*this)`.
     pub self_receivers: &'static [&'static str],
+    /// Receivers meaning the current object as an instance of its base classes
+    /// (`super`, C#'s `base`): a call on one is the method its bases define or inherit,
+    /// never the caller's own class's.
+    pub super_receivers: &'static [&'static str],
     /// Roots of paths into the standard library: calls through them are external.
     pub std_roots: &'static [&'static str],
     /// A capitalised receiver (`Task.create`) looks like a type (not in Python).
@@ -245,6 +249,7 @@ impl ResolveRules {
         crate_modules: false,
         follows_wildcards: false,
         self_receivers: &[],
+        super_receivers: &[],
         std_roots: &[],
         caps_are_types: true,
         has_methods: true,

@@ -61,6 +61,8 @@ pub(super) const SPEC: LangSpec = LangSpec {
     resolve: ResolveRules {
         family: 3,
         follows_wildcards: true,
+        // `super(Cls, self)` too (see `resolve_qualified`).
+        super_receivers: &["super()"],
         caps_are_types: false,
         builtins: BUILTINS,
         ..ResolveRules::PLAIN

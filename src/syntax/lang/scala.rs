@@ -65,6 +65,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     resolve: ResolveRules {
         family: 13,
         implicit_this: true,
+        super_receivers: &["super"],
         package_scope: true,
         std_roots: &["scala", "java", "javax", "sys"],
         builtins: BUILTINS,

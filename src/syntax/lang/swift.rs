@@ -72,6 +72,7 @@ pub(super) const SPEC: LangSpec = LangSpec {
     resolve: ResolveRules {
         family: 12,
         implicit_this: true,
+        super_receivers: &["super"],
         package_scope: true,
         builtins: BUILTINS,
         global_objects: GLOBAL_OBJECTS,
