@@ -714,6 +714,11 @@ const RECORD_MAX_LINES: u32 = 12;
 /// requirement string parsed?". Of a concept or locate question's first candidates, each
 /// such record deals its fused score with the first function or method below it whose
 /// signature names it, the function first.
+///
+/// An error class does the same with the first function or method below it that raises
+/// it: "how are HTTP request headers parsed?" (gunicorn) had `LimitRequestHeaders`, whose
+/// name is the question's words, above `Message.parse_headers`, which raises it while it
+/// parses them. Not for a question about errors.
 fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate]) -> Result<()> {
     if !matches!(
         state.classification.intents.first(),
@@ -721,7 +726,9 @@ fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate
     ) {
         return Ok(());
     }
+    let about_errors = asks_about_errors(&state.question);
     let top = candidates.len().min(CONSTANT_YIELDS_AMONG);
+    let below = candidates.len().min(2 * CONSTANT_YIELDS_AMONG);
     let mut moved = false;
     for i in 0..top {
         let c = &candidates[i].loc;
@@ -732,20 +739,24 @@ fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate
             continue;
         }
         let name = name.rsplit(['.', ':']).next().unwrap_or(name).to_string();
-        if !state
+        let record = state
             .memories
             .read(|conn| crate::store::lookups::nested_functions(conn, id))?
-            .is_empty()
-        {
-            continue;
-        }
-        let returns = (i + 1..top).find(|&j| {
+            .is_empty();
+        // The function raising it may be further down: tests can crowd the first
+        // candidates until they are demoted.
+        let yields = (i + 1..below).find(|&j| {
             let d = &candidates[j].loc;
-            matches!(d.kind.as_str(), "function" | "method")
-                && signature(&state.text.text(&d.path, d.start_line, d.end_line))
-                    .is_some_and(|sig| super::text::words(sig).any(|w| w == name))
+            if !matches!(d.kind.as_str(), "function" | "method") {
+                return false;
+            }
+            let text = state.text.text(&d.path, d.start_line, d.end_line);
+            (record
+                && j < top
+                && signature(&text).is_some_and(|sig| super::text::words(sig).any(|w| w == name)))
+                || (!about_errors && raises(&text, &name))
         });
-        if let Some(j) = returns {
+        if let Some(j) = yields {
             moved |= deal_scores(candidates, &[j, i]);
         }
     }
@@ -753,6 +764,40 @@ fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
     Ok(())
+}
+
+/// Whether a question asks about errors themselves ("which error is raised when …").
+fn asks_about_errors(question: &str) -> bool {
+    says_any(
+        &question.to_lowercase(),
+        &[
+            "error",
+            "errors",
+            "exception",
+            "exceptions",
+            "raise",
+            "raises",
+            "raised",
+            "throw",
+            "throws",
+            "thrown",
+            "fail",
+            "fails",
+            "failure",
+        ],
+    )
+}
+
+/// Whether `text` raises or throws the error `name` (`raise Name(…)`, `throw new Name(…)`,
+/// `throw Name(…)`).
+fn raises(text: &str, name: &str) -> bool {
+    let words: Vec<&str> = super::text::words(text).collect();
+    words
+        .windows(2)
+        .any(|w| w[1] == name && matches!(w[0], "raise" | "throw"))
+        || words
+            .windows(3)
+            .any(|w| w[2] == name && w[0] == "throw" && w[1] == "new")
 }
 
 /// A definition's signature: its text up to the end of the line that opens its body
@@ -1666,6 +1711,26 @@ pub fn ids(p: &Pass) -> HashSet<i64> {
 
 #[cfg(test)]
 mod tests {
+    /// An error is raised when `raise`, `throw` or `throw new` comes right before its
+    /// name; a construction, a mention or a longer name is not raising it.
+    #[test]
+    fn raising_an_error_is_told_from_naming_it() {
+        for text in [
+            "if n > limit:\n    raise LimitRequestHeaders('too many')",
+            "if (n > limit) { throw new LimitRequestHeaders(n); }",
+            "if n > limit { throw LimitRequestHeaders(n) }",
+        ] {
+            assert!(super::raises(text, "LimitRequestHeaders"), "{text:?}");
+        }
+        for text in [
+            "err = LimitRequestHeaders('too many')\nreturn err",
+            "except LimitRequestHeaders:\n    raise",
+            "raise LimitRequestHeadersTooLarge()",
+        ] {
+            assert!(!super::raises(text, "LimitRequestHeaders"), "{text:?}");
+        }
+    }
+
     /// Stubs declare; a getter, a setter and a function whose last line holds an
     /// ellipsis in a call or a string have a body.
     #[test]

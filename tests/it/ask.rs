@@ -669,6 +669,38 @@ fn a_record_gives_way_to_the_function_that_returns_it_in_a_how_question() {
     }
 }
 
+/// "how are HTTP request headers parsed?" (benoitc/gunicorn) cited the error
+/// `LimitRequestHeaders`, whose name is the question's words, before the method that
+/// parses the headers and raises it. A question about the error keeps the error first.
+#[test]
+fn an_error_gives_way_to_the_function_that_raises_it_in_a_how_question() {
+    let s = Scratch::git_fixture("python");
+    s.write(
+        "app/http_errors.py",
+        "class ParseError(Exception):\n    pass\n\n\nclass LimitRequestHeaders(ParseError):\n    \"\"\"Too many request headers, or a request header too large.\"\"\"\n\n    def __init__(self, msg):\n        self.msg = msg\n",
+    );
+    s.write(
+        "app/http_message.py",
+        "from app.http_errors import LimitRequestHeaders\n\n\nclass Message:\n    def __init__(self, limit):\n        self.limit = limit\n\n    def parse_headers(self, data):\n        out = []\n        for line in data.split(b'\\r\\n'):\n            if not line:\n                break\n            if len(out) >= self.limit:\n                raise LimitRequestHeaders('limit request headers fields')\n            name, _, value = line.partition(b':')\n            out.append((name.strip().upper(), value.strip()))\n        return out\n",
+    );
+    s.index();
+    for (q, first) in [
+        (
+            "how are HTTP request headers parsed?",
+            "Message.parse_headers",
+        ),
+        (
+            "which error is raised for too many request headers?",
+            "LimitRequestHeaders",
+        ),
+    ] {
+        let (v, code) = ask_json(s.path(), &[q]);
+        assert_eq!(code, 0, "{v}");
+        let symbols = source_symbols(&v);
+        assert_eq!(symbols.first().map(String::as_str), Some(first), "{q}: {v}");
+    }
+}
+
 /// "where are inline tables parsed?" (python-poetry/tomlkit) cited the `InlineTable`
 /// class, whose docstrings say "inline tables" over and over, before
 /// `Parser._parse_inline_table`, whose name the question spells in prose.
