@@ -353,6 +353,14 @@ impl LexicalIndex {
             {
                 df = df_of(&singular)?;
             }
+            // A plural by its singular ("traces", `trace`).
+            if df == 0 {
+                for singular in without_endings(&t, &["s", "es"]) {
+                    if singular.len() >= 3 {
+                        df = df.max(df_of(singular)?);
+                    }
+                }
+            }
             out.push((t, df));
         }
         Ok((out, searcher.num_docs()))
@@ -555,6 +563,17 @@ mod tests {
         assert_eq!(index.stem(&searcher, "bodies")?.as_deref(), Some("body"));
         let (dfs, _) = index.doc_freqs("bodies")?;
         assert_eq!(dfs, [("bodies".to_string(), 1)]);
+        // A plural in "-s" or "-es" is known by its singular; a word of neither form
+        // whose singular no chunk holds is not.
+        let (dfs, _) = index.doc_freqs("pages databases trees")?;
+        assert_eq!(
+            dfs,
+            [
+                ("databases".to_string(), 1),
+                ("pages".to_string(), 1),
+                ("trees".to_string(), 0)
+            ]
+        );
         // "removes" is in no chunk: only its stem finds remove_extension.
         let hits = index.search("removes the suffix", 10, None, &IdFilter::default())?;
         assert_eq!(hits.first().map(|h| h.0), Some(1), "{hits:?}");
