@@ -769,7 +769,7 @@ fn functions_before_their_records(state: &mut State, candidates: &mut [Candidate
 /// Whether a question asks about errors themselves ("which error is raised when …").
 fn asks_about_errors(question: &str) -> bool {
     says_any(
-        &question.to_lowercase(),
+        question,
         &[
             "error",
             "errors",

@@ -969,9 +969,13 @@ impl Graph {
         let is_super = rules.super_receivers.contains(&q)
             || (lang == Lang::Python && q.starts_with("super(") && q.ends_with(')'));
         if is_super && let Some(st) = self.owner_sym(c.caller) {
-            let bases: Vec<String> = self.bases_of(st).map(str::to_string).collect();
-            for base in &bases {
-                let Some(def) = self.base_def(f, base) else {
+            // Each base with its definition, looked up once.
+            let bases: Vec<(&str, Option<usize>)> = self
+                .bases_of(st)
+                .map(|b| (b, self.base_def(f, b)))
+                .collect();
+            for &(base, def) in &bases {
+                let Some(def) = def else {
                     continue;
                 };
                 let prefer = [f, self.syms[def].file()];
@@ -982,9 +986,7 @@ impl Graph {
             }
             // A base outside the repository (none: `object`'s, Java's `Object`).
             return match bases.first() {
-                Some(b) if self.base_def(f, b).is_none() => {
-                    Outcome::external(format!("{b}{}{name}", lang.separator()))
-                }
+                Some((b, None)) => Outcome::external(format!("{b}{}{name}", lang.separator())),
                 _ => Outcome::unresolved(name.to_string(), 0),
             };
         }
