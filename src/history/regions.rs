@@ -403,22 +403,34 @@ fn spans(
         }
     };
     let statements: Vec<(u32, u32)> = tops.iter().map(|t| t.rows).collect();
+    // A class's last row and the blank rows after it: a hunk that adds a member at the
+    // class's end ends in the blank line it adds after the one before (git places it so).
+    let ends: Vec<i64> = tops
+        .iter()
+        .map(|t| {
+            let mut end = t.rows.1 as i64;
+            while end + 1 < rows && blank(end + 1) {
+                end += 1;
+            }
+            end
+        })
+        .collect();
     let mut regions: Vec<(i64, i64, Option<usize>)> = Vec::new();
     for h in hunks {
         let changed = changed_rows(h, rows);
         // Among a class's members: the class its rows lie in, from its first member on.
-        let class = tops.iter().position(|t| {
+        let class = tops.iter().zip(&ends).position(|(t, &end)| {
             t.members
                 .first()
-                .is_some_and(|m| m.0 as i64 <= changed.0 && changed.1 <= t.rows.1 as i64)
+                .is_some_and(|m| m.0 as i64 <= changed.0 && changed.1 <= end)
         });
         let member_region = class.and_then(|c| {
             let t = &tops[c];
             let first = t.members.first()?.0 as i64;
             // The class's end is a region's end only where a blank line or the text's
             // end follows it.
-            let (f, l) = grow(changed, &t.members, first, t.rows.1 as i64 + 1)?;
-            (l <= t.rows.1 as i64).then_some((f, l, Some(c)))
+            let (f, l) = grow(changed, &t.members, first, ends[c] + 1)?;
+            (l <= ends[c]).then_some((f, l, Some(c)))
         });
         let region = match member_region {
             Some(r) => r,
@@ -574,6 +586,11 @@ mod tests {
     }
 
     fn read_through(new: &str, old: &str, hunks: &[Hunk]) -> bool {
+        read_within(new, old, hunks, usize::MAX)
+    }
+
+    /// As [`read_through`], the regions parsed holding at most `most` bytes of `old`.
+    fn read_within(new: &str, old: &str, hunks: &[Hunk], most: usize) -> bool {
         let (defs, tops) = parsed(new).expect("the newer version parses");
         let got = older(
             new.as_bytes(),
@@ -581,7 +598,7 @@ mod tests {
             &tops,
             old.as_bytes(),
             hunks,
-            usize::MAX,
+            most,
             parsed,
         );
         match got {
@@ -646,6 +663,40 @@ def tail():
         let without = NEW.replace("    def open(self):\n        return 1\n\n", "");
         assert!(read(NEW, &without));
         assert!(read(&without, NEW));
+    }
+
+    /// A method added last in a class, in the hunk git gives for it: the blank line after
+    /// the method before it comes first, the one the addition brings last, outside the
+    /// class. Only the method is parsed, not the class.
+    #[test]
+    fn a_method_added_last_in_a_class_is_read_alone() {
+        let new = NEW.replace(
+            "        return 3\n\n",
+            "        return 3\n\n    def grow(self):\n        return 4\n\n",
+        );
+        let hunk = Hunk {
+            old_start: 21,
+            old_len: 0,
+            new_start: 22,
+            new_len: 3,
+        };
+        assert!(read_within(&new, NEW, &[hunk], 0));
+        // The older version with a longer method last reads the same way.
+        let longer = NEW.replace("        return 3\n", "        x = 3\n        return x\n");
+        let new = longer.replace(
+            "        return x\n\n",
+            "        return x\n\n    def grow(self):\n        return 4\n\n",
+        );
+        assert!(read_within(
+            &new,
+            &longer,
+            &[Hunk {
+                old_start: 22,
+                new_start: 23,
+                ..hunk
+            }],
+            0
+        ));
     }
 
     #[test]
