@@ -1020,7 +1020,7 @@ const TREES_MAX_BYTES: usize = 2 << 20;
 
 /// Versions kept without their trees at most, and the most text they may hold together:
 /// a file changed once in a batch is read in the next from the regions of its version
-/// there, not parsed from scratch (on pallets/werkzeug, 509 versions of 5,926 commits).
+/// there, not parsed from scratch (on pallets/werkzeug, 90 versions of 5,926 commits).
 const LIGHT_MAX: usize = 4096;
 const LIGHT_MAX_BYTES: usize = 16 << 20;
 
@@ -1067,24 +1067,54 @@ type Kept = (String, Held);
 struct Trees {
     map: HashMap<String, Held>,
     /// Those with a tree, and those without.
+    full: Queue,
+    light: Queue,
+}
+
+/// Blobs of [`Trees`] in the order they were kept, and the bytes of their texts.
+#[derive(Default)]
+struct Queue {
     order: std::collections::VecDeque<String>,
-    light: std::collections::VecDeque<String>,
-    /// The bytes of the texts of each.
     bytes: usize,
-    light_bytes: usize,
+}
+
+impl Queue {
+    fn push(&mut self, blob: String, len: usize) {
+        self.bytes += len;
+        self.order.push_back(blob);
+    }
+
+    fn remove(&mut self, blob: &str, len: usize) {
+        self.order.retain(|b| b != blob);
+        self.bytes -= len;
+    }
+
+    fn over(&self, most: usize, most_bytes: usize) -> bool {
+        self.order.len() > most || self.bytes > most_bytes
+    }
+
+    /// The oldest, no longer kept.
+    fn evict(&mut self, map: &mut HashMap<String, Held>) -> Option<(String, Held)> {
+        let blob = self.order.pop_front()?;
+        let held = map.remove(&blob)?;
+        self.bytes -= held.bytes.len();
+        Some((blob, held))
+    }
 }
 
 impl Trees {
+    fn queue(&mut self, held: &Held) -> &mut Queue {
+        if held.tree.is_some() {
+            &mut self.full
+        } else {
+            &mut self.light
+        }
+    }
+
     /// The version of `blob`, no longer kept.
     fn take(&mut self, blob: &str) -> Option<Held> {
         let held = self.map.remove(blob)?;
-        if held.tree.is_some() {
-            self.order.retain(|b| b != blob);
-            self.bytes -= held.bytes.len();
-        } else {
-            self.light.retain(|b| b != blob);
-            self.light_bytes -= held.bytes.len();
-        }
+        self.queue(&held).remove(blob, held.bytes.len());
         Some(held)
     }
 
@@ -1093,33 +1123,20 @@ impl Trees {
             return;
         }
         self.take(&blob);
-        if held.tree.is_some() {
-            self.bytes += held.bytes.len();
-            self.order.push_back(blob.clone());
-        } else {
-            self.light_bytes += held.bytes.len();
-            self.light.push_back(blob.clone());
-        }
+        self.queue(&held).push(blob.clone(), held.bytes.len());
         self.map.insert(blob, held);
-        while self.order.len() > TREES_MAX || self.bytes > TREES_MAX_BYTES {
-            let Some(old) = self.order.pop_front() else {
+        while self.full.over(TREES_MAX, TREES_MAX_BYTES) {
+            let Some((old, held)) = self.full.evict(&mut self.map) else {
                 break;
             };
-            if let Some(h) = self.map.remove(&old) {
-                self.bytes -= h.bytes.len();
-                if let Some(h) = h.light() {
-                    self.light_bytes += h.bytes.len();
-                    self.light.push_back(old.clone());
-                    self.map.insert(old, h);
-                }
+            if let Some(light) = held.light() {
+                self.light.push(old.clone(), light.bytes.len());
+                self.map.insert(old, light);
             }
         }
-        while self.light.len() > LIGHT_MAX || self.light_bytes > LIGHT_MAX_BYTES {
-            let Some(old) = self.light.pop_front() else {
+        while self.light.over(LIGHT_MAX, LIGHT_MAX_BYTES) {
+            if self.light.evict(&mut self.map).is_none() {
                 break;
-            };
-            if let Some(h) = self.map.remove(&old) {
-                self.light_bytes -= h.bytes.len();
             }
         }
     }
@@ -1496,7 +1513,7 @@ impl DefCache<'_> {
                 // A batch with a huge commit (a vendored tree, a mass rename) is parsed
                 // in parts, so the blobs held at once stay bounded. The batch before
                 // is parsed first: a part's versions are reparsed from the trees it
-                // keeps (on pallets/werkzeug, 419 versions of 5,926 commits were parsed
+                // keeps (on pallets/werkzeug, 355 versions of 5,926 commits were parsed
                 // from scratch while they were with its parse).
                 if held >= PREFETCH_BYTES {
                     self.settle()?;
@@ -2365,33 +2382,22 @@ mod tests {
                 regions: h.regions.clone(),
             })
         };
-        // One method changed: its region is read; the older version has no tree either.
-        let old = new.replace("return 3", "x = 3\n        return x");
-        let hunks = line_hunks(old.as_bytes(), new.as_bytes());
-        let (defs, older) = parse_version(
-            &mut parser,
-            "m.py",
-            old.clone().into_bytes(),
-            light(),
-            &hunks,
-            0,
-        );
-        assert_eq!(defs, fresh(&old));
-        assert!(older.is_some_and(|h| h.tree.is_none() && h.regions.is_some()));
-        // A string opened over the functions cannot be read in regions: parsed from
-        // scratch, with a tree again.
-        let old = format!("X = \"\"\"\n{new}\"\"\"\n");
-        let hunks = line_hunks(old.as_bytes(), new.as_bytes());
-        let (defs, older) = parse_version(
-            &mut parser,
-            "m.py",
-            old.clone().into_bytes(),
-            light(),
-            &hunks,
-            0,
-        );
-        assert_eq!(defs, fresh(&old));
-        assert!(older.is_some_and(|h| h.tree.is_some()));
+        // One method changed: its region is read, and the older version has no tree
+        // either. A string opened over the functions cannot be read in regions: parsed
+        // from scratch, with a tree again.
+        let cases = [
+            (new.replace("return 3", "x = 3\n        return x"), false),
+            (format!("X = \"\"\"\n{new}\"\"\"\n"), true),
+        ];
+        for (old, with_tree) in cases {
+            let hunks = line_hunks(old.as_bytes(), new.as_bytes());
+            let bytes = old.clone().into_bytes();
+            let (defs, older) = parse_version(&mut parser, "m.py", bytes, light(), &hunks, 0);
+            assert_eq!(defs, fresh(&old));
+            let older = older.expect("a version kept");
+            assert_eq!(older.tree.is_some(), with_tree, "{old}");
+            assert!(older.regions.is_some());
+        }
     }
 
     /// Past their bound, the trees kept go oldest first; a Python version that can be
@@ -2413,7 +2419,7 @@ mod tests {
                 held("n.py", &format!("def g{i}():\n    pass\n")),
             );
         }
-        assert_eq!(trees.order.len(), TREES_MAX);
+        assert_eq!(trees.full.order.len(), TREES_MAX);
         assert!(trees.take("js").is_none());
         let py = trees.take("py").expect("kept without its tree");
         assert!(py.tree.is_none() && py.regions.is_some());
@@ -2422,7 +2428,7 @@ mod tests {
                 .take(&format!("b{}", TREES_MAX - 1))
                 .is_some_and(|h| h.tree.is_some())
         );
-        assert_eq!(trees.light_bytes, 0);
+        assert_eq!(trees.light.bytes, 0);
     }
 
     /// A reparse through the edits of a patch's hunks gives the tree a parse from scratch
