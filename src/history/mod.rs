@@ -1172,7 +1172,7 @@ fn line_starts(bytes: &[u8]) -> Vec<usize> {
 }
 
 /// The edits that turn `new` back into `old`, one per hunk of the `-U0` diff from `old`
-/// to `new`, last first (so each is in the coordinates the ones before it left), and the
+/// to `new` (whose [`line_starts`] are `ol` and `nl`), last first (so each is in the coordinates the ones before it left), and the
 /// same changes in order, from `new`'s bytes to `old`'s; `None` when the hunks do not
 /// describe these two texts (then one edit spans them all).
 ///
@@ -1180,11 +1180,10 @@ fn line_starts(bytes: &[u8]) -> Vec<usize> {
 /// lines between a commit's hunks again: on werkzeug those spans are six times the
 /// lines changed.
 fn edits_from_hunks(
-    old: &[u8],
-    new: &[u8],
+    (old, ol): (&[u8], &[usize]),
+    (new, nl): (&[u8], &[usize]),
     hunks: &[Hunk],
 ) -> Option<(Vec<tree_sitter::InputEdit>, Vec<defs::Changed>)> {
-    let (ol, nl) = (line_starts(old), line_starts(new));
     // A hunk's lines as a range of line indexes (a zero length is an insertion after its
     // start line).
     let lines = |start: u32, len: u32| {
@@ -1207,8 +1206,8 @@ fn edits_from_hunks(
     for h in hunks {
         let (o0, o1) = lines(h.old_start, h.old_len)?;
         let (n0, n1) = lines(h.new_start, h.new_len)?;
-        let (os, oe) = (byte(&ol, o0)?, byte(&ol, o1)?);
-        let (ns, ne) = (byte(&nl, n0)?, byte(&nl, n1)?);
+        let (os, oe) = (byte(ol, o0)?, byte(ol, o1)?);
+        let (ns, ne) = (byte(nl, n0)?, byte(nl, n1)?);
         // The unchanged text before the hunk is the same on both sides, and in order.
         if os < old_at || ns < new_at || old[old_at..os] != new[new_at..ns] {
             return None;
@@ -1336,7 +1335,9 @@ fn parse_version(
     };
     let mut old = None;
     if let Some(mut b) = base.filter(|b| b.lang == l) {
-        let changed = match edits_from_hunks(&bytes, &b.bytes, hunks) {
+        // Both texts' line starts, for the edits and the regions alike.
+        let (ol, nl) = (line_starts(&bytes), line_starts(&b.bytes));
+        let changed = match edits_from_hunks((&bytes, &ol), (&b.bytes, &nl), hunks) {
             Some((edits, changed)) => {
                 if let Some(tree) = &mut b.tree {
                     edits.iter().for_each(|e| tree.edit(e));
@@ -1346,12 +1347,19 @@ fn parse_version(
                 // edited to its text, for a later version that needs a reparse.
                 let most = bytes.len() * regions_most_percent() / 100;
                 if let Some((new_defs, new_tops)) = &b.regions
-                    && let Some((defs, tops)) =
-                        regions::older(&b.bytes, new_defs, new_tops, &bytes, hunks, most, |text| {
+                    && let Some((defs, tops)) = regions::older(
+                        (&b.bytes, &nl),
+                        new_defs,
+                        new_tops,
+                        (&bytes, &ol),
+                        hunks,
+                        most,
+                        |text| {
                             let (parsed, tree, _) = defs::reparse(parser, l, text, None)?;
                             (!parsed.has_errors)
                                 .then(|| (defs_of(&parsed.symbols), regions::tops(&tree)))
-                        })
+                        },
+                    )
                 {
                     return (
                         defs.clone(),
@@ -2307,6 +2315,15 @@ mod tests {
         }
     }
 
+    /// [`edits_from_hunks`] of two texts, with their line starts.
+    fn edits_of(
+        old: &[u8],
+        new: &[u8],
+        hunks: &[Hunk],
+    ) -> Option<(Vec<tree_sitter::InputEdit>, Vec<defs::Changed>)> {
+        edits_from_hunks((old, &line_starts(old)), (new, &line_starts(new)), hunks)
+    }
+
     /// The edits made from a patch's hunks, applied in order to the newer text, give the
     /// older one back, with every position right in the text as it stands at that edit.
     #[test]
@@ -2332,7 +2349,7 @@ mod tests {
         ];
         for &(old, new, hunks) in cases {
             let (old, new) = (old.as_bytes(), new.as_bytes());
-            let (edits, changed) = edits_from_hunks(old, new, hunks).expect("hunks fit");
+            let (edits, changed) = edits_of(old, new, hunks).expect("hunks fit");
             // The same changes in order, as byte ranges: between them the texts agree, and
             // the newer text with each range replaced by the older's is the older text.
             assert_eq!(changed.len(), hunks.len());
@@ -2358,9 +2375,9 @@ mod tests {
             assert_eq!(doc, old);
         }
         // Hunks of some other pair of texts are refused, not trusted.
-        assert!(edits_from_hunks(b"a\nb\n", b"a\nc\n", &[]).is_none());
-        assert!(edits_from_hunks(b"a\nb\nc\n", b"a\nb\nX\n", &[hunk(2, 1, 2, 1)]).is_none());
-        assert!(edits_from_hunks(b"a\n", b"a\nb\n", &[hunk(7, 1, 7, 2)]).is_none());
+        assert!(edits_of(b"a\nb\n", b"a\nc\n", &[]).is_none());
+        assert!(edits_of(b"a\nb\nc\n", b"a\nb\nX\n", &[hunk(2, 1, 2, 1)]).is_none());
+        assert!(edits_of(b"a\n", b"a\nb\n", &[hunk(7, 1, 7, 2)]).is_none());
     }
 
     /// A Python version kept without its tree still gives the version before it: through
@@ -2558,7 +2575,7 @@ mod tests {
         let new = b"a\nB\nc\nd\nx\ny\ne\n";
         let hunks = line_hunks(old, new);
         assert_eq!(hunks.len(), 3);
-        let (edits, _) = edits_from_hunks(old, new, &hunks).expect("hunks fit");
+        let (edits, _) = edits_of(old, new, &hunks).expect("hunks fit");
         assert_eq!(edits.len(), 3);
         assert!(line_hunks(old, old).is_empty());
         assert_eq!(line_hunks(b"", b"a\n").len(), 1);

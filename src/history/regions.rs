@@ -107,10 +107,10 @@ impl Span {
 /// or the regions together exceed `most` bytes of `old`: the caller then reparses the
 /// whole version.
 pub fn older<P>(
-    new: &[u8],
+    (new, new_starts): (&[u8], &[usize]),
     defs: &[Def],
     tops: &[Top],
-    old: &[u8],
+    (old, old_starts): (&[u8], &[usize]),
     hunks: &[Hunk],
     most: usize,
     mut parse: P,
@@ -118,8 +118,8 @@ pub fn older<P>(
 where
     P: FnMut(&str) -> Option<(Vec<Def>, Tops)>,
 {
-    let new_lines = Lines::new(new);
-    let old_lines = Lines::new(old);
+    let new_lines = Lines::new(new_starts, new.len());
+    let old_lines = Lines::new(old_starts, old.len());
     if new_lines.count() == 0 {
         return None;
     }
@@ -363,8 +363,8 @@ fn leading_space(line: &[u8]) -> &str {
 /// statements it touches; grown to a blank line on both sides (or the text's or the
 /// class's end) and past a comment that follows, merged where they meet.
 fn spans(
-    new_lines: &Lines,
-    old_lines: &Lines,
+    new_lines: &Lines<'_>,
+    old_lines: &Lines<'_>,
     new: &[u8],
     tops: &[Top],
     hunks: &[Hunk],
@@ -520,20 +520,18 @@ fn changed_rows(h: &Hunk, rows: i64) -> (i64, i64) {
 }
 
 /// Where the lines of a text start.
-struct Lines {
-    starts: Vec<usize>,
+struct Lines<'a> {
+    starts: &'a [usize],
     len: usize,
 }
 
-impl Lines {
-    fn new(bytes: &[u8]) -> Lines {
-        // The history's line starts end with the text's length (an empty text's, with
-        // its 0): here, only where lines start.
-        let mut starts = super::line_starts(bytes);
-        starts.pop();
+impl<'a> Lines<'a> {
+    /// From the text's [`super::line_starts`] and its length. Those end with the text's
+    /// length (an empty text's, with its 0): here, only where lines start.
+    fn new(starts: &'a [usize], len: usize) -> Lines<'a> {
         Lines {
-            starts,
-            len: bytes.len(),
+            starts: starts.split_last().map_or(starts, |(_, s)| s),
+            len,
         }
     }
 
@@ -592,11 +590,12 @@ mod tests {
     /// As [`read_through`], the regions parsed holding at most `most` bytes of `old`.
     fn read_within(new: &str, old: &str, hunks: &[Hunk], most: usize) -> bool {
         let (defs, tops) = parsed(new).expect("the newer version parses");
+        let starts = |t: &str| crate::history::line_starts(t.as_bytes());
         let got = older(
-            new.as_bytes(),
+            (new.as_bytes(), &starts(new)),
             &defs,
             &tops,
-            old.as_bytes(),
+            (old.as_bytes(), &starts(old)),
             hunks,
             most,
             parsed,
