@@ -190,16 +190,24 @@ fn a_killed_history_run_leaves_a_newest_first_prefix_and_the_next_run_completes_
         let out = llmc_env(&dir, ONE_SLICE, &["index"]);
         assert!(out.status.success(), "{}", stderr(&out));
         // The rest, one commit a slice with a pause after each, killed on the way.
+        let tmp = tempfile::tempdir().expect("temp dir");
         let mut child = Command::new(env!("CARGO_BIN_EXE_llmc"))
             .args(["-q", "index", "--history-only"])
             .current_dir(&dir)
             .env("LLMCTEST_HISTORY_SLICE", "1")
             .env("LLMCTEST_HISTORY_PAUSE_MS", "100")
+            .env("TMPDIR", tmp.path())
             .spawn()
             .expect("llmc runs");
         wait_for_commits(&dir, 2 + kill_at);
         child.kill().expect("SIGKILL");
         let _ = child.wait();
+        // Nothing left behind outside the index.
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .expect("temp dir")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert!(left.is_empty(), "{kill_at}: left in the temp dir: {left:?}");
 
         let order = topo_order(&dir);
         let got = held(&dir);

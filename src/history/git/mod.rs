@@ -225,14 +225,41 @@ pub enum Hunks {
     NoneFromGit,
 }
 
+/// The name, in the index's directory, of the git attributes that show code files to
+/// the history's `git log` as binary ([`Hunks::ButCode`]).
+const ATTRIBUTES_FILE: &str = "history.gitattributes";
+
+/// The attributes file for [`Hunks::ButCode`], written into `root`'s index directory
+/// when it is missing or says something else. It lives there rather than in the
+/// system's temporary directory, where each run killed while reading (a SIGKILL, a
+/// machine going down) left one behind.
+fn code_attributes(root: &Path) -> Result<PathBuf> {
+    let dir = crate::store::store_dir(root);
+    let path = dir.join(ATTRIBUTES_FILE);
+    let want: String = crate::syntax::lang::code_path_patterns()
+        .iter()
+        .map(|p| format!("{p} -diff\n"))
+        .collect();
+    if std::fs::read(&path).ok().as_deref() != Some(want.as_bytes()) {
+        // Written whole under another name and renamed over it, so a git log that
+        // reads it never sees it half written.
+        let mut file = tempfile::Builder::new()
+            .prefix(".history.gitattributes.")
+            .tempfile_in(&dir)
+            .with_context(|| format!("writing git attributes in {}", dir.display()))?;
+        file.write_all(want.as_bytes())?;
+        file.persist(&path)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(path)
+}
+
 /// A running `git log` whose commits are read one at a time, in the order given.
 pub struct LogStream {
     child: Child,
     out: BufReader<ReadAhead>,
     /// Collects git's stderr (so warnings can never fill the pipe and stall git).
     stderr: Option<std::thread::JoinHandle<String>>,
-    /// The attributes git log reads while it runs (see [`LogStream::start`]).
-    _attributes: Option<tempfile::NamedTempFile>,
     /// Files' line counts are not known from git ([`Hunks::NoneFromGit`]).
     counts_unknown: bool,
     /// A header read ahead while finishing the previous commit.
@@ -247,21 +274,11 @@ impl LogStream {
     /// with the hunks `hunks` asks for.
     pub fn start(root: &Path, revs: &[String], hunks: Hunks) -> Result<LogStream> {
         let mut args: Vec<String> = Vec::new();
-        let attributes = if hunks == Hunks::ButCode {
-            let mut file = tempfile::Builder::new()
-                .prefix("llmc-attributes.")
-                .tempfile()
-                .context("writing git attributes for the history read")?;
-            for pattern in crate::syntax::lang::code_path_patterns() {
-                writeln!(file, "{pattern} -diff")?;
-            }
-            file.flush()?;
+        if hunks == Hunks::ButCode {
+            let file = code_attributes(root)?;
             args.push("-c".into());
-            args.push(format!("core.attributesFile={}", file.path().display()));
-            Some(file)
-        } else {
-            None
-        };
+            args.push(format!("core.attributesFile={}", file.display()));
+        }
         args.extend(
             LOG_ARGS
                 .iter()
@@ -290,7 +307,6 @@ impl LogStream {
         let stderr = drain(child.stderr.take());
         Ok(LogStream {
             child,
-            _attributes: attributes,
             counts_unknown: hunks == Hunks::NoneFromGit,
             out,
             stderr: Some(stderr),
