@@ -307,6 +307,16 @@ impl Todo {
             git::Hunks::ButCode
         }
     }
+
+    /// A `git log` of `revs` with [`Todo::hunks`]; the attributes file code files' need
+    /// is kept in the index's directory.
+    fn stream(&self, root: &Path, revs: &[String]) -> Result<LogStream> {
+        let hunks = self.hunks();
+        let attributes = (hunks == git::Hunks::ButCode)
+            .then(|| git::code_attributes(&crate::store::store_dir(root)))
+            .transpose()?;
+        LogStream::start(root, revs, hunks, attributes.as_deref())
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -368,7 +378,7 @@ fn ingest_in(
             // Newer than everything held: one transaction, ids above the held ones,
             // oldest first so a parent's id stays below its child's.
             let oldest_first: Vec<String> = todo.above.iter().rev().cloned().collect();
-            let mut stream = LogStream::start(root, &oldest_first, todo.hunks())?;
+            let mut stream = todo.stream(root, &oldest_first)?;
             let w = store.begin()?;
             let next = max_id(w.conn())? + 1;
             let n = slice.read(
@@ -386,7 +396,7 @@ fn ingest_in(
             stats.new_commits += n as u64;
         }
         if !todo.below.is_empty() {
-            let mut stream = LogStream::start(root, &todo.below, todo.hunks())?;
+            let mut stream = todo.stream(root, &todo.below)?;
             loop {
                 let w = store.begin()?;
                 let next = min_id(w.conn())? - 1;
@@ -1172,9 +1182,10 @@ fn line_starts(bytes: &[u8]) -> Vec<usize> {
 }
 
 /// The edits that turn `new` back into `old`, one per hunk of the `-U0` diff from `old`
-/// to `new` (whose [`line_starts`] are `ol` and `nl`), last first (so each is in the coordinates the ones before it left), and the
-/// same changes in order, from `new`'s bytes to `old`'s; `None` when the hunks do not
-/// describe these two texts (then one edit spans them all).
+/// to `new` (whose [`line_starts`] are `ol` and `nl`), last first (so each is in the
+/// coordinates the ones before it left), and the same changes in order, from `new`'s
+/// bytes to `old`'s; `None` when the hunks do not describe these two texts (then one
+/// edit spans them all).
 ///
 /// One edit from the first change to the last would have every reparse read all the
 /// lines between a commit's hunks again: on werkzeug those spans are six times the

@@ -515,7 +515,7 @@ fn commit_from_git(
     } else {
         super::git::Hunks::All
     };
-    let mut log = super::git::LogStream::start(root, &[hash.to_string()], hunks)?;
+    let mut log = super::git::LogStream::start(root, &[hash.to_string()], hunks, None)?;
     let Some(g) = log.next_commit()? else {
         return Ok(None);
     };

@@ -101,7 +101,8 @@ impl Span {
 
 /// The definitions and top-level statements of `old`, the version before `new`, from
 /// those of `new` (`defs`, `tops`) and the `-U0` hunks of the diff from `old` to `new`
-/// (checked against both texts by the caller). Each changed region is parsed by `parse`,
+/// (checked against both texts by the caller); each text comes with its
+/// [`super::line_starts`]. Each changed region is parsed by `parse`,
 /// which gets a text and returns its definitions and top-level statements, or `None`
 /// when the text does not parse cleanly. `None` when a region cannot be read on its own,
 /// or the regions together exceed `most` bytes of `old`: the caller then reparses the

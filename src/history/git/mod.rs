@@ -225,16 +225,15 @@ pub enum Hunks {
     NoneFromGit,
 }
 
-/// The name, in the index's directory, of the git attributes that show code files to
-/// the history's `git log` as binary ([`Hunks::ButCode`]).
+/// The name of the git attributes file that shows code files to the history's `git log`
+/// as binary ([`Hunks::ButCode`]).
 const ATTRIBUTES_FILE: &str = "history.gitattributes";
 
-/// The attributes file for [`Hunks::ButCode`], written into `root`'s index directory
-/// when it is missing or says something else. It lives there rather than in the
-/// system's temporary directory, where each run killed while reading (a SIGKILL, a
-/// machine going down) left one behind.
-fn code_attributes(root: &Path) -> Result<PathBuf> {
-    let dir = crate::store::store_dir(root);
+/// Writes the attributes file for [`Hunks::ButCode`] in `dir` (the index's directory)
+/// when it is missing there or says something else, and returns its path. A file kept
+/// there, not a temporary one: each run killed while reading (a SIGKILL, a machine going
+/// down) left its temporary file behind.
+pub fn code_attributes(dir: &Path) -> Result<PathBuf> {
     let path = dir.join(ATTRIBUTES_FILE);
     let want: String = crate::syntax::lang::code_path_patterns()
         .iter()
@@ -245,7 +244,7 @@ fn code_attributes(root: &Path) -> Result<PathBuf> {
         // reads it never sees it half written.
         let mut file = tempfile::Builder::new()
             .prefix(".history.gitattributes.")
-            .tempfile_in(&dir)
+            .tempfile_in(dir)
             .with_context(|| format!("writing git attributes in {}", dir.display()))?;
         file.write_all(want.as_bytes())?;
         file.persist(&path)
@@ -271,11 +270,17 @@ pub struct LogStream {
 
 impl LogStream {
     /// Starts `git log` over the commits in `revs` (full hashes), shown in that order,
-    /// with the hunks `hunks` asks for.
-    pub fn start(root: &Path, revs: &[String], hunks: Hunks) -> Result<LogStream> {
+    /// with the hunks `hunks` asks for; [`Hunks::ButCode`] needs the file
+    /// [`code_attributes`] wrote (`attributes`).
+    pub fn start(
+        root: &Path,
+        revs: &[String],
+        hunks: Hunks,
+        attributes: Option<&Path>,
+    ) -> Result<LogStream> {
         let mut args: Vec<String> = Vec::new();
         if hunks == Hunks::ButCode {
-            let file = code_attributes(root)?;
+            let file = attributes.context("code files' hunks without their attributes file")?;
             args.push("-c".into());
             args.push(format!("core.attributesFile={}", file.display()));
         }
@@ -933,7 +938,7 @@ mod tests {
             .map(str::to_string)
             .collect();
         let subjects = |cs: &[GitCommit]| cs.iter().map(|c| c.subject.clone()).collect::<Vec<_>>();
-        let mut stream = LogStream::start(root, &revs, Hunks::All).expect("git log");
+        let mut stream = LogStream::start(root, &revs, Hunks::All, None).expect("git log");
         let first = stream.next_commits(1).expect("read");
         let ahead = stream.next_commits(10).expect("read ahead");
         assert_eq!(subjects(&ahead), ["c2", "c1", "c0"]);
