@@ -488,14 +488,22 @@ fn history_text(h: &HistoryFact, why: bool) -> String {
     }
     if h.oldest_first && !h.message_words.is_empty() && h.target != "*" {
         // `retrieve::introduced_first`: the oldest commit whose message names what the
-        // question asks about, then the target's log from its start.
+        // question asks about, or whose changes add it, then the target's log from its
+        // start.
         let words = h.message_words.join(", ");
-        let _ = writeln!(
-            s,
-            "The oldest commit of {what}{window} whose message holds words of the question \
-             ({words}) is {}",
-            commit_line_words(&h.commits[0])
-        );
+        let _ = match &h.added_name {
+            Some(n) => writeln!(
+                s,
+                "The oldest commit of {what}{window} whose changes add `{n}` to it is {}",
+                commit_line_words(&h.commits[0])
+            ),
+            None => writeln!(
+                s,
+                "The oldest commit of {what}{window} whose message holds words of the \
+                 question ({words}) is {}",
+                commit_line_words(&h.commits[0])
+            ),
+        };
         if let Some(note) = &h.partial {
             let _ = writeln!(s, "({note}: an older one may not be read yet)");
         }

@@ -407,6 +407,11 @@ pub struct HistoryFact {
     /// messages hold (two or more each), best match first; the target is then `*`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub message_words: Vec<String>,
+    /// When it was introduced: the one word beside the target that its first commit binds
+    /// as a name in it (a parameter, a field, a method; the commit's message may not say
+    /// so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added_name: Option<String>,
     /// The target is no definition or file the history knows: these are the commits
     /// whose changes add or remove it as text (`git log -S`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

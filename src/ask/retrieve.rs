@@ -940,6 +940,7 @@ pub fn history_facts(
                 oldest_first: false,
                 commits: log.commits,
                 message_words: q.message_words.iter().map(|(w, _)| w.clone()).collect(),
+                added_name: None,
                 pickaxe: false,
                 partial: partial.clone(),
             });
@@ -950,14 +951,17 @@ pub fn history_facts(
     }
     for (name, target) in conn_targets {
         let mut log = m.read(|c| Ok(hq::log(c, &target, &filter)))??;
-        let told = if q.grep.is_some() {
-            Vec::new()
+        let (told, added_name) = if q.grep.is_some() {
+            (Vec::new(), None)
         } else if q.oldest_first {
             introduced_first(m, &target, &name, q.terms, &filter, &mut log)?
         } else if q.targets.is_empty() {
-            Vec::new()
+            (Vec::new(), None)
         } else {
-            told_first(m, &target, &name, q.terms, &filter, &mut log)?
+            (
+                told_first(m, &target, &name, q.terms, &filter, &mut log)?,
+                None,
+            )
         };
         if let Some(text) = q.grep {
             let wanted = LogFilter {
@@ -988,6 +992,7 @@ pub fn history_facts(
             oldest_first: q.oldest_first,
             commits: log.commits,
             message_words: told,
+            added_name,
             pickaxe: false,
             partial: partial.clone(),
         });
@@ -1029,6 +1034,7 @@ pub fn history_facts(
                 oldest_first: true,
                 commits,
                 message_words: Vec::new(),
+                added_name: None,
                 pickaxe: true,
                 // git's own log names the oldest commit, read or not.
                 partial: None,
@@ -1166,6 +1172,12 @@ fn told_first(
 /// its commits whose message holds those words (two of them, or every one when fewer are
 /// named; those in the subject before those in the body only). That commit comes first,
 /// the rest in the log's order. Returns the words (as written) when it put one first.
+///
+/// One word named so ("when was the lifespan parameter added to Starlette?") must also be
+/// added to the target by that commit, bound as a name in its changes
+/// ([`hq::adding_name`]): "Lifespan as middleware" only added `lifespan_middleware`. When
+/// it is not, the oldest commit that adds it comes first instead, and its name is
+/// returned beside the words.
 fn introduced_first(
     m: &mut Memories,
     target: &Target,
@@ -1173,7 +1185,7 @@ fn introduced_first(
     terms: &[String],
     filter: &LogFilter,
     log: &mut hq::Log,
-) -> Result<Vec<String>> {
+) -> Result<(Vec<String>, Option<String>)> {
     // What was introduced, without the words that say only what kind of thing it is
     // (an argument, an option).
     let words: Vec<(String, String)> = words_beside(name, terms)
@@ -1181,7 +1193,7 @@ fn introduced_first(
         .filter(|(_, s)| !s.contains('|'))
         .collect();
     if words.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let stems: Vec<String> = words.iter().map(|(_, s)| s.clone()).collect();
     let found = holding(m, target, &stems, filter)?;
@@ -1191,14 +1203,33 @@ fn introduced_first(
         let text = text.to_lowercase();
         words.iter().filter(|(w, _)| names_word(&text, w)).count()
     };
-    let first = found
+    let mut first = found
         .commits
         .iter()
         .find(|c| held(&c.subject) >= need)
         .or_else(|| found.commits.iter().find(|c| held(&c.body) >= need))
         .cloned();
+    let mut added = None;
+    if let [(word, _)] = words.as_slice() {
+        let all = LogFilter {
+            limit: None,
+            offset: 0,
+            oldest_first: true,
+            ..filter.clone()
+        };
+        let all = m.read(|c| Ok(hq::log(c, target, &all)))??;
+        let oldest = &all.commits[..all.commits.len().min(ADDING_MOST)];
+        let adding = hq::adding_name(m.root, oldest, word, ADDING_BUDGET)?;
+        if let Some(adding) = adding
+            && !first.as_ref().is_some_and(|f| adding.contains(&f.commit))
+            && let Some(a) = all.commits.iter().find(|c| adding.contains(&c.commit))
+        {
+            first = Some(a.clone());
+            added = Some(word.clone());
+        }
+    }
     let Some(first) = first else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     };
     let limit = filter.limit.unwrap_or(usize::MAX);
     let mut commits = vec![first];
@@ -1209,8 +1240,13 @@ fn introduced_first(
     }
     commits.truncate(limit);
     log.commits = commits;
-    Ok(words.into_iter().map(|(w, _)| w).collect())
+    Ok((words.into_iter().map(|(w, _)| w).collect(), added))
 }
+
+/// How long git may take to show the diffs of a definition's commits
+/// ([`hq::adding_name`]), and how many of its oldest commits it is shown.
+const ADDING_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+const ADDING_MOST: usize = 1000;
 
 /// Whether lower-case `text` names `word` as a word of its own, or its plural: "mode" is
 /// in "add mode()" and "modes", not in "model" or "modules".

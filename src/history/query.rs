@@ -500,6 +500,150 @@ pub fn pickaxe(
     Ok(Some((commits, total)))
 }
 
+/// Of `commits` (a definition's log), those whose changes add `name` to the target: bind
+/// it ([`binds_in`]) more often on their added lines within a definition of the target
+/// they touched (its `symbols`, as added or modified) than on the lines they removed from
+/// that file. So the commit that added a `lifespan` parameter to `Starlette`, not the
+/// older ones that added a `lifespan_middleware` attribute or used `router.lifespan`,
+/// nor one that only changed `debug=False` to `debug=True`. One `git log` shows their diffs of the files those definitions are in;
+/// `None` when it did not answer within `budget`.
+pub fn adding_name(
+    root: &Path,
+    commits: &[LogCommit],
+    name: &str,
+    budget: std::time::Duration,
+) -> Result<Option<HashSet<String>>> {
+    let spans: BTreeMap<&str, Vec<(&str, u32, u32)>> = commits
+        .iter()
+        .map(|c| {
+            let touched: Vec<(&str, u32, u32)> = c
+                .symbols
+                .iter()
+                .filter(|s| s.change != "deleted")
+                .map(|s| (s.path.as_str(), s.start_line, s.end_line))
+                .collect();
+            (c.commit.as_str(), touched)
+        })
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+    if spans.is_empty() {
+        return Ok(Some(HashSet::new()));
+    }
+    let paths: BTreeSet<&str> = spans.values().flatten().map(|&(p, _, _)| p).collect();
+    let mut cmd = super::git::git(root);
+    cmd.args([
+        "log",
+        "--no-walk=unsorted",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--diff-merges=off",
+        "-p",
+        "-U0",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        "--format=%x00%H",
+    ]);
+    cmd.args(spans.keys()).arg("--").args(&paths);
+    let Some(out) = run_within(&mut cmd, budget)? else {
+        return Ok(None);
+    };
+    let out = String::from_utf8_lossy(&out);
+    let name = name.to_ascii_lowercase();
+    let mut adding = HashSet::new();
+    for record in out.split('\0').skip(1) {
+        let mut lines = record.lines();
+        let Some(hash) = lines.next().map(str::trim) else {
+            continue;
+        };
+        let Some(within) = spans.get(hash) else {
+            continue;
+        };
+        // Per file: the name bound on added lines within the target, and on removed lines.
+        let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        // The file a hunk is in, and the line its next added line is; `None` between a
+        // file's `diff --git` and its first hunk.
+        let (mut path, mut at): (Option<&str>, Option<u32>) = (None, None);
+        for line in lines {
+            if line.starts_with("diff --git ") {
+                (path, at) = (None, None);
+            } else if at.is_none() {
+                if let Some(p) = line.strip_prefix("+++ b/") {
+                    path = Some(p);
+                } else if let Some(h) = line.strip_prefix("@@ ") {
+                    at = hunk_new_start(h);
+                }
+            } else if let Some(h) = line.strip_prefix("@@ ") {
+                at = hunk_new_start(h);
+            } else if let (Some(n), Some(p)) = (at, path) {
+                if let Some(text) = line.strip_prefix('+') {
+                    if within
+                        .iter()
+                        .any(|&(wp, a, b)| wp == p && (a..=b).contains(&n))
+                    {
+                        counts.entry(p).or_default().0 += binds_in(text, &name);
+                    }
+                    at = Some(n + 1);
+                } else if let Some(text) = line.strip_prefix('-') {
+                    counts.entry(p).or_default().1 += binds_in(text, &name);
+                }
+            }
+        }
+        if counts.values().any(|&(plus, minus)| plus > minus) {
+            adding.insert(hash.to_string());
+        }
+    }
+    Ok(Some(adding))
+}
+
+/// The first line of a hunk's newer side, from its header after `@@ ` (`-a,b +c,d @@`).
+fn hunk_new_start(header: &str) -> Option<u32> {
+    let new = header.split(' ').nth(1)?.strip_prefix('+')?;
+    new.split(',').next()?.parse().ok()
+}
+
+/// How often `text` binds lower-case `name` (ASCII case folded): as a name of its own
+/// (not inside a longer identifier, nor a string of its own) that a definition keyword
+/// comes before (`def lifespan(`), or that `=` or `:` follows (a parameter's default or
+/// type, an assignment, a keyword argument, a field: `lifespan: Callable = None`,
+/// `self.lifespan = x`), or `,` or `)` on a definition's line (`def f(self, lifespan):`).
+/// A use is no binding: `self.router.lifespan.on_event(...)`, `== "lifespan"`,
+/// `self.lifespan_middleware`.
+fn binds_in(text: &str, name: &str) -> usize {
+    const KEYWORDS: [&str; 9] = [
+        "def", "fn", "func", "function", "class", "struct", "const", "let", "var",
+    ];
+    let text = text.to_ascii_lowercase();
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let signature = {
+        let t = text.trim_start();
+        let t = t.strip_prefix("async ").unwrap_or(t);
+        KEYWORDS[..4]
+            .iter()
+            .any(|k| t.starts_with(&format!("{k} ")))
+    };
+    text.match_indices(name)
+        .filter(|&(at, _)| {
+            let (head, tail) = (&text[..at], &text[at + name.len()..]);
+            let (before, after) = (head.chars().next_back(), tail.chars().next());
+            let quoted = before.is_some_and(|b| matches!(b, '"' | '\'' | '`')) && before == after;
+            if part(before) || part(after) || quoted {
+                return false;
+            }
+            let next = tail.trim_start();
+            let keyword = head
+                .trim_end()
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .is_some_and(|w| head.ends_with(' ') && KEYWORDS.contains(&w));
+            keyword
+                || (next.starts_with('=') && !next.starts_with("=="))
+                || (next.starts_with(':') && !next.starts_with("::"))
+                || (signature && (next.starts_with(',') || next.starts_with(')')))
+        })
+        .count()
+}
+
 /// Commit `hash` as the history's own `git log` reads it (as ingestion would store it),
 /// with those of its files that are in `paths`; `None` when git does not know it.
 fn commit_from_git(
@@ -791,6 +935,34 @@ pub fn follow(conn: &Connection, path: &str) -> Result<Vec<(i64, String)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_counted_where_it_is_bound() {
+        let cases = [
+            ("    def __init__(self, lifespan=None):", 1),
+            ("        lifespan: typing.Callable[[App], Any] = None,", 1),
+            ("    def __init__(self, debug, lifespan):", 1),
+            ("    async def lifespan(self, scope):", 1),
+            ("        self.lifespan = Lifespan(lifespan)", 1),
+            ("        self.router = Router(routes, lifespan=lifespan)", 1),
+            ("        self.lifespan_middleware = Stack()", 0),
+            (
+                "        return self.router.lifespan.on_event(event_type)",
+                0,
+            ),
+            ("from starlette.middleware.lifespan import x", 0),
+            ("        if scope[\"type\"] == \"lifespan\":", 0),
+            ("        assert lifespan is None or lifespan == 1", 0),
+            ("    lifespans = []", 0),
+            ("", 0),
+        ];
+        for (text, n) in cases {
+            assert_eq!(binds_in(text, "lifespan"), n, "{text}");
+        }
+        assert_eq!(hunk_new_start("-12,0 +13,2 @@ class App:"), Some(13));
+        assert_eq!(hunk_new_start("-1 +1 @@"), Some(1));
+        assert_eq!(hunk_new_start("garbage"), None);
+    }
 
     #[test]
     fn qualified_names_match_on_component_boundaries() {

@@ -2632,6 +2632,69 @@ fn a_why_question_in_words_finds_the_commit_that_says_so() {
     );
 }
 
+/// "when was the lifespan parameter added to App?": an older commit's message says
+/// "lifespan" but only added `lifespan_middleware`; the commit that adds `lifespan` to
+/// the class as a name of its own does not say so in its message. "debug" is in the
+/// message of a commit that only changed its default, not in the one that added it.
+#[test]
+fn an_introduction_leads_with_the_commit_that_adds_the_name() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    let app = |init: &str, body: &str| {
+        format!(
+            "from .middleware import Stack\n\n\nclass App:\n    def __init__(self, {init}):\n        \
+             self.debug = debug\n{body}\n    def run(self):\n        return self.debug\n"
+        )
+    };
+    s.write("app.py", app("debug=False", ""));
+    s.write("middleware.py", "class Stack:\n    pass\n");
+    commit("add App");
+    let middleware = "        self.lifespan_middleware = Stack()\n";
+    s.write("app.py", app("debug=False", middleware));
+    commit("Lifespan as middleware");
+    s.write("README.md", "# app\n");
+    commit("docs: a readme");
+    let handler = format!("{middleware}        self.handler = lifespan\n");
+    s.write("app.py", app("debug=False, lifespan=None", &handler));
+    commit("Support generator functions for startup\n\nA new argument to App.");
+    s.write("app.py", app("debug=True, lifespan=None", &handler));
+    commit("debug on by default");
+    s.write(
+        "app.py",
+        app("debug=True, lifespan=None, timeout=None", &handler),
+    );
+    commit("add a timeout parameter");
+    s.index();
+    let first = |question: &str| {
+        let (v, code) = ask_json(s.path(), &[question]);
+        assert_eq!(code, 0, "{v}");
+        let subject = v["history"][0]["commits"][0]["subject"].clone();
+        (answer_text(&v), subject, v)
+    };
+    let (text, subject, v) = first("when was the lifespan parameter added to App?");
+    assert!(
+        text.starts_with("The oldest commit of `App` whose changes add `lifespan` to it is"),
+        "{text}"
+    );
+    assert_eq!(subject, "Support generator functions for startup", "{v}");
+    assert_eq!(v["history"][0]["added_name"], "lifespan", "{v}");
+    let (text, subject, v) = first("when was the debug parameter added to App?");
+    assert!(text.contains("whose changes add `debug`"), "{text}");
+    assert_eq!(subject, "add App", "{v}");
+    // The commit whose message names the word, and adds it, is said as before.
+    let (text, subject, v) = first("when was the timeout parameter added to App?");
+    assert!(
+        text.contains("whose message holds words of the question (timeout)"),
+        "{text}"
+    );
+    assert_eq!(subject, "add a timeout parameter", "{v}");
+    assert!(v["history"][0].get("added_name").is_none(), "{v}");
+}
+
 /// "Where is X defined?" of a class that a type stub declares again and that its module
 /// rebinds (`Attribute = _add_repr(Attribute)`): the class in the module is the answer,
 /// before the constant (found by more routes: its line repeats the name) and the stub.
