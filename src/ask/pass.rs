@@ -165,6 +165,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     action_before_its_predicate(state, &mut candidates);
     spelled_definition_first(state, &mut candidates);
     named_with_its_module_first(state, &mut candidates)?;
+    member_before_its_bare_class(state, &mut candidates);
     let mut written = lift_written_as_asked(state, &mut candidates);
     if let Some(id) = lift_literal(state, &mut candidates)? {
         written = Some(id);
@@ -1443,6 +1444,83 @@ fn action_before_its_predicate(state: &mut State, candidates: &mut [Candidate]) 
         return;
     }
 }
+
+/// "how does StaticFiles find the file for a path?": a class's chunk that holds only its
+/// declaration (a long class keeps its head alone, and this one has no doc comment or
+/// statement before its first method) says nothing but the name the question gave. When
+/// it leads a question about code that asks more than the name, the best of its members
+/// among the candidates leads instead (`StaticFiles.lookup_path`).
+fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate]) {
+    let about_code = matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    let Some(first) = candidates.first().map(|c| c.loc.clone()) else {
+        return;
+    };
+    let Some(class) = first.symbol.as_deref() else {
+        return;
+    };
+    if !about_code
+        || !is_type_kind(&first.kind)
+        || first.end_line.saturating_sub(first.start_line) + 1 > BARE_CLASS_LINES
+    {
+        return;
+    }
+    // Its head alone: the line after the chunk is in its body, indented deeper than its
+    // first line (not a one-line type, `type KeyReleaseMsg Key`, whole in its chunk).
+    let lines = state
+        .text
+        .lines(&first.path, first.start_line, first.end_line + 1)
+        .to_vec();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let cut = match (
+        lines.first(),
+        lines.get((first.end_line - first.start_line + 1) as usize),
+    ) {
+        (Some(head), Some(next)) => !next.trim().is_empty() && indent(next) > indent(head),
+        _ => false,
+    };
+    if !cut {
+        return;
+    }
+    // The question asks more than the class's name.
+    let own = class.rsplit(['.', ':']).next().unwrap_or(class);
+    let name: Vec<String> = super::text::split_identifier(own)
+        .iter()
+        .map(|p| super::text::stem(p))
+        .collect();
+    let more = state.terms.iter().any(|t| {
+        super::text::split_identifier(t)
+            .iter()
+            .any(|p| !name.contains(&super::text::stem(p)))
+    });
+    if !more {
+        return;
+    }
+    // A member the retrievers found, not a neighbour the graph added.
+    let member = (1..candidates.len().min(LIFT_AMONG)).find(|&j| {
+        let loc = &candidates[j].loc;
+        loc.path == first.path
+            && candidates[j].expanded_from.is_none()
+            && loc.symbol.as_deref().is_some_and(|s| {
+                s.strip_prefix(class)
+                    .is_some_and(|rest| rest.starts_with(['.', ':']))
+            })
+    });
+    if let Some(j) = member {
+        put_first(
+            state,
+            candidates,
+            j,
+            &format!("a member of {class}, whose chunk holds only its declaration"),
+        );
+    }
+}
+
+/// The most lines a class's chunk holds when it holds only its declaration (with a
+/// decorator or attribute line above it).
+const BARE_CLASS_LINES: u32 = 2;
 
 /// The first words of a predicate's name.
 const PREDICATE_PREFIXES: &[&str] = &["is", "has", "can", "should"];

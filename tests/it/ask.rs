@@ -2632,6 +2632,29 @@ fn a_why_question_in_words_finds_the_commit_that_says_so() {
     );
 }
 
+/// "how does StaticFiles find the file for a path?": the class is longer than a chunk
+/// and has no doc comment, so its chunk holds only `class StaticFiles:`; the method that
+/// does what the question asks leads, not that line.
+#[test]
+fn a_how_question_leads_with_a_member_not_a_bare_class_line() {
+    let mut code = String::from("import os\n\n\nclass StaticFiles:\n");
+    code.push_str(
+        "    def lookup_path(self, path):\n        for directory in self.all_directories:\n            \
+         joined = os.path.join(directory, path)\n            \
+         if os.path.isfile(joined):\n                return joined\n        return None\n",
+    );
+    // Enough other methods to make the class longer than a chunk.
+    for i in 0..40 {
+        code.push_str(&format!(
+            "\n    def helper_{i}(self, value):\n        total = value + {i}\n        return total\n"
+        ));
+    }
+    let s = Scratch::indexed_file("static.py", &code);
+    let (v, code) = ask_json(s.path(), &["how does StaticFiles find the file for a path?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "StaticFiles.lookup_path", "{v}");
+}
+
 /// "when was the lifespan parameter added to App?": an older commit's message says
 /// "lifespan" but only added `lifespan_middleware`; the commit that adds `lifespan` to
 /// the class as a name of its own does not say so in its message. "debug" is in the
