@@ -1187,10 +1187,10 @@ fn introduced_first(
     log: &mut hq::Log,
 ) -> Result<(Vec<String>, Option<String>)> {
     // What was introduced, without the words that say only what kind of thing it is
-    // (an argument, an option).
+    // (an argument, an option; a class, a struct).
     let words: Vec<(String, String)> = words_beside(name, terms)
         .into_iter()
-        .filter(|(_, s)| !s.contains('|'))
+        .filter(|(w, s)| !s.contains('|') && !KIND_WORDS.contains(&w.as_str()))
         .collect();
     if words.is_empty() {
         return Ok((Vec::new(), None));
@@ -1242,6 +1242,27 @@ fn introduced_first(
     log.commits = commits;
     Ok((words.into_iter().map(|(w, _)| w).collect(), added))
 }
+
+/// Words that say what kind of definition a question's target is ("when was the
+/// ChainableUndefined class added?"), not what was introduced in it.
+const KIND_WORDS: &[&str] = &[
+    "class",
+    "classes",
+    "struct",
+    "structs",
+    "enum",
+    "enums",
+    "trait",
+    "traits",
+    "interface",
+    "interfaces",
+    "type",
+    "types",
+    "constant",
+    "constants",
+    "variable",
+    "variables",
+];
 
 /// How long git may take to show the diffs of a definition's commits
 /// ([`hq::adding_name`]), and how many of its oldest commits it is shown.

@@ -2650,7 +2650,10 @@ fn a_how_question_leads_with_a_member_not_a_bare_class_line() {
         ));
     }
     let s = Scratch::indexed_file("static.py", &code);
-    let (v, code) = ask_json(s.path(), &["how does StaticFiles find the file for a path?"]);
+    let (v, code) = ask_json(
+        s.path(),
+        &["how does StaticFiles find the file for a path?"],
+    );
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["sources"][0]["symbol"], "StaticFiles.lookup_path", "{v}");
 }
@@ -2658,7 +2661,8 @@ fn a_how_question_leads_with_a_member_not_a_bare_class_line() {
 /// "when was the lifespan parameter added to App?": an older commit's message says
 /// "lifespan" but only added `lifespan_middleware`; the commit that adds `lifespan` to
 /// the class as a name of its own does not say so in its message. "debug" is in the
-/// message of a commit that only changed its default, not in the one that added it.
+/// message of a commit that only changed its default, not in the one that added it; and
+/// "classes" in that of a commit that only described a class.
 #[test]
 fn an_introduction_leads_with_the_commit_that_adds_the_name() {
     let s = Scratch::empty();
@@ -2691,6 +2695,11 @@ fn an_introduction_leads_with_the_commit_that_adds_the_name() {
         app("debug=True, lifespan=None, timeout=None", &handler),
     );
     commit("add a timeout parameter");
+    s.write(
+        "middleware.py",
+        "class Stack:\n    \"\"\"Runs the middleware classes in turn.\"\"\"\n",
+    );
+    commit("describe the middleware classes");
     s.index();
     let first = |question: &str| {
         let (v, code) = ask_json(s.path(), &[question]);
@@ -2716,6 +2725,10 @@ fn an_introduction_leads_with_the_commit_that_adds_the_name() {
     );
     assert_eq!(subject, "add a timeout parameter", "{v}");
     assert!(v["history"][0].get("added_name").is_none(), "{v}");
+    // "class" says what Stack is, not what was added to it.
+    let (text, subject, v) = first("when was the Stack class added?");
+    assert!(text.starts_with("`Stack` was introduced in"), "{text}");
+    assert_eq!(subject, "add App", "{v}");
 }
 
 /// "Where is X defined?" of a class that a type stub declares again and that its module
