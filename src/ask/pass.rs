@@ -1498,8 +1498,9 @@ fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate])
     if !more {
         return;
     }
-    // A member the retrievers found, not a neighbour the graph added.
-    let member = (1..candidates.len().min(LIFT_AMONG)).find(|&j| {
+    // A member the retrievers found among the first candidates, not a neighbour the
+    // graph added.
+    let member = (1..candidates.len().min(SPELLED_AMONG)).find(|&j| {
         let loc = &candidates[j].loc;
         loc.path == first.path
             && candidates[j].expanded_from.is_none()
