@@ -570,11 +570,11 @@ pub fn adding_name(
             } else if at.is_none() {
                 if let Some(p) = line.strip_prefix("+++ b/") {
                     path = Some(p);
-                } else if let Some(h) = line.strip_prefix("@@ ") {
-                    at = hunk_new_start(h);
+                } else if line.starts_with("@@ ") {
+                    at = super::git::parse_hunk(line).map(|h| h.new_start);
                 }
-            } else if let Some(h) = line.strip_prefix("@@ ") {
-                at = hunk_new_start(h);
+            } else if line.starts_with("@@ ") {
+                at = super::git::parse_hunk(line).map(|h| h.new_start);
             } else if let (Some(n), Some(p)) = (at, path) {
                 if let Some(text) = line.strip_prefix('+') {
                     if within
@@ -594,12 +594,6 @@ pub fn adding_name(
         }
     }
     Ok(Some(adding))
-}
-
-/// The first line of a hunk's newer side, from its header after `@@ ` (`-a,b +c,d @@`).
-fn hunk_new_start(header: &str) -> Option<u32> {
-    let new = header.split(' ').nth(1)?.strip_prefix('+')?;
-    new.split(',').next()?.parse().ok()
 }
 
 /// How often `text` binds lower-case `name` (ASCII case folded): as a name of its own
@@ -959,9 +953,10 @@ mod tests {
         for (text, n) in cases {
             assert_eq!(binds_in(text, "lifespan"), n, "{text}");
         }
-        assert_eq!(hunk_new_start("-12,0 +13,2 @@ class App:"), Some(13));
-        assert_eq!(hunk_new_start("-1 +1 @@"), Some(1));
-        assert_eq!(hunk_new_start("garbage"), None);
+        let new_start = |line: &str| super::super::git::parse_hunk(line).map(|h| h.new_start);
+        assert_eq!(new_start("@@ -12,0 +13,2 @@ class App:"), Some(13));
+        assert_eq!(new_start("@@ -1 +1 @@"), Some(1));
+        assert_eq!(new_start("garbage"), None);
     }
 
     #[test]

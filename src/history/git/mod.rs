@@ -701,7 +701,7 @@ pub fn unquote(s: &str) -> String {
 }
 
 /// `@@ -a[,b] +c[,d] @@ …`.
-fn parse_hunk(line: &str) -> Option<Hunk> {
+pub fn parse_hunk(line: &str) -> Option<Hunk> {
     let rest = line.strip_prefix("@@ -")?;
     let (old, rest) = rest.split_once(" +")?;
     let (new, _) = rest.split_once(" @@")?;
