@@ -166,6 +166,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     spelled_definition_first(state, &mut candidates);
     named_with_its_module_first(state, &mut candidates)?;
     member_before_its_bare_class(state, &mut candidates);
+    work_before_a_bare_value(state, &mut candidates);
     let mut written = lift_written_as_asked(state, &mut candidates);
     if let Some(id) = lift_literal(state, &mut candidates)? {
         written = Some(id);
@@ -1518,6 +1519,100 @@ fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate])
         );
     }
 }
+
+/// "how does black find the project root?", "where are jupyter notebooks handled?": a
+/// one-line constant (`project = "Black"`, `JUPYTER = ...`) holds a value and does no
+/// work, yet its few words can match a question's better than any body can, and it
+/// leads. When a question about code asks how or where something is done (not for a
+/// value, a default or a setting, and not for the constant by its name as code writes
+/// it), the first function or method among the candidates whose own name holds at
+/// least as many of the question's words as the constant's leads instead
+/// (`_find_project_root_cached`, `jupyter_dependencies_are_installed`).
+fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
+    let about_code = matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    );
+    let Some(first) = candidates.first().map(|c| c.loc.clone()) else {
+        return;
+    };
+    let Some(constant) = first.symbol.as_deref() else {
+        return;
+    };
+    if !about_code
+        || first.kind != "constant"
+        || first.end_line.saturating_sub(first.start_line) + 1 > BARE_VALUE_LINES
+        || says_any(&state.question, VALUE_QUESTION_WORDS)
+    {
+        return;
+    }
+    let own = constant.rsplit(['.', ':']).next().unwrap_or(constant);
+    // Spelled as code writes it (`LINE_LENGTH_HEADER`, `maxRetries`), not as a word of
+    // prose (`project`, `JUPYTER` asked as "jupyter").
+    let as_code = own.contains('_') || own.chars().any(|c| c.is_uppercase());
+    if as_code && super::text::words(&state.question).any(|w| w == own) {
+        return;
+    }
+    let asked: HashSet<String> = state
+        .terms
+        .iter()
+        .flat_map(|t| super::text::split_identifier(t))
+        .map(|p| super::text::stem(&p))
+        .collect();
+    let shared = |name: &str| -> usize {
+        let parts: HashSet<String> = super::text::split_identifier(name)
+            .iter()
+            .map(|p| super::text::stem(p))
+            .collect();
+        parts.intersection(&asked).count()
+    };
+    let bar = shared(own).max(1);
+    let tests = asks_about_tests(&state.question);
+    let work = (1..candidates.len().min(SPELLED_AMONG)).find(|&j| {
+        let c = &candidates[j];
+        let loc = &c.loc;
+        c.expanded_from.is_none()
+            && matches!(loc.kind.as_str(), "function" | "method")
+            && !is_prose(&loc.path)
+            && (tests || is_code_function(loc))
+            && loc
+                .symbol
+                .as_deref()
+                .is_some_and(|s| shared(s.rsplit(['.', ':']).next().unwrap_or(s)) >= bar)
+    });
+    if let Some(j) = work {
+        put_first(
+            state,
+            candidates,
+            j,
+            &format!("a function before the constant {own}, which holds a value and does no work"),
+        );
+    }
+}
+
+/// The most lines of a constant [`work_before_a_bare_value`] passes over.
+const BARE_VALUE_LINES: u32 = 2;
+
+/// Words of a question that asks for a value, a setting or a declaration, which a
+/// constant answers.
+const VALUE_QUESTION_WORDS: &[&str] = &[
+    "constant",
+    "constants",
+    "declared",
+    "default",
+    "defaults",
+    "defined",
+    "header",
+    "headers",
+    "option",
+    "options",
+    "setting",
+    "settings",
+    "value",
+    "values",
+    "variable",
+    "variables",
+];
 
 /// The most lines a class's chunk holds when it holds only its declaration (with a
 /// decorator or attribute line above it).

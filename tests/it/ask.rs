@@ -2658,6 +2658,39 @@ fn a_how_question_leads_with_a_member_not_a_bare_class_line() {
     assert_eq!(v["sources"][0]["symbol"], "StaticFiles.lookup_path", "{v}");
 }
 
+/// "how does black find the project root?": a one-line constant (`project = "Black"`
+/// in the docs' configuration) matches the question's words better than any body can,
+/// but holds a value and does no work: the function that finds the root leads. A
+/// question that asks for a value keeps the constant first.
+#[test]
+fn a_how_question_leads_with_a_function_not_a_one_line_constant() {
+    let s = Scratch::empty();
+    s.write(
+        "docs/conf.py",
+        "project = \"Black\"\nauthor = \"Black maintainers\"\n",
+    );
+    s.write(
+        "src/black/files.py",
+        "import os\n\n\ndef read_text(path):\n    with open(path) as f:\n        return f.read()\n\n\n\
+         def find_project_root(srcs):\n    directory = os.path.commonpath(srcs)\n    \
+         while directory != os.path.dirname(directory):\n        \
+         if os.path.exists(os.path.join(directory, \".git\")):\n            return directory\n        \
+         directory = os.path.dirname(directory)\n    return directory\n\n\n\
+         def gitignore(root):\n    return read_text(os.path.join(root, \".gitignore\"))\n",
+    );
+    s.index();
+    let first = |question: &str| {
+        let (v, code) = ask_json(s.path(), &[question]);
+        assert_eq!(code, 0, "{v}");
+        v["sources"][0]["symbol"].clone()
+    };
+    assert_eq!(
+        first("how does black find the project root?"),
+        "find_project_root"
+    );
+    assert_eq!(first("what is the default project value?"), "project");
+}
+
 /// "when was the lifespan parameter added to App?": an older commit's message says
 /// "lifespan" but only added `lifespan_middleware`; the commit that adds `lifespan` to
 /// the class as a name of its own does not say so in its message. "debug" is in the
