@@ -189,6 +189,35 @@ fn joined_name(state: &mut State) -> Result<()> {
             }
         }
     }
+    // "when was line ranges support added?": no definition is named so, but the code
+    // writes the words as one name (`line_ranges`, a parameter and an attribute), and
+    // that is the subject whose first commit is asked for, not `line` alone (a method
+    // elsewhere). A history question reads the longest such run as that name, which
+    // git's pickaxe then finds.
+    if state.classification.intents.first() != Some(&Intent::History) {
+        return Ok(());
+    }
+    for len in (2..=3).rev() {
+        for run in words.windows(len) {
+            if !run.iter().all(plain) {
+                continue;
+            }
+            let snake = run.join("_");
+            if state.memories.token_doc_freq(&snake)?.unwrap_or(0) == 0 {
+                continue;
+            }
+            let written = run.join(" ");
+            state.terms.retain(|t| !run.contains(&t.to_lowercase()));
+            state.classification.entities.push(super::classify::Entity {
+                text: snake.clone(),
+                kind: EntityKind::Identifier,
+            });
+            state.readings.push(format!(
+                "read `{written}` as `{snake}`, a name the code writes"
+            ));
+            return Ok(());
+        }
+    }
     Ok(())
 }
 

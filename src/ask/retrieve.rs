@@ -216,6 +216,20 @@ impl<'a> Memories<'a> {
         Ok(dfs.first().map(|(_, df)| (*df, docs)))
     }
 
+    /// How many chunks hold `token` as one token of the code tokenizer (`line_ranges`
+    /// whole, not its parts); `None` without a lexical index.
+    pub fn token_doc_freq(&mut self, token: &str) -> Result<Option<u64>> {
+        let Some(l) = self.lexical_index()? else {
+            return Ok(None);
+        };
+        let (dfs, _) = l.doc_freqs(token)?;
+        Ok(Some(
+            dfs.iter()
+                .find(|(t, _)| t == token)
+                .map_or(0, |(_, df)| *df),
+        ))
+    }
+
     /// The lexical index, opened on first need; `None` when it was not built or is
     /// missing.
     fn lexical_index(&mut self) -> Result<Option<Arc<LexicalIndex>>> {

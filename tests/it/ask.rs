@@ -2764,6 +2764,41 @@ fn an_introduction_leads_with_the_commit_that_adds_the_name() {
     assert_eq!(subject, "add App", "{v}");
 }
 
+/// "when was line ranges support added?": `line` is a method's name, but the code writes
+/// the two words as one name (`line_ranges`, a parameter), defined nowhere: the answer
+/// is the first commit that wrote it, not the one that added the method.
+#[test]
+fn a_history_question_reads_words_the_code_writes_as_one_name() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    let generator = "class LineGenerator:\n    def line(self, depth):\n        return depth\n";
+    s.write("lines.py", generator);
+    s.write(
+        "format.py",
+        "def format_str(src, mode):\n    return src.strip()\n",
+    );
+    commit("Initial commit");
+    s.write(
+        "format.py",
+        "def format_str(src, mode, line_ranges=()):\n    \
+         if line_ranges:\n        return src\n    return src.strip()\n",
+    );
+    commit("Support formatting specified lines");
+    s.write("README.md", "# formatter\n\nFormats code.\n");
+    commit("docs: a readme");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was line ranges support added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["history"][0]["commits"][0]["subject"], "Support formatting specified lines",
+        "{v}"
+    );
+}
+
 /// "Where is X defined?" of a class that a type stub declares again and that its module
 /// rebinds (`Attribute = _add_repr(Attribute)`): the class in the module is the answer,
 /// before the constant (found by more routes: its line repeats the name) and the stub.
