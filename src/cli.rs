@@ -143,7 +143,8 @@ pub enum GraphRelation {
     Defs,
     /// What a file imports (TARGET is a path)
     Imports,
-    /// The files that import a file (TARGET is a path)
+    /// The files that import a file (TARGET is a path), a module, a package, or a name a
+    /// file defines (the import lines that name it)
     Importers,
 }
 

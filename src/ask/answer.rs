@@ -334,11 +334,13 @@ fn graph_text(f: &GraphFact, text: &mut SourceText, text_only: bool) -> String {
             }
             s.push_str(&more(if nested { rows.len() } else { total }));
         }
+        // A file, a package, or a name a file defines that import lines name.
         Intent::Imports
             if f.importers
-                && f.definitions
-                    .iter()
-                    .any(|d| matches!(d.kind, DefKind::File | DefKind::Package)) =>
+                && (!f.rows.is_empty()
+                    || f.definitions
+                        .iter()
+                        .any(|d| matches!(d.kind, DefKind::File | DefKind::Package))) =>
         {
             let files: std::collections::BTreeSet<&str> =
                 f.rows.iter().map(|r| r.path.as_str()).collect();

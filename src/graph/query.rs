@@ -183,6 +183,15 @@ fn run(c: &Connection, q: &GraphQuery) -> rusqlite::Result<Answer> {
             if files.is_empty() {
                 files = module_files(c, &q.target)?;
             }
+            // Who imports a name a file here defines (`import { createStore } from
+            // './vanilla'`, `from black.cache import get_cache_dir`): the import lines
+            // that name it and resolve to a file defining it.
+            if files.is_empty() && q.relation == Relation::Importers {
+                let (defs, results) = name_importers(c, &q.target)?;
+                if !results.is_empty() {
+                    return Ok(Answer::plain(q.target.clone(), defs, results));
+                }
+            }
             // Who imports a package that is no file here (`math`, `std::process`): the
             // import lines that name it.
             if files.is_empty() && q.relation == Relation::Importers {
@@ -876,6 +885,45 @@ fn package_importers(c: &Connection, package: &str) -> rusqlite::Result<Vec<Row>
     )?;
     let rows = stmt.query_map([p], |r| importer_row(r, Resolution::External, 0, p))?;
     rows.collect()
+}
+
+/// The top-level definitions of `target` (a bare name, or `path:name`) and the import
+/// lines that name it and resolve to the file of one of them.
+fn name_importers(c: &Connection, target: &str) -> rusqlite::Result<(Vec<Def>, Vec<Row>)> {
+    let (_, name) = split_path_target(target);
+    if name.contains(['.', ':']) {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let defs: Vec<Def> = find_defs(c, target)?
+        .into_iter()
+        .filter(|d| d.symbol == name)
+        .collect();
+    let mut results = Vec::new();
+    let mut stmt = c.prepare_cached(
+        "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
+         WHERE i.name = ?1 AND i.kind != 'package'
+           AND i.target_file_id = (SELECT id FROM files WHERE path = ?2)
+         ORDER BY f.path, i.line",
+    )?;
+    let mut files: Vec<&str> = defs.iter().map(|d| d.path.as_str()).collect();
+    files.dedup();
+    for path in &files {
+        let target = format!("{path}:{name}");
+        let rows = stmt.query_map([name, *path], |r| {
+            importer_row(r, Resolution::Import, 1, &target)
+        })?;
+        results.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    }
+    results.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+    // The definitions some line imports, not a test's function of the same name.
+    let defs = defs
+        .into_iter()
+        .filter(|d| {
+            let target = format!("{}:{name}", d.path);
+            results.iter().any(|r| r.target == target)
+        })
+        .collect();
+    Ok((defs, results))
 }
 
 fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {

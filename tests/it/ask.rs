@@ -2764,6 +2764,53 @@ fn an_introduction_leads_with_the_commit_that_adds_the_name() {
     assert_eq!(subject, "add App", "{v}");
 }
 
+/// "which files import createStore?" names a definition, not a file or a package: the
+/// answer is the import lines that name it and resolve to its file, not a test's own
+/// function of the same name, nor a line importing another `createStore`.
+#[test]
+fn who_imports_a_name_lists_the_lines_that_import_it() {
+    let s = Scratch::empty();
+    s.write(
+        "src/vanilla.ts",
+        "export const createStore = (init: () => number) => ({ get: init })\n\
+         export const version = '5'\n",
+    );
+    s.write(
+        "src/react.ts",
+        "import { createStore } from './vanilla'\n\
+         export const create = (init: () => number) => createStore(init)\n",
+    );
+    s.write(
+        "src/other.ts",
+        "import { version } from './vanilla'\nimport { createStore } from 'redux'\n\
+         export const v = version\nexport const r = createStore\n",
+    );
+    s.write(
+        "tests/store.test.ts",
+        "import { createStore as make } from '../src/vanilla'\n\
+         function createStore() { return make(() => 1) }\ncreateStore()\n",
+    );
+    s.index();
+    let (v, code) = ask_json(s.path(), &["which files import createStore?"]);
+    assert_eq!(code, 0, "{v}");
+    let g = &v["graph"][0];
+    let rows: Vec<String> = g["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
+        .collect();
+    assert_eq!(rows, ["src/react.ts:1", "tests/store.test.ts:1"], "{v}");
+    let defs = g["definitions"].as_array().expect("definitions");
+    assert_eq!(defs.len(), 1, "{v}");
+    assert_eq!(defs[0]["path"], "src/vanilla.ts", "{v}");
+    let text = answer_text(&v);
+    assert!(
+        text.contains("is imported by 2 line(s) in 2 file(s)"),
+        "{text}"
+    );
+}
+
 /// "when was line ranges support added?": `line` is a method's name, but the code writes
 /// the two words as one name (`line_ranges`, a parameter), defined nowhere: the answer
 /// is the first commit that wrote it, not the one that added the method.
