@@ -1520,28 +1520,37 @@ fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate])
     }
 }
 
-/// "how does black find the project root?", "where are jupyter notebooks handled?": a
-/// one-line constant (`project = "Black"`, `JUPYTER = ...`) holds a value and does no
-/// work, yet its few words can match a question's better than any body can, and it
-/// leads. When a question about code asks how or where something is done (not for a
-/// value, a default or a setting, and not for the constant by its name as code writes
-/// it), the first function or method among the candidates whose own name holds at
-/// least as many of the question's words as the constant's leads instead
-/// (`_find_project_root_cached`, `jupyter_dependencies_are_installed`).
+/// "how does black find the project root?", "where are jupyter notebooks handled?",
+/// "where is the devtools connection made?": a one-line constant (`project = "Black"`,
+/// `JUPYTER = ...`) or a short type alias (`type Connection = ReturnType<...>`) holds a
+/// value or a shape and does no work, yet its few words can match a question's better
+/// than any body can, and it leads. When a question about code asks how or where
+/// something is done (not for a value, a default, a setting or a type, and not for the
+/// name as code writes it), the first function or method among the candidates whose own
+/// name holds at least as many of the question's words as the constant's leads instead
+/// (`_find_project_root_cached`, `jupyter_dependencies_are_installed`,
+/// `extractConnectionInformation`).
 fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
     let about_code = matches!(
         state.classification.intents.first(),
         Some(Intent::Howto | Intent::Locate | Intent::Concept)
     );
+    let lower = state.question.trim_start().to_lowercase();
+    let how_or_where = lower.starts_with("how ") || lower.starts_with("where ");
     let Some(first) = candidates.first().map(|c| c.loc.clone()) else {
         return;
     };
     let Some(constant) = first.symbol.as_deref() else {
         return;
     };
+    let most_lines = match first.kind.as_str() {
+        "constant" => BARE_VALUE_LINES,
+        "type" => BARE_TYPE_LINES,
+        _ => return,
+    };
     if !about_code
-        || first.kind != "constant"
-        || first.end_line.saturating_sub(first.start_line) + 1 > BARE_VALUE_LINES
+        || !how_or_where
+        || first.end_line.saturating_sub(first.start_line) + 1 > most_lines
         || says_any(&state.question, VALUE_QUESTION_WORDS)
     {
         return;
@@ -1593,9 +1602,13 @@ fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
 /// The most lines of a constant [`work_before_a_bare_value`] passes over.
 const BARE_VALUE_LINES: u32 = 2;
 
+/// The most lines of a type alias [`work_before_a_bare_value`] passes over.
+const BARE_TYPE_LINES: u32 = 3;
+
 /// Words of a question that asks for a value, a setting or a declaration, which a
 /// constant answers.
 const VALUE_QUESTION_WORDS: &[&str] = &[
+    "alias",
     "constant",
     "constants",
     "declared",
@@ -1608,6 +1621,9 @@ const VALUE_QUESTION_WORDS: &[&str] = &[
     "options",
     "setting",
     "settings",
+    "shape",
+    "type",
+    "types",
     "value",
     "values",
     "variable",

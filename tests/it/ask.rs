@@ -2688,7 +2688,29 @@ fn a_how_question_leads_with_a_function_not_a_one_line_constant() {
         first("how does black find the project root?"),
         "find_project_root"
     );
-    assert_eq!(first("what is the default project value?"), "project");
+    assert_eq!(first("where is the default project value?"), "project");
+}
+
+/// "where is the devtools connection made?": a three-line type alias (`type Connection`)
+/// names the question's subject but makes nothing; the function that connects leads.
+#[test]
+fn a_where_question_leads_with_a_function_not_a_type_alias() {
+    let s = Scratch::indexed_file(
+        "src/devtools.ts",
+        "type Extension = { connect: (name: string) => { send: (msg: string) => void } }\n\n\
+         type Connection = ReturnType<\n  Extension['connect']\n>\n\n\
+         const extractConnectionInformation = (ext: Extension, name: string) => {\n  \
+         const connection = ext.connect(name)\n  return { type: 'untracked', connection }\n}\n\n\
+         export const withTools = (ext: Extension) => extractConnectionInformation(ext, 'store')\n",
+    );
+    let (v, code) = ask_json(s.path(), &["where is the devtools connection made?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["sources"][0]["symbol"], "extractConnectionInformation",
+        "{v}"
+    );
+    let (v, _) = ask_json(s.path(), &["where is the Connection type?"]);
+    assert_eq!(v["sources"][0]["symbol"], "Connection", "{v}");
 }
 
 /// "when was the lifespan parameter added to App?": an older commit's message says
