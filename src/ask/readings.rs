@@ -173,15 +173,7 @@ fn joined_name(state: &mut State) -> Result<()> {
                 if !state.memories.read(|c| lookups::is_defined(c, &name))? {
                     continue;
                 }
-                let written = run.join(" ");
-                state.terms.retain(|t| !run.contains(&t.to_lowercase()));
-                state.classification.entities.push(super::classify::Entity {
-                    text: name.clone(),
-                    kind: EntityKind::Identifier,
-                });
-                state.readings.push(format!(
-                    "read `{written}` as `{name}`, a name this repository defines"
-                ));
+                read_run_as(state, run, &name, "a name this repository defines");
                 if asks_definition {
                     state.classification.intents = vec![Intent::Definition];
                 }
@@ -206,19 +198,25 @@ fn joined_name(state: &mut State) -> Result<()> {
             if state.memories.token_doc_freq(&snake)?.unwrap_or(0) == 0 {
                 continue;
             }
-            let written = run.join(" ");
-            state.terms.retain(|t| !run.contains(&t.to_lowercase()));
-            state.classification.entities.push(super::classify::Entity {
-                text: snake.clone(),
-                kind: EntityKind::Identifier,
-            });
-            state.readings.push(format!(
-                "read `{written}` as `{snake}`, a name the code writes"
-            ));
+            read_run_as(state, run, &snake, "a name the code writes");
             return Ok(());
         }
     }
     Ok(())
+}
+
+/// Reads the question's words `run` as the identifier `name`: an entity in their place
+/// among the terms, and the reading said (`why` the name is one).
+fn read_run_as(state: &mut State, run: &[String], name: &str, why: &str) {
+    let written = run.join(" ");
+    state.terms.retain(|t| !run.contains(&t.to_lowercase()));
+    state.classification.entities.push(super::classify::Entity {
+        text: name.to_string(),
+        kind: EntityKind::Identifier,
+    });
+    state
+        .readings
+        .push(format!("read `{written}` as `{name}`, {why}"));
 }
 
 /// "what does `Eval.defer` do?", "how does NonEmptyList.fromList work?", "explain
