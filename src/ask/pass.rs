@@ -1594,7 +1594,10 @@ fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
             state,
             candidates,
             j,
-            &format!("a function before the constant {own}, which holds a value and does no work"),
+            &format!(
+                "a function before the {} {own}, which does no work",
+                first.kind
+            ),
         );
     }
 }
