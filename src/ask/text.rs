@@ -366,10 +366,24 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
 
 /// The names written with a version after a slash, "HTTP/3" or "HTTP/1.1", each with
 /// the one word code writes for it: the name and the major version joined (`HTTP3`,
-/// `HTTP1`).
+/// `HTTP1`). An acronym followed by a number ("RFC 3339", "ISO 8601", "SHA 256") is one
+/// name too, which code writes joined (`parse_rfc3339`, `Sha256`): the number alone
+/// would be dropped as no word.
 fn versioned_names(question: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for word in question.split_whitespace() {
+    let words: Vec<&str> = question
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/'))
+        .collect();
+    for pair in words.windows(2) {
+        let (name, number) = (pair[0], pair[1]);
+        let acronym = (2..=6).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_uppercase());
+        let numeric = (1..=5).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit());
+        if acronym && numeric {
+            out.push((name.to_string(), format!("{name}{number}")));
+        }
+    }
+    for word in words {
         let word = word.trim_matches(|c: char| !c.is_alphanumeric());
         let Some((name, version)) = word.split_once('/') else {
             continue;
@@ -578,5 +592,12 @@ mod tests {
         assert_eq!(terms("how is HTTP/1.1 keep-alive done?")[0], "HTTP1");
         // Two names are no version.
         assert_eq!(terms("how is TCP/IP handled?")[..2], ["TCP", "IP"]);
+        // An acronym and its number, as `parse_rfc3339` writes them.
+        assert_eq!(
+            terms("how are RFC 3339 timestamps parsed?")[..2],
+            ["RFC3339", "timestamps"]
+        );
+        // A count after a word is no part of a name.
+        assert_eq!(terms("why does Read 4096 bytes?")[..2], ["Read", "bytes"]);
     }
 }
