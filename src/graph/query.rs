@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use anyhow::Result;
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::Serialize;
 
 use crate::model::{DefKind, ImportKind, Resolution, SymbolKind, Usage};
@@ -888,7 +888,10 @@ fn package_importers(c: &Connection, package: &str) -> rusqlite::Result<Vec<Row>
 }
 
 /// The top-level definitions of `target` (a bare name, or `path:name`) and the import
-/// lines that name it and resolve to the file of one of them.
+/// lines that name it and resolve to the file of one of them, or to a file that passes
+/// it on: one that imports it by name (Rust's `pub use naive::NaiveDateTime` in
+/// `lib.rs`, then `use crate::NaiveDateTime` elsewhere) or imports all of such a file
+/// (`export * from './vanilla'`, `from .core import *`).
 fn name_importers(c: &Connection, target: &str) -> rusqlite::Result<(Vec<Def>, Vec<Row>)> {
     let (_, name) = split_path_target(target);
     if name.contains(['.', ':']) {
@@ -898,23 +901,67 @@ fn name_importers(c: &Connection, target: &str) -> rusqlite::Result<(Vec<Def>, V
         .into_iter()
         .filter(|d| d.symbol == name)
         .collect();
+    if defs.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let file_id = |path: &str| -> rusqlite::Result<Option<i64>> {
+        c.prepare_cached("SELECT id FROM files WHERE path = ?1")?
+            .query_row([path], |r| r.get(0))
+            .optional()
+    };
+    // Each file that holds the name, with the definition's file it holds it from.
+    let mut carriers: HashMap<i64, String> = HashMap::new();
+    for d in &defs {
+        if let Some(id) = file_id(&d.path)? {
+            carriers.entry(id).or_insert_with(|| d.path.clone());
+        }
+    }
+    // (importing file, file imported from) of every resolved import of it or of all.
+    let mut edges: Vec<(i64, i64)> = Vec::new();
+    {
+        let mut stmt = c.prepare_cached(
+            "SELECT file_id, target_file_id FROM imports
+             WHERE (name = ?1 OR (wildcard = 1 AND name IS NULL))
+               AND target_file_id IS NOT NULL AND kind != 'package'",
+        )?;
+        let rows = stmt.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        for e in rows {
+            edges.push(e?);
+        }
+    }
+    for _ in 0..MAX_REEXPORT_HOPS {
+        let mut grown = false;
+        for &(file, to) in &edges {
+            if let Some(origin) = carriers.get(&to).cloned()
+                && !carriers.contains_key(&file)
+            {
+                carriers.insert(file, origin);
+                grown = true;
+            }
+        }
+        if !grown {
+            break;
+        }
+    }
     let mut results = Vec::new();
     let mut stmt = c.prepare_cached(
-        "SELECT f.path, i.line, i.module, i.name, i.kind FROM imports i JOIN files f ON f.id = i.file_id
-         WHERE i.name = ?1 AND i.kind != 'package'
-           AND i.target_file_id = (SELECT id FROM files WHERE path = ?2)
+        "SELECT f.path, i.line, i.module, i.name, i.kind, i.target_file_id FROM imports i
+         JOIN files f ON f.id = i.file_id
+         WHERE i.name = ?1 AND i.kind != 'package' AND i.target_file_id IS NOT NULL
          ORDER BY f.path, i.line",
     )?;
-    let mut files: Vec<&str> = defs.iter().map(|d| d.path.as_str()).collect();
-    files.dedup();
-    for path in &files {
-        let target = format!("{path}:{name}");
-        let rows = stmt.query_map([name, *path], |r| {
-            importer_row(r, Resolution::Import, 1, &target)
-        })?;
-        results.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    let mut rows = stmt.query([name])?;
+    while let Some(r) = rows.next()? {
+        let to: i64 = r.get(5)?;
+        if let Some(origin) = carriers.get(&to) {
+            results.push(importer_row(
+                r,
+                Resolution::Import,
+                1,
+                &format!("{origin}:{name}"),
+            )?);
+        }
     }
-    results.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
     // The definitions some line imports, not a test's function of the same name.
     let defs = defs
         .into_iter()
@@ -925,6 +972,9 @@ fn name_importers(c: &Connection, target: &str) -> rusqlite::Result<(Vec<Def>, V
         .collect();
     Ok((defs, results))
 }
+
+/// How many files in a row may pass a name on ([`name_importers`]).
+const MAX_REEXPORT_HOPS: usize = 8;
 
 fn imports_of(c: &Connection, id: i64, path: &str) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(

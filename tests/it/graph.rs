@@ -580,6 +580,60 @@ fn importers_of_a_module_written_as_code_or_of_a_package_outside_the_repository(
     );
 }
 
+/// Who imports a name a file defines: the `use` lines that name it, whether they reach
+/// its file directly or through the files that pass it on (`pub use` in `lib.rs` and in
+/// a module's `mod.rs`); a test's own item of the same name is no candidate, and a
+/// file's `use` of another crate's item of that name is no row.
+#[test]
+fn importers_of_a_name_follow_the_files_that_pass_it_on() {
+    let repo = Scratch::empty();
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"chrono\"\nversion = \"0.1.0\"\n",
+    );
+    repo.write(
+        "src/lib.rs",
+        "pub mod naive;\nmod round;\npub use naive::{NaiveDate, NaiveDateTime};\n",
+    );
+    repo.write(
+        "src/naive/mod.rs",
+        "mod date;\nmod datetime;\npub use self::date::NaiveDate;\npub use self::datetime::NaiveDateTime;\n",
+    );
+    repo.write("src/naive/date.rs", "pub struct NaiveDate(i32);\n");
+    repo.write(
+        "src/naive/datetime.rs",
+        "use super::NaiveDate;\n\npub struct NaiveDateTime {\n    pub date: NaiveDate,\n}\n",
+    );
+    repo.write(
+        "src/round.rs",
+        "use crate::NaiveDateTime;\n\npub fn round(t: NaiveDateTime) -> NaiveDateTime {\n    t\n}\n",
+    );
+    repo.write(
+        "tests/other.rs",
+        "use sqlx::NaiveDateTime;\n\n#[test]\nfn t() {}\n",
+    );
+    repo.write(
+        "tests/own.rs",
+        "struct NaiveDateTime;\n\n#[test]\nfn t() {\n    let _ = NaiveDateTime;\n}\n",
+    );
+    repo.index();
+    let j = json(&repo.llmc(&["graph", "importers", "NaiveDateTime", "--json"]));
+    let rows: Vec<String> = j["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or(""), r["line"]))
+        .collect();
+    assert_eq!(
+        rows,
+        ["src/lib.rs:3", "src/naive/mod.rs:4", "src/round.rs:1"],
+        "{j}"
+    );
+    let candidates = j["candidates"].as_array().expect("candidates");
+    assert_eq!(candidates.len(), 1, "{j}");
+    assert_eq!(candidates[0]["path"], "src/naive/datetime.rs", "{j}");
+}
+
 /// Rust's import is asked for by its keyword: "used in `use` declarations" asks who
 /// imports the module, not who calls it.
 #[test]
