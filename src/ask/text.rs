@@ -185,6 +185,12 @@ const SUBJECT_IN_PROSE: &[&str] = &[
     "modules", "touched",
 ];
 
+/// Units of time: stop words in a question about the history ("what changed last
+/// week?"), subject words in any other.
+const TIME_UNITS: &[&str] = &[
+    "day", "days", "week", "weeks", "month", "months", "year", "years",
+];
+
 /// Words that name the import statement itself. Sorted.
 const IMPORT_FORM: &[&str] = &[
     "clause",
@@ -337,6 +343,9 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
     let prose = matches!(c.intents.first(), Some(Intent::Concept | Intent::Howto));
     // In an imports question, the statement's name is no subject ("`use` declarations").
     let imports = c.intents.contains(&Intent::Imports);
+    // Outside a question about the history, a unit of time is what the code deals with
+    // ("where is the number of days in a month computed?"), not when something changed.
+    let about_time = !c.intents.contains(&Intent::History);
     let mut out: Vec<String> = Vec::new();
     let versioned = versioned_names(question);
     for w in words(question) {
@@ -349,7 +358,8 @@ pub fn content_terms(question: &str, c: &Classification) -> Vec<String> {
         }
         let lower = w.to_lowercase();
         let stop = (is_stop(&lower)
-            && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok()))
+            && !(prose && SUBJECT_IN_PROSE.binary_search(&lower.as_str()).is_ok())
+            && !(about_time && TIME_UNITS.contains(&lower.as_str())))
             || (imports && is_import_form(&lower));
         if lower.len() < 2 || stop || dates.contains(&lower) {
             continue;
@@ -599,5 +609,15 @@ mod tests {
         );
         // A count after a word is no part of a name.
         assert_eq!(terms("why does Read 4096 bytes?")[..2], ["Read", "bytes"]);
+    }
+
+    #[test]
+    fn a_unit_of_time_is_a_subject_outside_the_history() {
+        let terms = |q: &str| content_terms(q, &super::super::classify::classify(q));
+        assert_eq!(
+            terms("where is the number of days in a month computed?"),
+            ["number", "days", "month", "computed"]
+        );
+        assert_eq!(terms("what changed in the last few days?"), ["few"]);
     }
 }

@@ -305,10 +305,8 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
     ));
     // A word the history's target holds is known to the history, if to no chunk; an
     // everyday verb need be known to neither.
-    let asked: Vec<&str> = pass
-        .query
-        .text
-        .split_whitespace()
+    // Words, not runs between spaces: "computed?" is the everyday "computed".
+    let asked: Vec<&str> = super::text::words(&pass.query.text)
         .filter(|w| !target_stems.iter().any(|s| covered(w, s)) && !is_everyday(w))
         .collect();
     let (unknown, absent) = state

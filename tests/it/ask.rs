@@ -2833,6 +2833,37 @@ fn who_imports_a_name_lists_the_lines_that_import_it() {
     );
 }
 
+/// "where is the number of days in a month computed?": "days" and "month" are the
+/// subject here, not a period of the history, and "computed?" is the everyday verb
+/// "computed" the code need not say: the method that counts them answers.
+#[test]
+fn a_question_about_days_and_months_in_code_is_answered() {
+    let mut code = String::from(
+        "pub trait Datelike {\n    fn month(&self) -> u32;\n    fn year(&self) -> i32;\n\n    \
+         /// Get the length in days of the month\n    fn num_days_in_month(&self) -> u8 {\n        \
+         let leap = self.year() % 4 == 0;\n        match self.month() {\n            \
+         2 if leap => 29,\n            2 => 28,\n            4 | 6 | 9 | 11 => 30,\n            \
+         _ => 31,\n        }\n    }\n}\n",
+    );
+    for i in 0..60 {
+        code.push_str(&format!(
+            "\n/// Formats field {i} of a date.\npub fn format_field_{i}(value: u32) -> String {{\n    \
+             format!(\"{{value:02}}\")\n}}\n"
+        ));
+    }
+    let s = Scratch::indexed_file("src/traits.rs", &code);
+    let (v, code) = ask_json(
+        s.path(),
+        &["where is the number of days in a month computed?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["status"], "answered", "{v}");
+    assert_eq!(
+        v["sources"][0]["symbol"], "Datelike::num_days_in_month",
+        "{v}"
+    );
+}
+
 /// "when was line ranges support added?": `line` is a method's name, but the code writes
 /// the two words as one name (`line_ranges`, a parameter), defined nowhere: the answer
 /// is the first commit that wrote it, not the one that added the method.
