@@ -916,22 +916,28 @@ fn name_importers(c: &Connection, target: &str) -> rusqlite::Result<(Vec<Def>, V
             carriers.entry(id).or_insert_with(|| d.path.clone());
         }
     }
-    // (importing file, file imported from) of every resolved import of it or of all.
-    let mut edges: Vec<(i64, i64)> = Vec::new();
+    // Every resolved import of it or of all of a file, read once: (the row, when it names
+    // it; importing file; file imported from).
+    let mut imports: Vec<(Option<Row>, i64, i64)> = Vec::new();
     {
         let mut stmt = c.prepare_cached(
-            "SELECT file_id, target_file_id FROM imports
-             WHERE (name = ?1 OR (wildcard = 1 AND name IS NULL))
-               AND target_file_id IS NOT NULL AND kind != 'package'",
+            "SELECT f.path, i.line, i.module, i.name, i.kind, i.file_id, i.target_file_id
+             FROM imports i JOIN files f ON f.id = i.file_id
+             WHERE (i.name = ?1 OR (i.wildcard = 1 AND i.name IS NULL))
+               AND i.target_file_id IS NOT NULL AND i.kind != 'package'",
         )?;
-        let rows = stmt.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        for e in rows {
-            edges.push(e?);
+        let mut rows = stmt.query([name])?;
+        while let Some(r) = rows.next()? {
+            let named = r.get::<_, Option<String>>(3)?.is_some();
+            let row = named
+                .then(|| importer_row(r, Resolution::Import, 1, ""))
+                .transpose()?;
+            imports.push((row, r.get(5)?, r.get(6)?));
         }
     }
     for _ in 0..MAX_REEXPORT_HOPS {
         let mut grown = false;
-        for &(file, to) in &edges {
+        for &(_, file, to) in &imports {
             if let Some(origin) = carriers.get(&to).cloned()
                 && !carriers.contains_key(&file)
             {
@@ -943,25 +949,16 @@ fn name_importers(c: &Connection, target: &str) -> rusqlite::Result<(Vec<Def>, V
             break;
         }
     }
-    let mut results = Vec::new();
-    let mut stmt = c.prepare_cached(
-        "SELECT f.path, i.line, i.module, i.name, i.kind, i.target_file_id FROM imports i
-         JOIN files f ON f.id = i.file_id
-         WHERE i.name = ?1 AND i.kind != 'package' AND i.target_file_id IS NOT NULL
-         ORDER BY f.path, i.line",
-    )?;
-    let mut rows = stmt.query([name])?;
-    while let Some(r) = rows.next()? {
-        let to: i64 = r.get(5)?;
-        if let Some(origin) = carriers.get(&to) {
-            results.push(importer_row(
-                r,
-                Resolution::Import,
-                1,
-                &format!("{origin}:{name}"),
-            )?);
-        }
-    }
+    let mut results: Vec<Row> = imports
+        .into_iter()
+        .filter_map(|(row, _, to)| {
+            let origin = carriers.get(&to)?;
+            let mut row = row?;
+            row.target = format!("{origin}:{name}");
+            Some(row)
+        })
+        .collect();
+    results.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
     // The definitions some line imports, not a test's function of the same name.
     let defs = defs
         .into_iter()
