@@ -184,6 +184,15 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     Ok(pass)
 }
 
+/// Whether the question asks how or where something is done in the code (a how-to, a
+/// locate or a concept question), which the reorderings below serve.
+fn asks_about_code(state: &State) -> bool {
+    matches!(
+        state.classification.intents.first(),
+        Some(Intent::Howto | Intent::Locate | Intent::Concept)
+    )
+}
+
 /// How many of the first fused candidates [`crowded_by_tests`] reads, and how many of
 /// them must be tests, examples or benchmarks.
 const CROWD_AMONG: usize = 10;
@@ -194,11 +203,7 @@ const CROWDED: usize = 6;
 /// twelve functions of `tests/parse_number.c` held both lists, and `parse_number` was in
 /// neither), and the question asks about none of them.
 fn crowded_by_tests(state: &State, candidates: &[Candidate]) -> bool {
-    let about_code = matches!(
-        state.classification.intents.first(),
-        Some(Intent::Howto | Intent::Locate | Intent::Concept)
-    );
-    about_code
+    asks_about_code(state)
         && state.allowed.is_none()
         && !asks_about_tests(&state.question)
         && !asks_about_benchmarks(&state.question)
@@ -915,10 +920,7 @@ const NAMED_AMONG: usize = 5;
 /// Tests, fixtures and examples below the implementation for how/where/concept
 /// questions, unless the question asks about tests or examples.
 fn demote_tests(state: &mut State, candidates: &mut [Candidate]) {
-    let about_code = matches!(
-        state.classification.intents.first(),
-        Some(Intent::Howto | Intent::Locate | Intent::Concept)
-    );
+    let about_code = asks_about_code(state);
     let lower = state.question.to_lowercase();
     let asks_tests = asks_about_tests(&state.question);
     let asks_benches = asks_about_benchmarks(&state.question);
@@ -1313,10 +1315,7 @@ fn literal_forms(state: &State) -> Vec<String> {
 /// the most words, then the best ranked. A question that names an identifier is left to
 /// [`named_definition_first`].
 fn spelled_definition_first(state: &mut State, candidates: &mut [Candidate]) {
-    let about_code = matches!(
-        state.classification.intents.first(),
-        Some(Intent::Howto | Intent::Locate | Intent::Concept)
-    );
+    let about_code = asks_about_code(state);
     let names_identifier = state
         .classification
         .entities
@@ -1379,10 +1378,7 @@ fn spelled_definition_first(state: &mut State, candidates: &mut [Candidate]) {
 /// between are dealt out again, that function first. A question that asks whether, or
 /// about a check, keeps its order.
 fn action_before_its_predicate(state: &mut State, candidates: &mut [Candidate]) {
-    let about_code = matches!(
-        state.classification.intents.first(),
-        Some(Intent::Howto | Intent::Locate | Intent::Concept)
-    );
+    let about_code = asks_about_code(state);
     if !about_code || says_any(&state.question, PREDICATE_QUESTION_WORDS) {
         return;
     }
@@ -1452,10 +1448,7 @@ fn action_before_its_predicate(state: &mut State, candidates: &mut [Candidate]) 
 /// it leads a question about code that asks more than the name, the best of its members
 /// among the candidates leads instead (`StaticFiles.lookup_path`).
 fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate]) {
-    let about_code = matches!(
-        state.classification.intents.first(),
-        Some(Intent::Howto | Intent::Locate | Intent::Concept)
-    );
+    let about_code = asks_about_code(state);
     let Some(first) = candidates.first().map(|c| c.loc.clone()) else {
         return;
     };
@@ -1531,10 +1524,7 @@ fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate])
 /// (`_find_project_root_cached`, `jupyter_dependencies_are_installed`,
 /// `extractConnectionInformation`).
 fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
-    let about_code = matches!(
-        state.classification.intents.first(),
-        Some(Intent::Howto | Intent::Locate | Intent::Concept)
-    );
+    let about_code = asks_about_code(state);
     let lower = state.question.trim_start().to_lowercase();
     let how_or_where = lower.starts_with("how ") || lower.starts_with("where ");
     let Some(first) = candidates.first().map(|c| c.loc.clone()) else {
