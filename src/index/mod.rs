@@ -906,6 +906,30 @@ fn prepare_languages(files: &[WalkedFile]) {
     }
 }
 
+/// Whether a file read whole is indexed, by its content: `Err` with the reason when it is
+/// binary, marked as generated or holds a secret (each as `cfg` says); `Ok(true)` when it
+/// holds a secret and is indexed because secrets are included. The index run and `llmc
+/// status` ask the same, so status never calls a file new that a run would skip.
+pub(crate) fn kept_by_content(
+    rel: &str,
+    bytes: &[u8],
+    cfg: &IndexConfig,
+) -> std::result::Result<bool, SkipReason> {
+    if walk::looks_binary(bytes) {
+        return Err(SkipReason::Binary);
+    }
+    if !cfg.include_generated && crate::source::marked_generated(bytes) {
+        return Err(SkipReason::Generated);
+    }
+    // A secret by its content (a private key in `notes.txt`); by its name, the walk
+    // already set it aside unless secrets are included.
+    let secret = crate::source::holds_secret(bytes) || walk::is_secret_path(rel);
+    if secret && !cfg.include_secrets {
+        return Err(SkipReason::Secret);
+    }
+    Ok(secret)
+}
+
 fn process(
     root: &Path,
     cfg: &IndexConfig,
@@ -925,18 +949,10 @@ fn process(
             return Outcome::Skipped(reason, existing.map(|e| e.id));
         }
     };
-    if walk::looks_binary(&bytes) {
-        return Outcome::Skipped(SkipReason::Binary, existing.map(|e| e.id));
-    }
-    if !cfg.include_generated && crate::source::marked_generated(&bytes) {
-        return Outcome::Skipped(SkipReason::Generated, existing.map(|e| e.id));
-    }
-    // A secret by its content (a private key in `notes.txt`); by its name, the walk
-    // already set it aside unless secrets are included.
-    let secret = crate::source::holds_secret(&bytes) || walk::is_secret_path(&f.rel);
-    if secret && !cfg.include_secrets {
-        return Outcome::Skipped(SkipReason::Secret, existing.map(|e| e.id));
-    }
+    let secret = match kept_by_content(&f.rel, &bytes, cfg) {
+        Ok(secret) => secret,
+        Err(reason) => return Outcome::Skipped(reason, existing.map(|e| e.id)),
+    };
     let hash = crate::source::content_hash(&bytes);
     if let Some(e) = existing
         && e.hash == hash

@@ -8,7 +8,6 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
-use super::walk;
 use crate::config::{Config, IndexConfig};
 use crate::search::sync::SearchSync;
 use crate::store::Store;
@@ -129,14 +128,15 @@ pub fn changed_files(root: &Path, cfg: &IndexConfig, store: &Store) -> Result<Ch
         let Ok(bytes) = crate::source::read(root, &f.rel, cfg.max_file_size) else {
             continue;
         };
+        let kept = super::kept_by_content(&f.rel, &bytes, cfg).is_ok();
         match known.get(&f.rel) {
             Some(k) => {
                 let hash = crate::source::content_hash(&bytes);
-                if hash != k.hash || walk::looks_binary(&bytes) {
+                if hash != k.hash || !kept {
                     changed.modified.push(f.rel);
                 }
             }
-            None if !walk::looks_binary(&bytes) => changed.added.push(f.rel),
+            None if kept => changed.added.push(f.rel),
             None => {}
         }
     }

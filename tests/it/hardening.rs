@@ -380,6 +380,14 @@ fn secrets_are_found_by_content_and_nothing_of_them_is_shown_or_kept() {
     assert!(out.status.success(), "{}", stderr(&out));
     let stats = crate::util::json(&out);
     assert_eq!(stats["skipped"]["secret"], n, "{stats}");
+    // Nor does status call them new, as if the next run would index them.
+    let out = llmc_env(s.path(), &["status", "--json"], &[]);
+    let status = crate::util::json(&out);
+    assert_eq!(
+        status["changed"]["added"],
+        serde_json::json!([]),
+        "{status}"
+    );
     for args in [
         &["search", "hunter2zq"][..],
         &["ask", "where is hunter2zq?"],
