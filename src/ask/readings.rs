@@ -202,6 +202,22 @@ fn joined_name(state: &mut State) -> Result<()> {
             return Ok(());
         }
     }
+    // "when was the read limit added?" in Go: the code writes `readLimit`, a struct's
+    // field, whose lower-cased token no snake_case form meets.
+    let runs: Vec<(&[String], String)> = (2..=3)
+        .rev()
+        .flat_map(|len| words.windows(len))
+        .filter(|run| run.iter().all(plain))
+        .flat_map(|run| {
+            let [pascal, camel, _] = super::names::joined(run);
+            [(run, camel), (run, pascal)]
+        })
+        .collect();
+    let names: Vec<String> = runs.iter().map(|(_, n)| n.clone()).collect();
+    let fields = state.memories.read(|c| lookups::field_names(c, &names))?;
+    if let Some((run, name)) = runs.iter().find(|(_, n)| fields.contains(n)) {
+        read_run_as(state, run, name, "a field the code declares");
+    }
     Ok(())
 }
 

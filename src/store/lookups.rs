@@ -283,6 +283,17 @@ pub fn last_touch(
     .optional()
 }
 
+/// Which of `names` a stated field or module-level variable has (`fields`: Go's
+/// `readLimit int64` in a struct), in one scan of the table.
+pub fn field_names(c: &Connection, names: &[String]) -> rusqlite::Result<Vec<String>> {
+    let list = serde_json::to_string(names).unwrap_or_else(|_| "[]".into());
+    let mut stmt = c.prepare_cached(
+        "SELECT DISTINCT name FROM fields WHERE name IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = stmt.query_map([list], |r| r.get(0))?;
+    rows.collect()
+}
+
 /// Whether some definition has exactly this name.
 pub fn is_defined(c: &Connection, name: &str) -> rusqlite::Result<bool> {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);

@@ -2899,6 +2899,40 @@ fn a_history_question_reads_words_the_code_writes_as_one_name() {
     );
 }
 
+/// "when was the read limit added?" in Go: the code writes the words as a struct's field,
+/// `readLimit`, which no snake_case token meets; the field's first commit is the answer,
+/// not that of the method `read`.
+#[test]
+fn a_history_question_reads_words_as_the_field_the_code_declares() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    s.write("go.mod", "module example.com/ws\n\ngo 1.21\n");
+    let conn = "package ws\n\ntype Conn struct {\n\tbuf []byte\n}\n\n\
+                func (c *Conn) read(n int) []byte {\n\treturn c.buf[:n]\n}\n";
+    s.write("conn.go", conn);
+    commit("Initial commit");
+    s.write(
+        "conn.go",
+        "package ws\n\ntype Conn struct {\n\tbuf []byte\n\treadLimit int64\n}\n\n\
+         func (c *Conn) read(n int) []byte {\n\treturn c.buf[:n]\n}\n\n\
+         func (c *Conn) SetMaxSize(n int64) {\n\tc.readLimit = n\n}\n",
+    );
+    commit("Bound the size of a message");
+    s.write("README.md", "# ws\n\nA connection.\n");
+    commit("docs: a readme");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the read limit added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["history"][0]["commits"][0]["subject"], "Bound the size of a message",
+        "{v}"
+    );
+}
+
 /// "Where is X defined?" of a class that a type stub declares again and that its module
 /// rebinds (`Attribute = _add_repr(Attribute)`): the class in the module is the answer,
 /// before the constant (found by more routes: its line repeats the name) and the stub.
