@@ -48,10 +48,11 @@ pub fn code_chunks(text: &str, symbols: &[Symbol], cfg: ChunkConfig) -> Vec<Chun
         if start > end {
             continue;
         }
-        if s.parent.is_none() {
-            for l in start..=s.end_line.min(n) {
-                covered[(l - 1) as usize] = true;
-            }
+        // Every definition's lines, not only a top-level one's: a Go method's parent is
+        // its receiver's type, declared elsewhere, and its lines are inside no
+        // top-level definition; as loose code they were a second chunk of each method.
+        for l in start..=s.end_line.min(n) {
+            covered[(l - 1) as usize] = true;
         }
         chunks.push(Chunk {
             start_line: start,
@@ -371,6 +372,51 @@ mod tests {
         assert_eq!(
             spans(&code_chunks(text, &symbols, cfg)),
             ["code 1-1 -", "definition 4-4 A", "definition 7-9 init"]
+        );
+    }
+
+    #[test]
+    fn a_method_declared_outside_its_type_is_one_chunk() {
+        // Go: the method's parent is the struct, whose lines do not hold it.
+        let text = "type Upgrader struct {
+	size int
+}
+
+func (u *Upgrader) Upgrade(w int) int {
+	const bad = \"websocket: bad handshake\"
+	if w < 0 {
+		return u.fail(bad)
+	}
+	return w + u.size
+}
+";
+        let symbols = [
+            sym("Upgrader", SymbolKind::Struct, 1, 3, None),
+            sym("Upgrade", SymbolKind::Method, 5, 11, Some(0)),
+            sym("bad", SymbolKind::Constant, 6, 6, Some(1)),
+        ];
+        assert_eq!(
+            spans(&code_chunks(text, &symbols, CFG)),
+            [
+                "definition 1-3 Upgrader",
+                "definition 5-11 Upgrade",
+                "definition 6-6 bad"
+            ]
+        );
+        // Cut to its head, its body after the inner constant is loose code, once.
+        let cfg = ChunkConfig {
+            max_chunk_lines: 5,
+            ..CFG
+        };
+        assert_eq!(
+            spans(&code_chunks(text, &symbols, cfg)),
+            [
+                "definition 1-3 Upgrader",
+                "definition 5-5 Upgrade",
+                "definition 6-6 bad",
+                "code 7-9 -",
+                "code 10-11 -"
+            ]
         );
     }
 
