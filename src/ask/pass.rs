@@ -166,7 +166,7 @@ pub fn run_pass(state: &mut State, query: Query, strategy: Option<Strategy>) -> 
     spelled_definition_first(state, &mut candidates);
     named_with_its_module_first(state, &mut candidates)?;
     member_before_its_bare_class(state, &mut candidates);
-    work_before_a_bare_value(state, &mut candidates);
+    work_before_a_bare_value(state, &mut candidates)?;
     let mut written = lift_written_as_asked(state, &mut candidates);
     if let Some(id) = lift_literal(state, &mut candidates)? {
         written = Some(id);
@@ -1523,34 +1523,74 @@ fn member_before_its_bare_class(state: &mut State, candidates: &mut [Candidate])
 /// name holds at least as many of the question's words as the constant's leads instead
 /// (`_find_project_root_cached`, `jupyter_dependencies_are_installed`,
 /// `extractConnectionInformation`).
-fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
+fn work_before_a_bare_value(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<()> {
     let about_code = asks_about_code(state);
     let lower = state.question.trim_start().to_lowercase();
     let how_or_where = lower.starts_with("how ") || lower.starts_with("where ");
     let Some(first) = candidates.first().map(|c| c.loc.clone()) else {
-        return;
+        return Ok(());
     };
     let Some(constant) = first.symbol.as_deref() else {
-        return;
+        return Ok(());
     };
     let most_lines = match first.kind.as_str() {
         "constant" => BARE_VALUE_LINES,
         "type" => BARE_TYPE_LINES,
-        _ => return,
+        _ => return Ok(()),
     };
     if !about_code
         || !how_or_where
         || first.end_line.saturating_sub(first.start_line) + 1 > most_lines
         || says_any(&state.question, VALUE_QUESTION_WORDS)
     {
-        return;
+        return Ok(());
     }
     let own = constant.rsplit(['.', ':']).next().unwrap_or(constant);
     // Spelled as code writes it (`LINE_LENGTH_HEADER`, `maxRetries`), not as a word of
     // prose (`project`, `JUPYTER` asked as "jupyter").
     let as_code = own.contains('_') || own.chars().any(|c| c.is_uppercase());
     if as_code && super::text::words(&state.question).any(|w| w == own) {
-        return;
+        return Ok(());
+    }
+    // A constant inside a function (gorilla/websocket's `const badHandshake = "…"`, the
+    // first line of `Upgrader.Upgrade`) is a line of that function's work: the function
+    // leads, taken from the store with the constant's evidence when no route found it.
+    if let Some((owner, _)) = constant.rsplit_once(['.', ':']) {
+        let owner = owner.trim_end_matches(':');
+        let why = format!("{owner}, which declares the {} {own}", first.kind);
+        let work = |loc: &ChunkLoc| {
+            loc.path == first.path
+                && loc.symbol.as_deref() == Some(owner)
+                && matches!(loc.kind.as_str(), "function" | "method")
+        };
+        if let Some(at) = candidates.iter().position(|c| work(&c.loc)) {
+            put_first(state, candidates, at, &why);
+            return Ok(());
+        }
+        let loc = match state
+            .memories
+            .read(|c| crate::store::lookups::qualname_chunk(c, &first.path, owner))?
+        {
+            Some(chunk) => state.memories.read(|c| crate::store::chunk_loc(c, chunk))?,
+            None => None,
+        };
+        if let Some(loc) = loc.filter(|l| work(l)) {
+            // The routes found it through the constant, one of its lines: with the
+            // constant's score and evidence.
+            let found = Candidate {
+                loc,
+                expanded_from: None,
+                lines: Vec::new(),
+                ..candidates[0].clone()
+            };
+            candidates.insert(0, found);
+            let c = &candidates[0].loc;
+            let line = format!("{}:{}-{} first: {why}", c.path, c.start_line, c.end_line);
+            if let Some(last) = state.trace.last_mut() {
+                last.reasons.push(line);
+            }
+            return Ok(());
+        }
     }
     let asked: HashSet<String> = state
         .terms
@@ -1590,6 +1630,7 @@ fn work_before_a_bare_value(state: &mut State, candidates: &mut [Candidate]) {
             ),
         );
     }
+    Ok(())
 }
 
 /// The most lines of a constant [`work_before_a_bare_value`] passes over.

@@ -2691,6 +2691,45 @@ fn a_how_question_leads_with_a_function_not_a_one_line_constant() {
     assert_eq!(first("where is the default project value?"), "project");
 }
 
+/// "how is the websocket handshake done on the server?": the best match is a constant
+/// declared first in a long method (`const badHandshake = "…"` in `Upgrader.Upgrade`, a
+/// chunk cut to its head); the method leads, not another function that shares the
+/// constant's words (a client's TLS `doHandshake`).
+#[test]
+fn a_constant_declared_in_a_function_gives_way_to_that_function() {
+    let s = Scratch::empty();
+    s.write("go.mod", "module example.com/ws\n\ngo 1.21\n");
+    let checks: String = (0..160)
+        .map(|i| format!("\th{i} := r.Header.Get(\"X-Field-{i}\")\n\t_ = h{i}\n"))
+        .collect();
+    s.write(
+        "server.go",
+        format!(
+            "package ws\n\nimport \"net/http\"\n\n// Upgrader upgrades connections.\n\
+             type Upgrader struct {{\n\tStrict bool\n}}\n\n\
+             // Upgrade upgrades the HTTP server connection to the protocol.\n\
+             func (u *Upgrader) Upgrade(w http.ResponseWriter, r *http.Request) error {{\n\
+             \tconst badHandshake = \"websocket: the client is not using the websocket handshake: \"\n\
+             \tif r.Method != http.MethodGet {{\n\t\treturn u.fail(w, badHandshake+\"not GET\")\n\t}}\n\
+             {checks}\treturn nil\n}}\n\n\
+             func (u *Upgrader) fail(w http.ResponseWriter, reason string) error {{\n\
+             \tw.WriteHeader(400)\n\treturn nil\n}}\n"
+        ),
+    );
+    s.write(
+        "client.go",
+        "package ws\n\nimport \"crypto/tls\"\n\n// doHandshake runs the TLS handshake of a client.\n\
+         func doHandshake(conn *tls.Conn) error {\n\treturn conn.Handshake()\n}\n",
+    );
+    s.index();
+    let (v, code) = ask_json(
+        s.path(),
+        &["how is the websocket handshake done on the server?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "Upgrader.Upgrade", "{v}");
+}
+
 /// "where is the devtools connection made?": a three-line type alias (`type Connection`)
 /// names the question's subject but makes nothing; the function that connects leads.
 #[test]
