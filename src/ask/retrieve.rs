@@ -755,6 +755,75 @@ pub fn history_facts(
     if let Some(s) = &shallow {
         m.warn(s.note.clone());
     }
+    // "when was the partial parameter added?", "when was the unknown option
+    // introduced?": an input named by a plain word, which git's pickaxe finds in older
+    // prose (`functools.partial`, "an unknown field") long before the input came. Its
+    // first binding as a keyword (`partial=`) dates it; the kind word names nothing
+    // (`OneOf.options` is not the option asked for).
+    let unkinded: Vec<String>;
+    let mut bound: Option<String> = None;
+    let q = &if q.oldest_first && q.targets.is_empty() && q.grep.is_none() {
+        let kind_at = q.terms.windows(2).position(|pair| {
+            is_input_kind(&pair[1])
+                && !is_input_kind(&pair[0])
+                && pair[0].chars().count() >= 3
+                && pair[0].chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+        match kind_at {
+            Some(i) => {
+                bound = Some(format!("{}=", q.terms[i]));
+                unkinded = q
+                    .terms
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i + 1)
+                    .map(|(_, t)| t.clone())
+                    .collect();
+                HistoryAsk {
+                    terms: &unkinded,
+                    ..*q
+                }
+            }
+            None => HistoryAsk { ..*q },
+        }
+    } else {
+        HistoryAsk { ..*q }
+    };
+    if let Some(text) = &bound {
+        let filter = LogFilter {
+            since: q.since,
+            until: q.until,
+            author: q.author.map(str::to_string),
+            limit: Some(limit),
+            oldest_first: true,
+            ..LogFilter::default()
+        };
+        let found =
+            m.read(|c| Ok(hq::pickaxe(c, m.root, text, false, &filter, PICKAXE_BUDGET)))??;
+        if let Some((commits, total)) = found.filter(|(c, _)| !c.is_empty()) {
+            let mut ranked = Vec::new();
+            m.read(|c| rank_commit_chunks(c, &commits, &mut ranked))?;
+            let mut fact = HistoryFact {
+                target: text.clone(),
+                author: filter.author.clone(),
+                since: q.since.map(day),
+                until: q.until.map(day),
+                total,
+                oldest_first: true,
+                commits,
+                message_words: Vec::new(),
+                added_name: None,
+                pickaxe: true,
+                partial: None,
+            };
+            if let Some(s) = &shallow
+                && !introduced_within(&fact, &s.boundary)
+            {
+                fact.partial = Some(s.note.clone());
+            }
+            return Ok((vec![fact], ranked));
+        }
+    }
     // "when was gzip support added?": what was added is gzip. "support" named a folder
     // of test helpers and chose a later commit whose message says "support"; the first
     // gzip decompression says "Add automatic gzip decompression".
@@ -1073,6 +1142,25 @@ pub const REMOVAL_STEMS: &str = "remov|delet|drop";
 /// Words that say a subject is a feature, beside the word that says which: "HTTP/3
 /// support", "the retry feature", "the cache functionality".
 const FEATURE_NOUNS: [&str; 4] = ["feature", "functionality", "support", "capability"];
+
+/// The words that say a name is an input (singular): "the partial parameter".
+const INPUT_KINDS: [&str; 8] = [
+    "arg",
+    "argument",
+    "flag",
+    "keyword",
+    "kwarg",
+    "option",
+    "param",
+    "parameter",
+];
+
+/// Whether a word is one of [`INPUT_KINDS`], in the singular or plural.
+fn is_input_kind(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    let one = lower.strip_suffix('s').unwrap_or(&lower);
+    INPUT_KINDS.contains(&one)
+}
 
 /// `terms` without [`FEATURE_NOUNS`] (and their plurals), unless nothing else is left.
 fn without_feature_nouns(terms: &[String]) -> Vec<String> {

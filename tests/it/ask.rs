@@ -2938,6 +2938,57 @@ fn a_history_question_reads_words_the_code_writes_as_one_name() {
     );
 }
 
+/// "when was the partial parameter added?": an input named by a plain word that older
+/// prose and code already held (`functools.partial`); its first binding as a keyword
+/// (`partial=`) dates it. "the strict option" is no question about `options`.
+#[test]
+fn an_introduction_of_a_named_input_is_its_first_binding() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    s.write(
+        "schema.py",
+        "from functools import partial\n\n\nclass Schema:\n    \
+         def options(self):\n        return {}\n\n    \
+         def load(self, data):\n        return partial(dict, data)()\n",
+    );
+    commit("Initial commit");
+    s.write(
+        "schema.py",
+        "from functools import partial\n\n\nclass Schema:\n    \
+         def options(self):\n        return {}\n\n    \
+         def load(self, data, partial=None):\n        return dict(data)\n",
+    );
+    commit("Load part of the fields");
+    s.write(
+        "schema.py",
+        "from functools import partial\n\n\nclass Schema:\n    \
+         def options(self):\n        return {}\n\n    \
+         def load(self, data, partial=None, strict=False):\n        return dict(data)\n",
+    );
+    commit("Fail on errors when asked");
+    s.write("README.md", "# schema\n\nLoads data.\n");
+    commit("docs: a readme");
+    s.index();
+    for (question, subject) in [
+        (
+            "when was the partial parameter added?",
+            "Load part of the fields",
+        ),
+        (
+            "when was the strict option introduced?",
+            "Fail on errors when asked",
+        ),
+    ] {
+        let (v, code) = ask_json(s.path(), &[question]);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["history"][0]["commits"][0]["subject"], subject, "{v}");
+    }
+}
+
 /// "when was the read limit added?" in Go: the code writes the words as a struct's field,
 /// `readLimit`, which no snake_case token meets; the field's first commit is the answer,
 /// not that of the method `read`.
