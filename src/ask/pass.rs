@@ -490,9 +490,9 @@ fn verify(state: &mut State, pass: &mut Pass, stage: Stage) -> Result<()> {
 const TEST_DEMOTION: f64 = 0.3;
 
 /// "Where is X defined?": of the definitions the graph found for X, a type stub that only
-/// declares it (`__init__.pyi`, `index.d.ts`) and a constant that rebinds the name of a
-/// class or function in its file (`Attribute = _add_hash(Attribute)`) come after the
-/// others. Fusion by rank would let a third route's far match lift the constant above
+/// declares it (`__init__.pyi`, `index.d.ts`), a constant that rebinds the name of a
+/// class or function in its file (`Attribute = _add_hash(Attribute)`) and, unless the
+/// question asks about tests, a test's or an example's come after the others. Fusion by rank would let a third route's far match lift the constant above
 /// the class it rebinds. The fused scores of those definitions are dealt out again in
 /// that order, so the scores the confidence reads stay the same.
 fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
@@ -514,10 +514,16 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
             c.loc.kind == "constant",
         )
     }));
+    // A test's or an example's definition of the name (a schema's `post_dump` hook in
+    // a test) comes after the code's, unless the question asks about tests.
+    let tests = asks_about_tests(&state.question);
     let mut defs: Vec<(bool, usize)> = graph_defs
         .iter()
         .zip(keys)
-        .map(|(&(i, _), (stub, rebinds))| (stub || rebinds, i))
+        .map(|(&(i, c), (stub, rebinds))| {
+            let test = !tests && is_test_or_example(&c.loc.path);
+            (stub || rebinds || test, i)
+        })
         .collect();
     if !defs.iter().any(|d| d.0) {
         return;

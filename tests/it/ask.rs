@@ -2730,6 +2730,42 @@ fn a_constant_declared_in_a_function_gives_way_to_that_function() {
     assert_eq!(v["sources"][0]["symbol"], "Upgrader.Upgrade", "{v}");
 }
 
+/// "how does post_dump work?": a test's schema defines a hook of the same name, whose few
+/// lines every route finds; the code's decorator leads the sources as it leads the answer.
+#[test]
+fn a_definition_in_code_leads_a_same_named_one_in_a_test() {
+    let s = Scratch::empty();
+    s.write(
+        "src/marshmallow/decorators.py",
+        "POST_DUMP = \"post_dump\"\n\n\n\
+         def post_dump(fn=None, pass_many=False, pass_original=False):\n    \
+         \"\"\"Register a method to invoke after serializing an object. The method\n    \
+         receives the serialized object and returns the processed object.\n    \"\"\"\n    \
+         return set_hook(fn, POST_DUMP, many=pass_many, pass_original=pass_original)\n\n\n\
+         def set_hook(fn, tag, many=False, **kwargs):\n    fn.__marshmallow_hook__ = (tag, many, kwargs)\n    return fn\n",
+    );
+    for (i, name) in ["single", "many"].iter().enumerate() {
+        s.write(
+            &format!("tests/test_decorators_{i}.py"),
+            format!(
+                "from marshmallow.decorators import post_dump\n\n\n\
+                 def test_post_dump_{name}():\n    class MySchema:\n        \
+                 @post_dump(pass_original=True)\n        \
+                 def post_dump(self, data, original, many):\n            \
+                 return dict(data, post_dump=True)\n\n    \
+                 assert MySchema().post_dump({{}}, None, False)[\"post_dump\"]\n"
+            ),
+        );
+    }
+    s.index();
+    let (v, code) = ask_json(s.path(), &["how does post_dump work?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["sources"][0]["path"], "src/marshmallow/decorators.py",
+        "{v}"
+    );
+}
+
 /// "where is the devtools connection made?": a three-line type alias (`type Connection`)
 /// names the question's subject but makes nothing; the function that connects leads.
 #[test]
