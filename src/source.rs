@@ -267,7 +267,7 @@ pub fn is_type_stub(path: &str) -> bool {
 }
 
 /// Whether a path is a test, a test fixture or test data by the usual layouts: a `test`,
-/// `tests`, `__tests__`, `spec`, `testdata` or `fixtures` directory, `conftest.py`,
+/// `tests`, `__tests__`, `spec`, `testdata`, `fixtures` or `test_*` directory, `conftest.py`,
 /// `test_*.py`, `*_test.py`, `*_test.go`, `*.test.ts`, `*.spec.js`, `*Test.java`.
 pub fn is_test_path(path: &str) -> bool {
     let mut segments = path.split('/').peekable();
@@ -288,6 +288,9 @@ pub fn is_test_path(path: &str) -> bool {
                     | "fixtures"
                     | "__fixtures__"
             ) || test_source_set(seg)
+                // A folder named as a test module is (`test_max_level_features/main.rs`,
+                // a crate of tests beside log's `src/`).
+                || seg.starts_with("test_")
             {
                 return true;
             }

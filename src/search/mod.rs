@@ -502,6 +502,7 @@ mod tests {
             "spec/models/user_spec.rb",
             "lib/user_spec.rb",
             "tests/Unit/RouterTest.php",
+            "test_max_level_features/main.rs",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -519,6 +520,7 @@ mod tests {
             "Sources/ArgumentParser/Parsable.swift",
             "src/Contest/Run.kt",
             "lib/inspect.rb",
+            "src/latest_features/main.rs",
         ] {
             assert!(!is_test_path(p), "{p}");
         }
