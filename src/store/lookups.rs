@@ -138,7 +138,8 @@ fn named_by_word(
     sql: &str,
     file_only: bool,
 ) -> rusqlite::Result<Vec<String>> {
-    if word.len() < 3 {
+    // Two letters name a folder often enough (`src/kv/`, `io/`); one does not.
+    if word.len() < 2 {
         return Ok(Vec::new());
     }
     // SQLite's lower() folds ASCII only; so does this side.

@@ -2974,6 +2974,47 @@ fn a_history_question_reads_words_the_code_writes_as_one_name() {
     );
 }
 
+/// "when was the kv feature added?": a folder of two letters (`src/kv/`) names the
+/// subject; its files' first commit is the answer.
+#[test]
+fn a_two_letter_folder_names_the_subject_of_an_introduction() {
+    let s = Scratch::empty();
+    s.git(&["init", "-q"]);
+    let commit = |message: &str| {
+        s.git(&["add", "-A"]);
+        s.git(&["commit", "-qm", message]);
+    };
+    s.write(
+        "Cargo.toml",
+        "[package]\nname = \"log\"\nversion = \"0.1.0\"\n",
+    );
+    s.write(
+        "src/lib.rs",
+        "pub struct Record {\n    pub message: String,\n}\n\n\
+         pub fn log(record: &Record) -> usize {\n    record.message.len()\n}\n",
+    );
+    commit("Initial commit");
+    s.write(
+        "src/lib.rs",
+        "pub mod kv;\n\npub struct Record {\n    pub message: String,\n}\n\n\
+         pub fn log(record: &Record) -> usize {\n    record.message.len()\n}\n",
+    );
+    s.write(
+        "src/kv/mod.rs",
+        "pub struct Key(pub String);\n\npub trait Source {\n    fn get(&self, key: &Key) -> Option<String>;\n}\n",
+    );
+    commit("Build out an initial key values API");
+    s.write("README.md", "# log\n\nA logging facade.\n");
+    commit("docs: a readme");
+    s.index();
+    let (v, code) = ask_json(s.path(), &["when was the kv feature added?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["history"][0]["commits"][0]["subject"], "Build out an initial key values API",
+        "{v}"
+    );
+}
+
 /// "when was the partial parameter added?": an input named by a plain word that older
 /// prose and code already held (`functools.partial`); its first binding as a keyword
 /// (`partial=`) dates it. "the strict option" is no question about `options`.
