@@ -234,6 +234,9 @@ pub enum Usage {
     Decorator,
     /// `register(f)`, `xs.map(Self::f)`: passed or stored as a value.
     Value,
+    /// `$crate::max_level()` in a `macro_rules!` body: called where the macro expands,
+    /// written here.
+    Macro,
 }
 
 impl Usage {
@@ -243,6 +246,7 @@ impl Usage {
             Usage::Call => "call",
             Usage::Decorator => "decorator",
             Usage::Value => "value",
+            Usage::Macro => "macro",
         }
     }
 
@@ -250,11 +254,20 @@ impl Usage {
         *self == Usage::Call
     }
 
+    /// How an answer names a use beside its resolution.
+    pub fn label(self) -> &'static str {
+        match self {
+            Usage::Macro => "macro body",
+            other => other.as_str(),
+        }
+    }
+
     /// Parses the name written by [`Usage::as_str`]; anything else is a call.
     pub fn parse(s: &str) -> Usage {
         match s {
             "decorator" => Usage::Decorator,
             "value" => Usage::Value,
+            "macro" => Usage::Macro,
             _ => Usage::Call,
         }
     }

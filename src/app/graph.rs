@@ -445,7 +445,8 @@ fn render(
     if !shown.references.is_empty() || (!shown.paged && !answer.references.is_empty()) {
         let refs = &answer.references;
         let header = format!(
-            "also used without being called ({} place{}):",
+            "{} ({} place{}):",
+            graph::references_heading(refs),
             refs.len(),
             s(refs.len())
         );
@@ -456,7 +457,7 @@ fn render(
             &header,
             shown.references,
             shown.limit,
-            |r| format!("{} {}", r.usage.as_str(), r.resolution),
+            |r| format!("{} {}", r.usage.label(), r.resolution),
         );
     }
     if !answer.also_named.is_empty() {

@@ -276,13 +276,18 @@ fn graph_text(f: &GraphFact, text: &mut SourceText, text_only: bool) -> String {
                 &f.through_trait,
                 &|r| format!("through {}", r.target_symbol()),
             );
+            let heading = crate::graph::references_heading(&f.references)
+                .trim_start_matches("also ")
+                .to_string();
             apart(
                 format!(
-                    "Used without being called in {} place(s):",
+                    "{}{} ({} place(s)):",
+                    heading[..1].to_uppercase(),
+                    &heading[1..],
                     f.references.len()
                 ),
                 &f.references,
-                &|r| r.usage.as_str().to_string(),
+                &|r| r.usage.label().to_string(),
             );
             s.push_str(&set_aside_text(&f.target, f.set_aside));
         }

@@ -505,8 +505,20 @@ fn names_word(text: &str, word: &str) -> bool {
         .any(|w| w == word)
 }
 
-/// The uses of the candidates that are not calls (decorators, values), for functions and
-/// methods, resolved by evidence (never by name alone).
+/// What an answer calls the uses of a definition that are no direct call (see
+/// [`references_of`]), lower case: uses as a value or decorator, calls written in a
+/// macro's body (which happen where the macro is used), or both.
+pub fn references_heading(rows: &[Row]) -> &'static str {
+    let in_macros = rows.iter().filter(|r| r.usage == Usage::Macro).count();
+    match in_macros {
+        0 => "also used without being called",
+        n if n == rows.len() => "also called in macro bodies, where each macro is used",
+        _ => "also used without a direct call (as a value, a decorator or in a macro body)",
+    }
+}
+
+/// The uses of the candidates that are not calls (decorators, values, calls in a macro's
+/// body), for functions and methods, resolved by evidence (never by name alone).
 fn references_of(c: &Connection, candidates: &[Def]) -> rusqlite::Result<Vec<Row>> {
     let mut stmt = c.prepare_cached(
         "SELECT f.path, k.line, coalesce(s.qualname, '<file>'), k.resolution, k.candidates, k.usage

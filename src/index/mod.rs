@@ -150,7 +150,7 @@ impl IndexStats {
 /// An index written with another value reads every file again on its next run, its history
 /// kept, instead of answering from rows an older llmc made (the store's format version
 /// covers its tables, not what is in them).
-pub const EXTRACTION_VERSION: &str = "2026-11-29.5";
+pub const EXTRACTION_VERSION: &str = "2026-11-29.7";
 
 /// Why every file is read again when [`read_otherwise`] says so.
 pub(crate) const READ_OTHERWISE: &str =

@@ -47,7 +47,7 @@ pub(in crate::syntax) struct Walker<'s> {
     /// that line before that byte is the parent's.
     pub(in crate::syntax) inline_defs: Vec<(u32, usize)>,
     /// What the call sites pushed now are: calls, or uses as decorators or values.
-    usage: Usage,
+    pub(in crate::syntax) usage: Usage,
     /// The functions and methods the file defines: a value use is recorded only when it may
     /// name one of them or an imported name (see [`Walker::may_name_a_function`]).
     defined: std::collections::HashSet<&'s str>,

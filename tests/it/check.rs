@@ -1583,6 +1583,43 @@ fn t() {
     );
 }
 
+/// rust-lang/log's macros: the calls a `macro_rules!` body expands to (`$crate::max_level()`
+/// in `log_enabled!`) are read, as uses apart from calls: they happen where the macro is
+/// used. Before, `max_level` had no use in the repository at all.
+#[test]
+fn rust_macro_rules_bodies_call_what_they_expand_to() {
+    check(
+        r#"
+//- src/lib.rs
+pub fn max_level() -> usize { 3 }
+
+pub mod api {
+    pub fn log(msg: &str) -> usize { msg.len() }
+}
+
+#[macro_export]
+macro_rules! log {
+    ($lvl:expr, $msg:expr) => {
+        if $lvl <= $crate::max_level() {
+            $crate::api::log($msg);
+        }
+    };
+    ($msg:expr) => { log!(1, $msg) };
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              def function max_level 1-1
+              def module api 3-5
+              def function api::log 4-4
+              def macro log 8-15
+              call 4 len in api::log -> str::len [external]
+              macro 10 max_level in log -> src/lib.rs:max_level [import]
+              macro 11 log in log -> src/lib.rs:api::log [import]
+        "#]],
+    );
+}
+
 /// sharkdp/pastel's tests: a method called through a turbofish inside a macro's tokens
 /// (`red().mix::<Rgb>(…)` in `assert_eq!`) was no call at all, and a function bound to a
 /// name by its path (`let mix = Color::mix::<Lab>;`) was called as the module's own

@@ -392,6 +392,38 @@ fn callers_list_proven_edges_and_count_name_only_and_unresolved_apart() {
     );
 }
 
+/// A function called only in `macro_rules!` bodies (rust-lang/log's `max_level`): no
+/// direct call, but the macro lines are listed apart, and the answer does not say it is
+/// called nowhere.
+#[test]
+fn callers_list_calls_in_macro_bodies_apart() {
+    let s = Scratch::empty();
+    s.write(
+        "Cargo.toml",
+        "[package]\nname = \"log\"\nversion = \"0.1.0\"\n",
+    );
+    s.write(
+        "src/lib.rs",
+        "pub fn max_level() -> usize {\n    3\n}\n\n\
+         #[macro_export]\nmacro_rules! log_enabled {\n    ($lvl:expr) => {\n        \
+         $lvl <= $crate::max_level()\n    };\n}\n",
+    );
+    s.index();
+    let text = crate::util::stdout(&s.llmc(&["graph", "callers", "max_level"]));
+    assert!(text.contains("no direct calls"), "{text}");
+    assert!(
+        text.contains("also called in macro bodies, where each macro is used (1 place):"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/lib.rs:8  log_enabled  [macro body import]"),
+        "{text}"
+    );
+    let text = crate::util::stdout(&s.llmc(&["ask", "who calls max_level?"]));
+    assert!(!text.contains("not called anywhere"), "{text}");
+    assert!(text.contains("src/lib.rs:8"), "{text}");
+}
+
 #[test]
 fn callers_list_decorator_and_value_uses_apart_from_calls() {
     let s = Scratch::empty();

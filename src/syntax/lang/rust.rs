@@ -6,7 +6,7 @@ use crate::syntax::FieldExt;
 use tree_sitter::Node;
 
 use super::{CallShape, CalleeForm, CapsConstants, LangSpec, ResolveRules};
-use crate::model::{CallKind, Import, ImportKind, Receiver};
+use crate::model::{CallKind, Import, ImportKind, Receiver, Usage};
 use crate::syntax::refs::*;
 
 /// Plain `//` comments are not documentation in Rust.
@@ -84,6 +84,21 @@ impl Walker<'_> {
             // from the tokens (`assert!(f(x))`), and the walk does not descend.
             "macro_invocation" => {
                 self.rust_macro_calls(node);
+                return false;
+            }
+            // A `macro_rules!` body is tokens too: the calls its rules expand to
+            // (`$crate::max_level()` in `log_enabled!`), kept apart from calls
+            // (`Usage::Macro`): they happen where the macro is used.
+            "macro_definition" => {
+                let mut c = node.walk();
+                let bodies: Vec<Node> = node
+                    .children(&mut c)
+                    .filter(|r| r.kind() == "macro_rule")
+                    .filter_map(|r| r.field("right"))
+                    .collect();
+                let usage = std::mem::replace(&mut self.usage, Usage::Macro);
+                self.rust_token_calls(bodies);
+                self.usage = usage;
                 return false;
             }
             // A struct's field: `self.name` in its methods.
@@ -205,9 +220,18 @@ impl Walker<'_> {
     /// (`te.assert_ok(…)`; a receiver that is not a plain name is left unknown). Token
     /// trees nest; they are read with a stack, not by recursion.
     pub(in crate::syntax) fn rust_macro_calls(&mut self, node: Node) {
-        let mut stack: Vec<Node> = Vec::new();
         let mut c = node.walk();
-        stack.extend(node.children(&mut c).filter(|k| k.kind() == "token_tree"));
+        let trees = node
+            .children(&mut c)
+            .filter(|k| k.kind() == "token_tree")
+            .collect();
+        self.rust_token_calls(trees);
+    }
+
+    /// The calls written in `trees` and the token trees inside them (see
+    /// [`Walker::rust_macro_calls`]).
+    fn rust_token_calls(&mut self, trees: Vec<Node>) {
+        let mut stack: Vec<Node> = trees;
         while let Some(tree) = stack.pop() {
             let mut c = tree.walk();
             let toks: Vec<Node> = tree.children(&mut c).collect();
@@ -285,9 +309,11 @@ impl Walker<'_> {
         let mut parts: Vec<&str> = Vec::new();
         let mut chained = false;
         while let Some(p) = before(k)
-            && matches!(p.kind(), "identifier" | "self" | "crate" | "super")
+            && (matches!(p.kind(), "identifier" | "self" | "crate" | "super")
+                || self.text(p) == "$crate")
         {
-            parts.push(self.text(p));
+            // `$crate` in a macro's body is the crate that defines the macro.
+            parts.push(self.text(p).trim_start_matches('$'));
             match before(k + 1).map(|b| b.kind()) {
                 Some("::") => k += 2,
                 Some(".") => {
