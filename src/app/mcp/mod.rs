@@ -353,7 +353,7 @@ const SPECS: &[Spec] = &[
             its path, line and the definition it sits in (`symbol`), resolved by evidence \
             (imports, types, scope), not by name alone. Use before changing a function's \
             signature or behaviour, or to see how it is used. Also lists uses that are not \
-            calls (`references`: decorators, values passed on) and calls through the trait \
+            calls (`references`: decorators, values passed on, calls a macro's body writes) and calls through the trait \
             or interface method it implements (`through_trait`); `set_aside` counts call \
             sites only a name matches.",
         params: &[GRAPH_PARAMS[0], GRAPH_PARAMS[1], GRAPH_PARAMS[2], LIMIT],

@@ -200,7 +200,7 @@ fn row() -> Value {
                 "usage",
                 t(
                     "string",
-                    "references: how the name is used (decorator, value).",
+                    "references: how the name is used (decorator, value, macro: called in a macro's body).",
                 ),
             ),
             (
@@ -340,7 +340,10 @@ pub fn graph() -> Value {
             ),
             (
                 "references",
-                list("Uses that are not calls (decorator, value).", row()),
+                list(
+                    "Uses that are not calls (decorator, value) and calls in a macro's body (macro).",
+                    row(),
+                ),
             ),
             (
                 "through_trait",
