@@ -803,19 +803,7 @@ pub fn history_facts(
         if let Some((commits, total)) = found.filter(|(c, _)| !c.is_empty()) {
             let mut ranked = Vec::new();
             m.read(|c| rank_commit_chunks(c, &commits, &mut ranked))?;
-            let mut fact = HistoryFact {
-                target: text.clone(),
-                author: filter.author.clone(),
-                since: q.since.map(day),
-                until: q.until.map(day),
-                total,
-                oldest_first: true,
-                commits,
-                message_words: Vec::new(),
-                added_name: None,
-                pickaxe: true,
-                partial: None,
-            };
+            let mut fact = pickaxe_fact(text.clone(), q, filter.author.clone(), commits, total);
             if let Some(s) = &shallow
                 && !introduced_within(&fact, &s.boundary)
             {
@@ -1108,20 +1096,13 @@ pub fn history_facts(
                 continue;
             }
             m.read(|c| rank_commit_chunks(c, &commits, &mut ranked))?;
-            facts.push(HistoryFact {
-                target: t.clone(),
-                author: filter.author.clone(),
-                since: q.since.map(day),
-                until: q.until.map(day),
-                total,
-                oldest_first: true,
+            facts.push(pickaxe_fact(
+                t.clone(),
+                q,
+                filter.author.clone(),
                 commits,
-                message_words: Vec::new(),
-                added_name: None,
-                pickaxe: true,
-                // git's own log names the oldest commit, read or not.
-                partial: None,
-            });
+                total,
+            ));
         }
         // A shallow clone's oldest commit is only the oldest the clone holds: what it
         // names was introduced there only when its changes add it.
@@ -1142,6 +1123,31 @@ pub const REMOVAL_STEMS: &str = "remov|delet|drop";
 /// Words that say a subject is a feature, beside the word that says which: "HTTP/3
 /// support", "the retry feature", "the cache functionality".
 const FEATURE_NOUNS: [&str; 4] = ["feature", "functionality", "support", "capability"];
+
+/// What git's pickaxe found for `target` (`total` commits, the first `commits` of them),
+/// oldest first.
+fn pickaxe_fact(
+    target: String,
+    q: &HistoryAsk,
+    author: Option<String>,
+    commits: Vec<hq::LogCommit>,
+    total: usize,
+) -> HistoryFact {
+    HistoryFact {
+        target,
+        author,
+        since: q.since.map(day),
+        until: q.until.map(day),
+        total,
+        oldest_first: true,
+        commits,
+        message_words: Vec::new(),
+        added_name: None,
+        pickaxe: true,
+        // git's own log names the oldest commit, read or not.
+        partial: None,
+    }
+}
 
 /// The words that say a name is an input (singular): "the partial parameter".
 const INPUT_KINDS: [&str; 8] = [

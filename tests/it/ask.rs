@@ -2591,26 +2591,22 @@ def plain():
 fn a_why_question_in_words_finds_the_commit_that_says_so() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     s.write("config.py", "def config():\n    return {}\n");
-    commit("add config loading");
+    s.commit_all("add config loading");
     s.write("yaml.py", "def load_yaml():\n    return {}\n");
-    commit("support yaml config");
+    s.commit_all("support yaml config");
     s.write("toml.py", "def load_toml():\n    return {}\n");
-    commit("support toml config");
+    s.commit_all("support toml config");
     s.write(
         "config.py",
         "def config():\n    return {}\n\n\ndef remote():\n    return 'etcd'\n",
     );
-    commit("support remote config stores\n\nAdds etcd support to config.");
+    s.commit_all("support remote config stores\n\nAdds etcd support to config.");
     s.write("config.py", "def config():\n    return {}\n");
     s.write("remote.py", "def remote():\n    return 'etcd'\n");
-    commit("refactor: move remote code to its own file");
+    s.commit_all("refactor: move remote code to its own file");
     s.write("config.py", "def config():\n    return {'a': 1}\n");
-    commit("fix config default");
+    s.commit_all("fix config default");
     s.index();
     let (v, code) = ask_json(s.path(), &["why was the remote config support moved?"]);
     assert_eq!(code, 0, "{v}");
@@ -2797,10 +2793,6 @@ fn a_where_question_leads_with_a_function_not_a_type_alias() {
 fn an_introduction_leads_with_the_commit_that_adds_the_name() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     let app = |init: &str, body: &str| {
         format!(
             "from .middleware import Stack\n\n\nclass App:\n    def __init__(self, {init}):\n        \
@@ -2809,27 +2801,27 @@ fn an_introduction_leads_with_the_commit_that_adds_the_name() {
     };
     s.write("app.py", app("debug=False", ""));
     s.write("middleware.py", "class Stack:\n    pass\n");
-    commit("add App");
+    s.commit_all("add App");
     let middleware = "        self.lifespan_middleware = Stack()\n";
     s.write("app.py", app("debug=False", middleware));
-    commit("Lifespan as middleware");
+    s.commit_all("Lifespan as middleware");
     s.write("README.md", "# app\n");
-    commit("docs: a readme");
+    s.commit_all("docs: a readme");
     let handler = format!("{middleware}        self.handler = lifespan\n");
     s.write("app.py", app("debug=False, lifespan=None", &handler));
-    commit("Support generator functions for startup\n\nA new argument to App.");
+    s.commit_all("Support generator functions for startup\n\nA new argument to App.");
     s.write("app.py", app("debug=True, lifespan=None", &handler));
-    commit("debug on by default");
+    s.commit_all("debug on by default");
     s.write(
         "app.py",
         app("debug=True, lifespan=None, timeout=None", &handler),
     );
-    commit("add a timeout parameter");
+    s.commit_all("add a timeout parameter");
     s.write(
         "middleware.py",
         "class Stack:\n    \"\"\"Runs the middleware classes in turn.\"\"\"\n",
     );
-    commit("describe the middleware classes");
+    s.commit_all("describe the middleware classes");
     s.index();
     let first = |question: &str| {
         let (v, code) = ask_json(s.path(), &[question]);
@@ -2946,25 +2938,21 @@ fn a_question_about_days_and_months_in_code_is_answered() {
 fn a_history_question_reads_words_the_code_writes_as_one_name() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     let generator = "class LineGenerator:\n    def line(self, depth):\n        return depth\n";
     s.write("lines.py", generator);
     s.write(
         "format.py",
         "def format_str(src, mode):\n    return src.strip()\n",
     );
-    commit("Initial commit");
+    s.commit_all("Initial commit");
     s.write(
         "format.py",
         "def format_str(src, mode, line_ranges=()):\n    \
          if line_ranges:\n        return src\n    return src.strip()\n",
     );
-    commit("Support formatting specified lines");
+    s.commit_all("Support formatting specified lines");
     s.write("README.md", "# formatter\n\nFormats code.\n");
-    commit("docs: a readme");
+    s.commit_all("docs: a readme");
     s.index();
     let (v, code) = ask_json(s.path(), &["when was line ranges support added?"]);
     assert_eq!(code, 0, "{v}");
@@ -2980,10 +2968,6 @@ fn a_history_question_reads_words_the_code_writes_as_one_name() {
 fn a_two_letter_folder_names_the_subject_of_an_introduction() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     s.write(
         "Cargo.toml",
         "[package]\nname = \"log\"\nversion = \"0.1.0\"\n",
@@ -2993,7 +2977,7 @@ fn a_two_letter_folder_names_the_subject_of_an_introduction() {
         "pub struct Record {\n    pub message: String,\n}\n\n\
          pub fn log(record: &Record) -> usize {\n    record.message.len()\n}\n",
     );
-    commit("Initial commit");
+    s.commit_all("Initial commit");
     s.write(
         "src/lib.rs",
         "pub mod kv;\n\npub struct Record {\n    pub message: String,\n}\n\n\
@@ -3003,9 +2987,9 @@ fn a_two_letter_folder_names_the_subject_of_an_introduction() {
         "src/kv/mod.rs",
         "pub struct Key(pub String);\n\npub trait Source {\n    fn get(&self, key: &Key) -> Option<String>;\n}\n",
     );
-    commit("Build out an initial key values API");
+    s.commit_all("Build out an initial key values API");
     s.write("README.md", "# log\n\nA logging facade.\n");
-    commit("docs: a readme");
+    s.commit_all("docs: a readme");
     s.index();
     let (v, code) = ask_json(s.path(), &["when was the kv feature added?"]);
     assert_eq!(code, 0, "{v}");
@@ -3022,33 +3006,29 @@ fn a_two_letter_folder_names_the_subject_of_an_introduction() {
 fn an_introduction_of_a_named_input_is_its_first_binding() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     s.write(
         "schema.py",
         "from functools import partial\n\n\nclass Schema:\n    \
          def options(self):\n        return {}\n\n    \
          def load(self, data):\n        return partial(dict, data)()\n",
     );
-    commit("Initial commit");
+    s.commit_all("Initial commit");
     s.write(
         "schema.py",
         "from functools import partial\n\n\nclass Schema:\n    \
          def options(self):\n        return {}\n\n    \
          def load(self, data, partial=None):\n        return dict(data)\n",
     );
-    commit("Load part of the fields");
+    s.commit_all("Load part of the fields");
     s.write(
         "schema.py",
         "from functools import partial\n\n\nclass Schema:\n    \
          def options(self):\n        return {}\n\n    \
          def load(self, data, partial=None, strict=False):\n        return dict(data)\n",
     );
-    commit("Fail on errors when asked");
+    s.commit_all("Fail on errors when asked");
     s.write("README.md", "# schema\n\nLoads data.\n");
-    commit("docs: a readme");
+    s.commit_all("docs: a readme");
     s.index();
     for (question, subject) in [
         (
@@ -3073,24 +3053,20 @@ fn an_introduction_of_a_named_input_is_its_first_binding() {
 fn a_history_question_reads_words_as_the_field_the_code_declares() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     s.write("go.mod", "module example.com/ws\n\ngo 1.21\n");
     let conn = "package ws\n\ntype Conn struct {\n\tbuf []byte\n}\n\n\
                 func (c *Conn) read(n int) []byte {\n\treturn c.buf[:n]\n}\n";
     s.write("conn.go", conn);
-    commit("Initial commit");
+    s.commit_all("Initial commit");
     s.write(
         "conn.go",
         "package ws\n\ntype Conn struct {\n\tbuf []byte\n\treadLimit int64\n}\n\n\
          func (c *Conn) read(n int) []byte {\n\treturn c.buf[:n]\n}\n\n\
          func (c *Conn) SetMaxSize(n int64) {\n\tc.readLimit = n\n}\n",
     );
-    commit("Bound the size of a message");
+    s.commit_all("Bound the size of a message");
     s.write("README.md", "# ws\n\nA connection.\n");
-    commit("docs: a readme");
+    s.commit_all("docs: a readme");
     s.index();
     let (v, code) = ask_json(s.path(), &["when was the read limit added?"]);
     assert_eq!(code, 0, "{v}");
@@ -3197,22 +3173,18 @@ fn an_imports_question_reads_a_plain_word_as_the_package_it_ends() {
 fn a_why_question_about_the_code_is_answered_by_the_commit_that_says_so() {
     let s = Scratch::empty();
     s.git(&["init", "-q"]);
-    let commit = |message: &str| {
-        s.git(&["add", "-A"]);
-        s.git(&["commit", "-qm", message]);
-    };
     s.write(
         "server.py",
         "import os\n\n\ndef serve(jobs):\n    \"\"\"Serve the jobs with forked workers.\"\"\"\n    for job in jobs:\n        if os.fork() == 0:\n            job()\n",
     );
-    commit("add the job server");
+    s.commit_all("add the job server");
     s.write(
         "server.py",
         "from concurrent.futures import ThreadPoolExecutor\n\n\ndef serve(jobs):\n    \"\"\"Serve the jobs on a thread pool of workers.\"\"\"\n    with ThreadPoolExecutor() as pool:\n        for job in jobs:\n            pool.submit(job)\n",
     );
-    commit("Use a thread pool instead of forking workers\n\nForking is slow on macOS.");
+    s.commit_all("Use a thread pool instead of forking workers\n\nForking is slow on macOS.");
     s.write("README.md", "# jobs\n\nA job server.\n");
-    commit("document the server");
+    s.commit_all("document the server");
     s.index();
     let (v, code) = ask_json(
         s.path(),

@@ -120,6 +120,12 @@ impl Scratch {
         git_in(self.path(), args);
     }
 
+    /// Commits everything in the work tree with `message`.
+    pub fn commit_all(&self, message: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-qm", message]);
+    }
+
     /// Indexes through the library.
     pub fn index(&self) -> IndexStats {
         self.index_with(&IndexConfig::default(), false)
