@@ -762,7 +762,8 @@ pub fn history_facts(
     // (`OneOf.options` is not the option asked for).
     let unkinded: Vec<String>;
     let mut bound: Option<String> = None;
-    let q = &if q.oldest_first && q.targets.is_empty() && q.grep.is_none() {
+    // Only a word and its kind: "the dark mode option" names a subject of two words.
+    let q = &if q.oldest_first && q.targets.is_empty() && q.grep.is_none() && q.terms.len() == 2 {
         let kind_at = q.terms.windows(2).position(|pair| {
             is_input_kind(&pair[1])
                 && !is_input_kind(&pair[0])
