@@ -491,8 +491,9 @@ const TEST_DEMOTION: f64 = 0.3;
 
 /// "Where is X defined?": of the definitions the graph found for X, a type stub that only
 /// declares it (`__init__.pyi`, `index.d.ts`), a constant that rebinds the name of a
-/// class or function in its file (`Attribute = _add_hash(Attribute)`) and, unless the
-/// question asks about tests, a test's or an example's come after the others. Fusion by rank would let a third route's far match lift the constant above
+/// class or function in its file (`Attribute = _add_hash(Attribute)`), unless the
+/// question asks about tests a test's or an example's, and a member of that name
+/// (`Markup.escape`) when a definition is named exactly so, come after the others. Fusion by rank would let a third route's far match lift the constant above
 /// the class it rebinds. The fused scores of those definitions are dealt out again in
 /// that order, so the scores the confidence reads stay the same.
 fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
@@ -515,14 +516,19 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
         )
     }));
     // A test's or an example's definition of the name (a schema's `post_dump` hook in
-    // a test) comes after the code's, unless the question asks about tests.
+    // a test) comes after the code's, unless the question asks about tests; and a bare
+    // name's member (`Markup.escape`) after the definition so named (`escape`).
     let tests = asks_about_tests(&state.question);
+    let named: Vec<&str> = state.classification.identifiers().collect();
+    let exactly_named = |c: &Candidate| c.loc.symbol.as_deref().is_some_and(|s| named.contains(&s));
+    let any_exact = graph_defs.iter().any(|(_, c)| exactly_named(c));
     let mut defs: Vec<(bool, usize)> = graph_defs
         .iter()
         .zip(keys)
         .map(|(&(i, c), (stub, rebinds))| {
             let test = !tests && is_test_or_example(&c.loc.path);
-            (stub || rebinds || test, i)
+            let member = any_exact && !exactly_named(c);
+            (stub || rebinds || test || member, i)
         })
         .collect();
     if !defs.iter().any(|d| d.0) {

@@ -251,15 +251,33 @@ fn named_alone(state: &mut State) -> Result<()> {
         .iter()
         .filter(|e| e.kind != EntityKind::Date)
         .collect();
-    let [entity] = named.as_slice() else {
-        return Ok(());
+    let name = match named.as_slice() {
+        [entity]
+            if entity.kind == EntityKind::Identifier
+                && only_a_form_around(&state.question, &entity.text) =>
+        {
+            entity.text.clone()
+        }
+        // "how does escape work?": a plain word the form holds alone, when the
+        // repository defines it (markupsafe's `escape`), names it as well as backticks.
+        [] => {
+            let word = super::text::words(&state.question)
+                .find(|w| w.len() >= 3 && only_a_form_around(&state.question, w));
+            match word {
+                Some(w) if w.chars().all(|c| c.is_ascii_lowercase() || c == '_') => w.to_string(),
+                _ => return Ok(()),
+            }
+        }
+        _ => return Ok(()),
     };
-    if entity.kind != EntityKind::Identifier || !only_a_form_around(&state.question, &entity.text) {
-        return Ok(());
-    }
-    let name = entity.text.clone();
     if !state.memories.read(|c| lookups::is_defined(c, &name))? {
         return Ok(());
+    }
+    if !named.iter().any(|e| e.text == name) {
+        state.classification.entities.push(super::classify::Entity {
+            text: name.clone(),
+            kind: EntityKind::Identifier,
+        });
     }
     state.classification.intents = vec![Intent::Definition];
     state.readings.push(format!(

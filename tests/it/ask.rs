@@ -2726,6 +2726,26 @@ fn a_constant_declared_in_a_function_gives_way_to_that_function() {
     assert_eq!(v["sources"][0]["symbol"], "Upgrader.Upgrade", "{v}");
 }
 
+/// "how does escape work?": a plain word the question's form holds alone names the
+/// function the repository defines so (markupsafe's `escape`), before a method of that
+/// name (`Markup.escape`) that matches the word as well.
+#[test]
+fn a_plain_word_named_alone_is_read_as_the_definition() {
+    let s = Scratch::indexed_file(
+        "src/markupsafe/__init__.py",
+        "def escape(s):\n    \"\"\"Replace the characters & < > with HTML-safe sequences.\"\"\"\n    \
+         if hasattr(s, \"__html__\"):\n        return Markup(s.__html__())\n    \
+         return Markup(str(s).replace(\"&\", \"&amp;\").replace(\"<\", \"&lt;\"))\n\n\n\
+         class Markup(str):\n    @classmethod\n    def escape(cls, s):\n        \
+         \"\"\"Escape a string: escape it, escape work done, escape how the escape works.\"\"\"\n        \
+         rv = escape(s)\n        return cls(rv)\n",
+    );
+    let (v, code) = ask_json(s.path(), &["how does escape work?"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["intents"][0], "definition", "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "escape", "{v}");
+}
+
 /// "how does post_dump work?": a test's schema defines a hook of the same name, whose few
 /// lines every route finds; the code's decorator leads the sources as it leads the answer.
 #[test]
