@@ -520,14 +520,26 @@ fn definitions_lead(state: &State, candidates: &mut [Candidate]) {
     // name's member (`Markup.escape`) after the definition so named (`escape`).
     let tests = asks_about_tests(&state.question);
     let named: Vec<&str> = state.classification.identifiers().collect();
-    let exactly_named = |c: &Candidate| c.loc.symbol.as_deref().is_some_and(|s| named.contains(&s));
-    let any_exact = graph_defs.iter().any(|(_, c)| exactly_named(c));
+    // The one bare name asked about ("how does escape work?"), not a name placed in a
+    // type ("`describe` … for Shelf" asks for `Shelf.describe`).
+    let bare = match named.as_slice() {
+        [one] if !one.contains(['.', ':']) => Some(*one),
+        _ => None,
+    };
+    let symbol = |c: &Candidate| c.loc.symbol.clone().unwrap_or_default();
+    let any_exact = bare.is_some_and(|n| graph_defs.iter().any(|(_, c)| symbol(c) == n));
+    let member_of_bare = |c: &Candidate| {
+        bare.is_some_and(|n| {
+            let s = symbol(c);
+            s.len() > n.len() && s.ends_with(n) && s[..s.len() - n.len()].ends_with(['.', ':'])
+        })
+    };
     let mut defs: Vec<(bool, usize)> = graph_defs
         .iter()
         .zip(keys)
         .map(|(&(i, c), (stub, rebinds))| {
             let test = !tests && is_test_or_example(&c.loc.path);
-            let member = any_exact && !exactly_named(c);
+            let member = any_exact && member_of_bare(c);
             (stub || rebinds || test || member, i)
         })
         .collect();
