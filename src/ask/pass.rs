@@ -1142,18 +1142,11 @@ fn lift_literal(state: &mut State, candidates: &mut Vec<Candidate>) -> Result<Op
             expanded_from: None,
             lines: Vec::new(),
         };
-        candidates.insert(0, found);
-        let c = &candidates[0].loc;
         let why = format!(
-            "{}:{}-{} first: it holds the string the question names (lexical #{})",
-            c.path,
-            c.start_line,
-            c.end_line,
+            "it holds the string the question names (lexical #{})",
             rank + 1
         );
-        if let Some(last) = state.trace.last_mut() {
-            last.reasons.push(why);
-        }
+        insert_first(state, candidates, found, &why);
         return Ok(Some(id));
     }
     Ok(None)
@@ -1251,25 +1244,18 @@ fn named_with_its_module_first(state: &mut State, candidates: &mut Vec<Candidate
     let Some(loc) = state.memories.read(|c| crate::store::chunk_loc(c, chunk))? else {
         return Ok(());
     };
-    candidates.insert(
-        0,
-        Candidate {
-            loc,
-            score: candidates.first().map_or(1.0, |c| c.score),
-            evidence: vec![Evidence {
-                route: Memory::Graph.into(),
-                rank: 1,
-                score: 1.0,
-            }],
-            expanded_from: None,
-            lines: Vec::new(),
-        },
-    );
-    let c = &candidates[0].loc;
-    let line = format!("{}:{}-{} first: {why}", c.path, c.start_line, c.end_line);
-    if let Some(last) = state.trace.last_mut() {
-        last.reasons.push(line);
-    }
+    let found = Candidate {
+        loc,
+        score: candidates.first().map_or(1.0, |c| c.score),
+        evidence: vec![Evidence {
+            route: Memory::Graph.into(),
+            rank: 1,
+            score: 1.0,
+        }],
+        expanded_from: None,
+        lines: Vec::new(),
+    };
+    insert_first(state, candidates, found, why);
     Ok(())
 }
 
@@ -1607,12 +1593,7 @@ fn work_before_a_bare_value(state: &mut State, candidates: &mut Vec<Candidate>) 
                 lines: Vec::new(),
                 ..candidates[0].clone()
             };
-            candidates.insert(0, found);
-            let c = &candidates[0].loc;
-            let line = format!("{}:{}-{} first: {why}", c.path, c.start_line, c.end_line);
-            if let Some(last) = state.trace.last_mut() {
-                last.reasons.push(line);
-            }
+            insert_first(state, candidates, found, &why);
             return Ok(());
         }
     }
@@ -1715,11 +1696,22 @@ const SPELLED_AMONG: usize = 10;
 fn put_first(state: &mut State, candidates: &mut [Candidate], at: usize, why: &str) {
     candidates[at].score = candidates[0].score;
     candidates[..=at].rotate_right(1);
-    let c = &candidates[0].loc;
+    said_first(state, &candidates[0].loc, why);
+}
+
+/// Puts `found`, a candidate the routes did not list, first, and says why in the stage's
+/// trace.
+fn insert_first(state: &mut State, candidates: &mut Vec<Candidate>, found: Candidate, why: &str) {
+    candidates.insert(0, found);
+    said_first(state, &candidates[0].loc, why);
+}
+
+/// Says in the stage's trace that `loc` now leads, and why.
+fn said_first(state: &mut State, loc: &ChunkLoc, why: &str) {
     if let Some(last) = state.trace.last_mut() {
         last.reasons.push(format!(
             "{}:{}-{} first: {why}",
-            c.path, c.start_line, c.end_line
+            loc.path, loc.start_line, loc.end_line
         ));
     }
 }
