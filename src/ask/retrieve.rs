@@ -765,8 +765,8 @@ pub fn history_facts(
     // Only a word and its kind: "the dark mode option" names a subject of two words.
     let q = &if q.oldest_first && q.targets.is_empty() && q.grep.is_none() && q.terms.len() == 2 {
         let kind_at = q.terms.windows(2).position(|pair| {
-            is_input_kind(&pair[1])
-                && !is_input_kind(&pair[0])
+            super::text::names_an_input(&pair[1])
+                && !super::text::names_an_input(&pair[0])
                 && pair[0].chars().count() >= 3
                 && pair[0].chars().all(|c| c.is_alphanumeric() || c == '_')
         });
@@ -1148,25 +1148,6 @@ fn pickaxe_fact(
         // git's own log names the oldest commit, read or not.
         partial: None,
     }
-}
-
-/// The words that say a name is an input (singular): "the partial parameter".
-const INPUT_KINDS: [&str; 8] = [
-    "arg",
-    "argument",
-    "flag",
-    "keyword",
-    "kwarg",
-    "option",
-    "param",
-    "parameter",
-];
-
-/// Whether a word is one of [`INPUT_KINDS`], in the singular or plural.
-fn is_input_kind(word: &str) -> bool {
-    let lower = word.to_lowercase();
-    let one = lower.strip_suffix('s').unwrap_or(&lower);
-    INPUT_KINDS.contains(&one)
 }
 
 /// `terms` without [`FEATURE_NOUNS`] (and their plurals), unless nothing else is left.

@@ -279,22 +279,29 @@ const INPUT_WORDS: [&str; 6] = ["arg", "param", "keyword", "kwarg", "option", "f
 /// that names an input stands for any of them, since a commit may call the step argument
 /// a keyword; any other stem stands for itself.
 pub fn message_stem(stem: &str) -> String {
-    const FORMS: [&str; 9] = [
-        "arg",
-        "argument",
-        "param",
-        "paramet",
-        "parameter",
-        "keyword",
-        "kwarg",
-        "option",
-        "flag",
-    ];
-    if FORMS.contains(&stem) {
+    if INPUT_FORMS.contains(&stem) {
         INPUT_WORDS.join("|")
     } else {
         stem.to_string()
     }
+}
+
+/// The [`stem`]s of the words that name an input ("parameters" → `paramet`).
+const INPUT_FORMS: [&str; 9] = [
+    "arg",
+    "argument",
+    "param",
+    "paramet",
+    "parameter",
+    "keyword",
+    "kwarg",
+    "option",
+    "flag",
+];
+
+/// Whether a word names a definition's input: "parameter", "options", "args", "flag".
+pub fn names_an_input(word: &str) -> bool {
+    INPUT_FORMS.contains(&stem(word).as_str())
 }
 
 /// The release numbers a text names, dotted and as written: "Python 3.8" and "v2.0.1"
@@ -543,6 +550,24 @@ mod tests {
         assert_eq!(split_identifier("HTTPServer"), ["http", "server"]);
         assert_eq!(split_identifier("MAX_LEN2"), ["max", "len", "2"]);
         assert_eq!(split_identifier("Stack::push"), ["stack", "push"]);
+    }
+
+    #[test]
+    fn an_input_is_named_in_any_number() {
+        for w in [
+            "parameter",
+            "Parameters",
+            "option",
+            "options",
+            "args",
+            "flag",
+            "kwargs",
+        ] {
+            assert!(names_an_input(w), "{w}");
+        }
+        for w in ["optional", "flagged", "mode", "partial"] {
+            assert!(!names_an_input(w), "{w}");
+        }
     }
 
     #[test]
