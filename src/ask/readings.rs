@@ -213,6 +213,9 @@ fn joined_name(state: &mut State) -> Result<()> {
             [(run, camel), (run, pascal)]
         })
         .collect();
+    if runs.is_empty() {
+        return Ok(());
+    }
     let names: Vec<String> = runs.iter().map(|(_, n)| n.clone()).collect();
     let fields = state.memories.read(|c| lookups::field_names(c, &names))?;
     if let Some((run, name)) = runs.iter().find(|(_, n)| fields.contains(n)) {
