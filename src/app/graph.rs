@@ -445,7 +445,7 @@ fn render(
     if !shown.references.is_empty() || (!shown.paged && !answer.references.is_empty()) {
         let refs = &answer.references;
         let header = format!(
-            "{} ({} place{}):",
+            "also {} ({} place{}):",
             graph::references_heading(refs),
             refs.len(),
             s(refs.len())

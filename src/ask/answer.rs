@@ -276,9 +276,7 @@ fn graph_text(f: &GraphFact, text: &mut SourceText, text_only: bool) -> String {
                 &f.through_trait,
                 &|r| format!("through {}", r.target_symbol()),
             );
-            let heading = crate::graph::references_heading(&f.references)
-                .trim_start_matches("also ")
-                .to_string();
+            let heading = crate::graph::references_heading(&f.references);
             apart(
                 format!(
                     "{}{} ({} place(s)):",

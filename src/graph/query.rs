@@ -506,14 +506,14 @@ fn names_word(text: &str, word: &str) -> bool {
 }
 
 /// What an answer calls the uses of a definition that are no direct call (see
-/// [`references_of`]), lower case: uses as a value or decorator, calls written in a
-/// macro's body (which happen where the macro is used), or both.
+/// [`references_of`]), lower case, after "also": uses as a value or decorator, calls
+/// written in a macro's body (which happen where the macro is used), or both.
 pub fn references_heading(rows: &[Row]) -> &'static str {
     let in_macros = rows.iter().filter(|r| r.usage == Usage::Macro).count();
     match in_macros {
-        0 => "also used without being called",
-        n if n == rows.len() => "also called in macro bodies, where each macro is used",
-        _ => "also used without a direct call (as a value, a decorator or in a macro body)",
+        0 => "used without being called",
+        n if n == rows.len() => "called in macro bodies, where each macro is used",
+        _ => "used without a direct call (as a value, a decorator or in a macro body)",
     }
 }
 
