@@ -239,6 +239,47 @@ const EVERYDAY: &[&str] = &[
     "remember",
 ];
 
+/// Nouns a question names the parts of any code with ("how does relativedelta normalize
+/// its fields?", "where are the values checked?"), singular and plural. Where no chunk
+/// holds one, the question still asks about this repository's code, in its own words:
+/// such a noun is then neither missing from the evidence nor unknown (see
+/// [`crate::ask::verify`]). Sorted.
+const GENERIC_NOUNS: &[&str] = &[
+    "attribute",
+    "attributes",
+    "detail",
+    "details",
+    "element",
+    "elements",
+    "entries",
+    "entry",
+    "field",
+    "fields",
+    "item",
+    "items",
+    "member",
+    "members",
+    "part",
+    "parts",
+    "piece",
+    "pieces",
+    "properties",
+    "property",
+    "setting",
+    "settings",
+    "thing",
+    "things",
+    "value",
+    "values",
+];
+
+/// Whether a word is one of [`GENERIC_NOUNS`] (in any case).
+pub fn is_generic_noun(word: &str) -> bool {
+    GENERIC_NOUNS
+        .binary_search(&word.to_ascii_lowercase().as_str())
+        .is_ok()
+}
+
 /// Whether a word is one of [`EVERYDAY`]'s verbs, in any form ("picked", "decisions");
 /// not the thing that does it ("recorder" names a feature).
 pub fn is_everyday(word: &str) -> bool {
@@ -501,7 +542,7 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        for list in [STOP, SUBJECT_IN_PROSE, IMPORT_FORM, EVERYDAY] {
+        for list in [STOP, SUBJECT_IN_PROSE, IMPORT_FORM, EVERYDAY, GENERIC_NOUNS] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();
             sorted.dedup();

@@ -8,7 +8,7 @@
 //! chunk holds (`calibration`).
 
 use super::classify::{EntityKind, Intent};
-use super::text::{covered, is_everyday, stems};
+use super::text::{covered, is_everyday, is_generic_noun, stems};
 use super::{Confidence, Pass, State};
 
 /// The label of a confidence score (a probability that the first source is right).
@@ -154,6 +154,16 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
             || target_stems.iter().any(|s| covered(term, s))
     };
 
+    // A generic noun of the question ("its fields") that no chunk holds is the asker's
+    // word for this code's parts: neither missing from the evidence nor unknown.
+    let mut absent_generic: Vec<String> = Vec::new();
+    for t in state.terms.iter().filter(|t| is_generic_noun(t)) {
+        if state.memories.doc_freq(t)?.is_some_and(|(df, _)| df == 0) {
+            absent_generic.push(t.to_ascii_lowercase());
+        }
+    }
+    let absent_generic = |w: &str| absent_generic.iter().any(|g| g.eq_ignore_ascii_case(w));
+
     // Coverage: the named entities (or, when none, the subject words) the candidates hold.
     let named: Vec<&str> = state
         .classification
@@ -173,7 +183,11 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
     } else if !state.terms.is_empty() {
         // An everyday verb ("recorded", "picked") says how, not what: the evidence need
         // not hold it, unless it is all the question says.
-        let mut subject: Vec<&String> = state.terms.iter().filter(|t| !is_everyday(t)).collect();
+        let mut subject: Vec<&String> = state
+            .terms
+            .iter()
+            .filter(|t| !is_everyday(t) && !absent_generic(t))
+            .collect();
         if subject.is_empty() {
             subject = state.terms.iter().collect();
         }
@@ -307,7 +321,9 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
     // everyday verb need be known to neither.
     // Words, not runs between spaces: "computed?" is the everyday "computed".
     let asked: Vec<&str> = super::text::words(&pass.query.text)
-        .filter(|w| !target_stems.iter().any(|s| covered(w, s)) && !is_everyday(w))
+        .filter(|w| {
+            !target_stems.iter().any(|s| covered(w, s)) && !is_everyday(w) && !absent_generic(w)
+        })
         .collect();
     let (unknown, absent) = state
         .memories

@@ -1636,6 +1636,32 @@ fn an_everyday_verb_the_repository_lacks_costs_no_confidence_and_a_feature_still
 }
 
 #[test]
+fn a_generic_noun_the_repository_lacks_is_not_missing_and_another_noun_still_is() {
+    let s = python();
+    // "pieces" is in no file: the asker's word for a shelf's items, not a topic the
+    // repository lacks.
+    let (v, code) = ask_json(
+        s.path(),
+        &["how is the total weight of a shelf's pieces computed?"],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["sources"][0]["symbol"], "Shelf.weight", "{v}");
+    assert_eq!(v["confidence"]["coverage"], 1.0, "{v}");
+    let generic = v["confidence"]["score"].as_f64().unwrap_or(0.0);
+    // "pallets" is in no file either, and is no generic noun: it is missing.
+    let (v, _) = ask_json(
+        s.path(),
+        &["how is the total weight of a shelf's pallets computed?"],
+    );
+    assert!(
+        v["confidence"]["coverage"].as_f64().unwrap_or(1.0) < 1.0,
+        "{v}"
+    );
+    let other = v["confidence"]["score"].as_f64().unwrap_or(1.0);
+    assert!(generic > other + 0.2, "{generic} against {other}");
+}
+
+#[test]
 fn a_word_code_writes_short_is_found_and_covered_by_its_short_form() {
     let s = Scratch::git_fixture("python");
     s.write(
