@@ -156,10 +156,10 @@ pub fn verify(state: &mut State, pass: &mut Pass) -> anyhow::Result<Vec<String>>
 
     // A generic noun of the question ("its fields") that no chunk holds is the asker's
     // word for this code's parts: neither missing from the evidence nor unknown.
-    let mut absent_generic: Vec<String> = Vec::new();
+    let mut absent_generic: Vec<&str> = Vec::new();
     for t in state.terms.iter().filter(|t| is_generic_noun(t)) {
         if state.memories.doc_freq(t)?.is_some_and(|(df, _)| df == 0) {
-            absent_generic.push(t.to_ascii_lowercase());
+            absent_generic.push(t);
         }
     }
     let absent_generic = |w: &str| absent_generic.iter().any(|g| g.eq_ignore_ascii_case(w));
